@@ -1,0 +1,22 @@
+import type { Metadata, Viewport } from "next";
+import type { ReactNode } from "react";
+import { config } from "@/lib/config";
+import "./globals.css";
+
+export function generateMetadata(): Metadata {
+  const { serviceName } = config();
+  return {
+    title: { default: serviceName, template: `%s · ${serviceName}` },
+    description: "Accept cryptocurrency payments with hosted checkout, signed webhooks and an agent kit.",
+  };
+}
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">{children}</body>
+    </html>
+  );
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./config";
+
+describe("parseConfig", () => {
+  it("fills defaults for an empty environment", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      baseUrl: "http://localhost:3000",
+      payBaseUrl: "http://localhost:3000/pay",
+      serviceName: "Crypto Checkout",
+      databaseUrl: undefined,
+      seedDemo: true,
+      logLevel: "info",
+    });
+  });
+
+  it("derives URLs from the base URL and drops trailing slashes", () => {
+    const config = parseConfig({ SERVICE_BASE_URL: "https://pay.example.com/" });
+    expect(config.baseUrl).toBe("https://pay.example.com");
+    expect(config.payBaseUrl).toBe("https://pay.example.com/pay");
+  });
+
+  it("does not seed a demo organization into a configured database unless asked", () => {
+    expect(parseConfig({ DATABASE_URL: "postgresql://db/x" }).seedDemo).toBe(false);
+    expect(parseConfig({ DATABASE_URL: "postgresql://db/x", SERVICE_SEED_DEMO: "true" }).seedDemo).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, 'PORT must be a port number (got "abc")'],
+    [{ PORT: "70000" }, 'PORT must be a port number (got "70000")'],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must be a postgres:// or postgresql:// URL"],
+    [{ SERVICE_BASE_URL: "ftp://x" }, "SERVICE_BASE_URL must be an http(s) URL"],
+    [
+      { LOG_LEVEL: "loud" },
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+    [
+      { SERVICE_SEED_DEMO: "maybe" },
+      'SERVICE_SEED_DEMO must be one of true, false, 1, 0, yes, no (got "maybe")',
+    ],
+    [{ DATABASE_POOL_SIZE: "0" }, 'DATABASE_POOL_SIZE must be a whole number from 1 to 100 (got "0")'],
+  ])("rejects %j with a readable message", (env, message) => {
+    expect(() => parseConfig(env)).toThrow(ConfigError);
+    try {
+      parseConfig(env);
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([message]);
+      expect((error as Error).message).toContain(message);
+    }
+  });
+
+  it("lists every problem at once and never echoes a database URL", () => {
+    try {
+      parseConfig({ PORT: "x", DATABASE_URL: "mysql://user:hunter2@db" });
+      expect.unreachable();
+    } catch (error) {
+      const problems = (error as ConfigError).problems;
+      expect(problems).toHaveLength(2);
+      expect((error as Error).message).not.toContain("hunter2");
+    }
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(parseConfig({ PORT: "", DATABASE_URL: "" }).port).toBe(3000);
+  });
+});

@@ -1,0 +1,90 @@
+import { z } from "zod";
+
+// Configuration is read from the environment once, validated, and frozen. A bad value stops the
+// process with one line per problem naming the variable, so operators never guess.
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], {
+    error: "must be one of true, false, 1, 0, yes, no",
+  })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+
+const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce
+      .number({ error: "must be a port number" })
+      .int({ error: "must be a port number" })
+      .min(1, { error: "must be a port number" })
+      .max(65535, { error: "must be a port number" })
+      .default(3000),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, { error: "must be a postgres:// or postgresql:// URL" })
+      .optional(),
+    DATABASE_POOL_SIZE: z.coerce
+      .number({ error: "must be a whole number from 1 to 100" })
+      .int({ error: "must be a whole number from 1 to 100" })
+      .min(1, { error: "must be a whole number from 1 to 100" })
+      .max(100, { error: "must be a whole number from 1 to 100" })
+      .default(10),
+    SERVICE_NAME: z.string().min(1).max(100).default("Crypto Checkout"),
+    SERVICE_BASE_URL: httpUrl.optional(),
+    SERVICE_PAY_BASE_URL: httpUrl.optional(),
+    SERVICE_DATA_DIR: z.string().min(1).default(".data"),
+    LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(", ")}` }).default("info"),
+    SERVICE_SEED_DEMO: booleanFlag.optional(),
+  })
+  .transform((env) => {
+    const baseUrl = (env.SERVICE_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+    return {
+      nodeEnv: env.NODE_ENV,
+      port: env.PORT,
+      databaseUrl: env.DATABASE_URL,
+      databasePoolSize: env.DATABASE_POOL_SIZE,
+      serviceName: env.SERVICE_NAME,
+      baseUrl,
+      payBaseUrl: (env.SERVICE_PAY_BASE_URL ?? `${baseUrl}/pay`).replace(/\/+$/, ""),
+      dataDir: env.SERVICE_DATA_DIR,
+      logLevel: env.LOG_LEVEL,
+      // The demo organization is for the zero-setup start; a configured database gets none unless asked.
+      seedDemo: env.SERVICE_SEED_DEMO ?? env.DATABASE_URL === undefined,
+    };
+  });
+
+export type Config = z.output<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((line) => `  - ${line}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Validates an environment; throws ConfigError listing every bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable means "not set", as in most deployment tools.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const result = configSchema.safeParse(present);
+  if (result.success) return Object.freeze(result.data);
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      const value = env[name];
+      const shown = value === undefined || /URL|SECRET|KEY/.test(name) ? "" : ` (got "${value}")`;
+      return `${name} ${issue.message}${shown}`;
+    }),
+  );
+}
+
+let current: Config | undefined;
+
+/** The process configuration, read on first use. */
+export function config(): Config {
+  current ??= parseConfig(process.env);
+  return current;
+}

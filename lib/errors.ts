@@ -1,0 +1,46 @@
+// The one error type of the service. Domain code throws it; lib/http/error-response.ts maps it
+// (and anything else) to the JSON error envelope of the decisions doc.
+
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "permission_error"
+  | "not_found_error"
+  | "idempotency_error"
+  | "rate_limit_error"
+  | "api_error";
+
+export class ServiceError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    readonly code: string,
+    message: string,
+    readonly param?: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "ServiceError";
+  }
+}
+
+export const invalidRequest = (code: string, message: string, param?: string) =>
+  new ServiceError(400, "invalid_request_error", code, message, param);
+
+export const unauthenticated = (code: string, message: string) =>
+  new ServiceError(401, "authentication_error", code, message);
+
+export const forbidden = (code: string, message: string) =>
+  new ServiceError(403, "permission_error", code, message);
+
+/** Unknown ids and ids of another organization look the same, so ids cannot be probed. */
+export const notFound = (resource: string, param = "id") =>
+  new ServiceError(404, "not_found_error", "resource_missing", `No such ${resource}.`, param);
+
+export const conflict = (code: string, message: string) =>
+  new ServiceError(409, "idempotency_error", code, message);
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  new ServiceError(429, "rate_limit_error", "rate_limited", "Too many requests.", undefined, {
+    "Retry-After": String(retryAfterSeconds),
+  });

@@ -1,0 +1,65 @@
+import type { NextRequest } from "next/server";
+import { authenticateApiKey } from "../api-keys/authenticate-api-key";
+import { db } from "../db/client";
+import { log } from "../log";
+import { errorResponse } from "./error-response";
+import { requestIdFor } from "./request-id";
+
+// Route handlers are thin: one of these wrappers per caller kind authenticates, the handler
+// parses with a schema from lib, calls one domain function and returns a serializer's output.
+
+export type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
+
+export type PublicContext<P> = { request: NextRequest; params: P; requestId: string };
+export type ApiKeyContext<P> = PublicContext<P> & Awaited<ReturnType<typeof authenticateApiKey>>;
+
+type RouteArgs<P> = [request: NextRequest, route: { params: Promise<P> }];
+
+function isPrivateApi(request: NextRequest) {
+  return request.nextUrl.pathname.startsWith("/api/private/");
+}
+
+function toResponse(request: NextRequest, reply: Reply | Response): Response {
+  if (reply instanceof Response) return reply;
+  // Under /api/private/* every answer carries `success`, as the spec shows for webhook endpoints.
+  const body = isPrivateApi(request) ? { success: true, data: reply.body } : reply.body;
+  return Response.json(body, { status: reply.status ?? 200, headers: reply.headers });
+}
+
+/** A route anyone may call. */
+export function publicRoute<P = Record<string, never>>(
+  handler: (context: PublicContext<P>) => Promise<Reply | Response>,
+) {
+  return async (...[request, route]: RouteArgs<P>): Promise<Response> => {
+    const requestId = requestIdFor(request.headers);
+    const started = performance.now();
+    let response: Response;
+    try {
+      response = toResponse(request, await handler({ request, params: await route.params, requestId }));
+    } catch (error) {
+      response = errorResponse(error, requestId, { privateApi: isPrivateApi(request) });
+    }
+    response.headers.set("X-Request-Id", requestId);
+    log.info(
+      {
+        requestId,
+        method: request.method,
+        path: request.nextUrl.pathname,
+        status: response.status,
+        ms: Math.round(performance.now() - started),
+      },
+      "request",
+    );
+    return response;
+  };
+}
+
+/** A route for merchants' servers: `Authorization: Bearer sk_live_…`, scoped to the key's organization. */
+export function apiKeyRoute<P = Record<string, never>>(
+  handler: (context: ApiKeyContext<P>) => Promise<Reply | Response>,
+) {
+  return publicRoute<P>(async (context) => {
+    const auth = await authenticateApiKey(db(), context.request.headers.get("authorization"));
+    return handler({ ...context, ...auth });
+  });
+}

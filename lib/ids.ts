@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+
+const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+// The largest multiple of 62 that fits in a byte; bytes above it are dropped so every character
+// is equally likely.
+const unbiasedLimit = 248;
+
+/** `length` characters of base62 from the CSPRNG. */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < unbiasedLimit) out += alphabet[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export const idPrefixes = {
+  organization: "org",
+  user: "usr",
+  membership: "mem",
+  apiKey: "key",
+  checkoutSession: "ycs",
+  invoice: "inv",
+  payment: "pay",
+  event: "evt",
+  testEvent: "evt_test",
+  webhookEndpoint: "we",
+  webhookDelivery: "whd",
+} as const;
+
+export type IdKind = keyof typeof idPrefixes;
+
+/** A public id: the kind's prefix, an underscore and 24 base62 characters (~143 bits). */
+export function newId(kind: IdKind): string {
+  return `${idPrefixes[kind]}_${randomBase62(24)}`;
+}
+
+export function hasIdPrefix(kind: IdKind, value: string): boolean {
+  return new RegExp(`^${idPrefixes[kind]}_[0-9A-Za-z]{24}$`).test(value);
+}

@@ -1,0 +1,52 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createLogger, maskCredentials } from "./log";
+
+function capture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger(stream, "info"), lines };
+}
+
+const key = "sk_live_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD";
+const secret = "whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTIzNA==";
+
+describe("logging", () => {
+  it("writes one JSON object per line with level and time", () => {
+    const { logger, lines } = capture();
+    logger.info({ requestId: "req_1" }, "hello");
+    const entry = JSON.parse(lines[0]);
+    expect(entry).toMatchObject({
+      level: "info",
+      msg: "hello",
+      requestId: "req_1",
+      service: "crypto-checkout",
+    });
+    expect(Date.parse(entry.time)).not.toBeNaN();
+  });
+
+  it.each([
+    ["a secret field", { apiKey: key }],
+    ["a nested secret field", { request: { authorization: `Bearer ${key}` } }],
+    ["a key inside a message-like field", { detail: `bad key ${key} given` }],
+    ["a signing secret in a nested array", { items: [{ note: secret }] }],
+    ["an error whose message carries a key", { err: new Error(`lookup failed for ${key}`) }],
+  ])("never lets %s through", (_case, fields) => {
+    const { logger, lines } = capture();
+    logger.info(fields, `message mentioning ${key}`);
+    const text = lines.join("");
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(secret);
+    expect(text).toMatch(/redacted/);
+  });
+
+  it("masks credentials but keeps their kind", () => {
+    expect(maskCredentials(`a ${key} b ${secret}`)).toBe("a sk_live_[redacted] b whsec_[redacted]");
+    expect(maskCredentials("sk_live_ alone")).toBe("sk_live_ alone");
+  });
+});

@@ -1,0 +1,55 @@
+import pino from "pino";
+
+// JSON logs. Credentials must never reach them: known secret fields are censored by path, and
+// anything shaped like one of our credentials is masked wherever it appears in a string.
+const credentialPattern = /\b(sk_live|sk_test|whsec|ccat|ccrt|ccst)_[A-Za-z0-9+/=_-]{6,}/g;
+
+export function maskCredentials(text: string): string {
+  return text.replace(credentialPattern, (_match, kind: string) => `${kind}_[redacted]`);
+}
+
+function scrub(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return maskCredentials(value);
+  if (depth > 6 || value === null || typeof value !== "object") return value;
+  if (value instanceof Error) {
+    return {
+      type: value.name,
+      message: maskCredentials(value.message),
+      stack: value.stack && maskCredentials(value.stack),
+    };
+  }
+  if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrub(item, depth + 1)]));
+}
+
+const secretFields = ["authorization", "apiKey", "token", "secret", "password", "signingSecret", "body"];
+
+// process.stdout (rather than pino's direct fd writes) keeps log output observable in tests.
+export function createLogger(
+  destination: pino.DestinationStream = process.stdout,
+  level = process.env.LOG_LEVEL,
+) {
+  return pino(
+    {
+      level: level || "info",
+      base: { service: "crypto-checkout" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: [...secretFields, ...secretFields.map((field) => `*.${field}`), 'headers["authorization"]'],
+        censor: "[redacted]",
+      },
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => scrub(object) as Record<string, unknown>,
+      },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map((arg) => scrub(arg)) as Parameters<typeof method>);
+        },
+      },
+    },
+    destination,
+  );
+}
+
+export const log = createLogger();

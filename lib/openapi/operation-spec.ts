@@ -1,0 +1,22 @@
+import type { z } from "zod";
+
+// Each domain describes its HTTP operations with the same zod schemas its routes parse with, in
+// `lib/<domain>/openapi.ts`; lib/openapi builds the OpenAPI 3.1 document from all of them.
+
+export type Authentication = "apiKey" | "none" | "session" | "oauth" | "agentToken";
+
+export type OperationSpec = {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  /** OpenAPI path template, e.g. /api/checkout-sessions/{id} */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: Authentication[];
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  headers?: z.ZodObject;
+  body?: z.ZodType;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+};

@@ -1,0 +1,117 @@
+// `npm start`: the whole product on one machine. Builds if needed, brings up the database (the
+// configured one, or embedded PostgreSQL under SERVICE_DATA_DIR), migrates it, creates a demo
+// merchant on first start, starts the Next.js server and prints how to make a first request.
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { ConfigError, config } from "../lib/config";
+import { createDb } from "../lib/db/client";
+import type { EmbeddedPostgres } from "../lib/db/embedded-postgres";
+import { applyMigrations } from "../lib/db/schema-engine";
+import { type DemoCredentials, ensureDemoOrganization } from "../lib/organizations/ensure-demo-organization";
+import { buildIfNeeded } from "./build-if-needed";
+import { startRecordedEmbeddedPostgres } from "./database";
+
+const root = path.resolve(import.meta.dirname, "..");
+const dev = process.argv.includes("--dev");
+
+let settings: ReturnType<typeof config>;
+try {
+  settings = config();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+let embedded: EmbeddedPostgres | undefined;
+let server: ChildProcess | undefined;
+
+async function shutdown(code: number) {
+  server?.kill("SIGTERM");
+  await embedded?.stop().catch(() => {});
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+
+async function waitForHealth(url: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server?.exitCode !== null && server?.exitCode !== undefined)
+      throw new Error("the server exited during start-up");
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the server did not become healthy within ${timeoutMs / 1000}s`);
+}
+
+function banner(demo: DemoCredentials | null) {
+  const { baseUrl, serviceName } = settings;
+  const lines = [
+    "",
+    `${serviceName} is running at ${baseUrl}`,
+    `  database: ${embedded ? `embedded PostgreSQL in ${path.resolve(settings.dataDir)}` : "DATABASE_URL"}`,
+    `  health:   ${baseUrl}/api/health`,
+  ];
+  if (demo) {
+    lines.push(
+      "",
+      `Demo merchant ${demo.organizationId} (owner ${demo.ownerEmail})`,
+      `  API key: ${demo.apiKey}`,
+      "",
+      "Try it:",
+      `  curl ${baseUrl}/api/private/organization/current -H "Authorization: Bearer ${demo.apiKey}"`,
+    );
+  }
+  console.log(`${lines.join("\n")}\n`);
+}
+
+async function main() {
+  if (!dev) buildIfNeeded();
+  embedded = settings.databaseUrl ? undefined : await startRecordedEmbeddedPostgres();
+  const databaseUrl = settings.databaseUrl ?? (embedded as EmbeddedPostgres).url;
+  const applied = await applyMigrations(databaseUrl);
+  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+
+  const database = createDb(databaseUrl, 1);
+  const demo = settings.seedDemo
+    ? await ensureDemoOrganization(database, path.resolve(settings.dataDir))
+    : null;
+  await database.$disconnect();
+
+  server = spawn(
+    process.execPath,
+    [
+      path.join(root, "node_modules/next/dist/bin/next"),
+      dev ? "dev" : "start",
+      "--port",
+      String(settings.port),
+    ],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        // The embedded server runs one query at a time; more connections would only queue.
+        ...(embedded && !process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: "4" } : {}),
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    },
+  );
+  server.on("exit", (code) => void shutdown(code ?? 1));
+  await waitForHealth(`http://127.0.0.1:${settings.port}`, 120_000);
+  banner(demo);
+}
+
+main().catch(async (error) => {
+  console.error(`start failed: ${(error as Error).message}`);
+  await shutdown(1);
+});

@@ -1,0 +1,36 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const root = import.meta.dirname;
+const shared = {
+  resolve: { alias: { "@": root } },
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        ...shared,
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["{app,components,lib,inngest,scripts,packages}/**/*.test.{ts,tsx}"],
+          exclude: ["**/*.int.test.{ts,tsx}", "**/node_modules/**"],
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: "integration",
+          environment: "node",
+          include: ["{app,components,lib,inngest,scripts,packages}/**/*.int.test.{ts,tsx}"],
+          exclude: ["**/node_modules/**"],
+          globalSetup: [path.join(root, "scripts/test-support/database-global-setup.ts")],
+          setupFiles: [path.join(root, "scripts/test-support/database-per-file.ts")],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
