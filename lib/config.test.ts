@@ -12,6 +12,7 @@ describe("parseConfig", () => {
       databaseUrl: undefined,
       seedDemo: true,
       logLevel: "info",
+      jobEngine: "in-process",
     });
   });
 
@@ -39,6 +40,7 @@ describe("parseConfig", () => {
       { SERVICE_SEED_DEMO: "maybe" },
       'SERVICE_SEED_DEMO must be one of true, false, 1, 0, yes, no (got "maybe")',
     ],
+    [{ SERVICE_JOB_ENGINE: "cron" }, 'SERVICE_JOB_ENGINE must be in-process or inngest (got "cron")'],
     [{ DATABASE_POOL_SIZE: "0" }, 'DATABASE_POOL_SIZE must be a whole number from 1 to 100 (got "0")'],
   ])("rejects %j with a readable message", (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);

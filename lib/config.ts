@@ -38,6 +38,9 @@ export const configSchema = z
     SERVICE_DATA_DIR: z.string().min(1).default(".data"),
     LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(", ")}` }).default("info"),
     SERVICE_SEED_DEMO: booleanFlag.optional(),
+    SERVICE_JOB_ENGINE: z
+      .enum(["in-process", "inngest"], { error: "must be in-process or inngest" })
+      .default("in-process"),
   })
   .transform((env) => {
     const baseUrl = (env.SERVICE_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
@@ -53,6 +56,7 @@ export const configSchema = z
       logLevel: env.LOG_LEVEL,
       // The demo organization is for the zero-setup start; a configured database gets none unless asked.
       seedDemo: env.SERVICE_SEED_DEMO ?? env.DATABASE_URL === undefined,
+      jobEngine: env.SERVICE_JOB_ENGINE,
     };
   });
 

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { runTaskOnce } from "./periodic-task";
+
+function countingTask(name: string, leaseMs = 60_000) {
+  const task = { name, intervalMs: 1000, leaseMs, runs: 0, run: async () => void (task.runs += 1) };
+  return task;
+}
+
+describe("runTaskOnce", () => {
+  it("lets one instance hold a task while its lease lasts", async () => {
+    const task = countingTask("lease-probe");
+    expect(await runTaskOnce(db(), task, "instance-a")).toBe(true);
+    expect(await runTaskOnce(db(), task, "instance-b")).toBe(false);
+    expect(await runTaskOnce(db(), task, "instance-a")).toBe(true);
+    expect(task.runs).toBe(2);
+  });
+
+  it("hands a task to another instance once the lease has lapsed", async () => {
+    const task = countingTask("lapse-probe", 50);
+    expect(await runTaskOnce(db(), task, "instance-a")).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await runTaskOnce(db(), task, "instance-b")).toBe(true);
+    const lease = await db().jobLease.findUniqueOrThrow({ where: { name: "lapse-probe" } });
+    expect(lease.owner).toBe("instance-b");
+  });
+
+  it("keeps tasks independent of each other", async () => {
+    expect(await runTaskOnce(db(), countingTask("task-one"), "instance-a")).toBe(true);
+    expect(await runTaskOnce(db(), countingTask("task-two"), "instance-b")).toBe(true);
+  });
+});
