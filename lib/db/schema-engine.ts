@@ -26,8 +26,20 @@ function loadWasm() {
       "@prisma/schema-engine-wasm/schema_engine_bg",
     );
     const wasmPath = path.join(path.dirname(bindingsPath), "schema_engine_bg.wasm");
+    // The engine leaves ~10 s timers behind after each command; unreferenced, they no longer
+    // keep a finished command-line process alive.
+    const imports: WebAssembly.ModuleImports = { ...(bindings as unknown as WebAssembly.ModuleImports) };
+    for (const [name, binding] of Object.entries(imports)) {
+      if (name.startsWith("__wbg_setTimeout_") && typeof binding === "function") {
+        imports[name] = (...args: unknown[]) => {
+          const timer = binding(...args) as NodeJS.Timeout;
+          timer.unref?.();
+          return timer;
+        };
+      }
+    }
     const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {
-      "./schema_engine_bg.js": bindings as unknown as WebAssembly.ModuleImports,
+      "./schema_engine_bg.js": imports,
     });
     bindings.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();

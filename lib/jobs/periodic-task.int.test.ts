@@ -3,7 +3,15 @@ import { db } from "@/lib/db/client";
 import { runTaskOnce } from "./periodic-task";
 
 function countingTask(name: string, leaseMs = 60_000) {
-  const task = { name, intervalMs: 1000, leaseMs, runs: 0, run: async () => void (task.runs += 1) };
+  const task = {
+    name,
+    intervalMs: 1000,
+    leaseMs,
+    runs: 0,
+    run: async () => {
+      task.runs += 1;
+    },
+  };
   return task;
 }
 

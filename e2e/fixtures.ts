@@ -1,0 +1,37 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { test as base } from "@playwright/test";
+import { e2eEnvFile } from "../scripts/test-support/e2e-env";
+
+const root = path.resolve(import.meta.dirname, "..");
+const run = promisify(execFile);
+
+/** The environment the app under test runs with (its database, data directory, base URL). */
+export function appEnv(): Record<string, string> {
+  return JSON.parse(readFileSync(e2eEnvFile(Number(process.env.E2E_PORT ?? 3100)), "utf8"));
+}
+
+/** Runs `npm run admin -- …` against the app's database and returns its JSON output. */
+export async function admin(...args: string[]): Promise<Record<string, string>> {
+  const { stdout } = await run(
+    process.execPath,
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/admin.ts", ...args, "--json"],
+    { cwd: root, env: { ...process.env, ...appEnv() } },
+  );
+  return JSON.parse(stdout.trim().split("\n").at(-1) as string);
+}
+
+export type Merchant = { organizationId: string; apiKey: string; email: string };
+
+export const test = base.extend<{ merchant: Merchant }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
+  merchant: async ({}, use, testInfo) => {
+    const email = `merchant-${testInfo.workerIndex}-${Date.now()}@example.com`;
+    const created = await admin("org:create", "--name", "E2E Store", "--email", email);
+    await use({ organizationId: created.organizationId, apiKey: created.apiKey, email });
+  },
+});
+
+export { expect } from "@playwright/test";

@@ -1,0 +1,53 @@
+// The app under end-to-end test: `npm start` on a fresh database (a new PostgreSQL database when
+// TEST_DATABASE_URL is set, else a fresh embedded one), with its settings written where the e2e
+// fixtures can read them to run admin commands against the same database.
+import { spawn } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import pg from "pg";
+import { databaseUrlWithName, serverTestDatabaseUrl } from "./test-support/database-urls";
+import { e2eEnvFile } from "./test-support/e2e-env";
+
+const root = path.resolve(import.meta.dirname, "..");
+const port = Number(process.env.E2E_PORT ?? 3100);
+const dataDir = path.join(root, ".data", `e2e-${port}`);
+await rm(dataDir, { recursive: true, force: true });
+
+const serverUrl = serverTestDatabaseUrl();
+let databaseUrl: string | undefined;
+if (serverUrl) {
+  const admin = new pg.Client(serverUrl);
+  await admin.connect();
+  // Databases of earlier runs that were killed before they could clean up.
+  const stale = await admin.query<{ datname: string }>(
+    `SELECT datname FROM pg_database WHERE datname LIKE 'cc_e2e_${port}_%'`,
+  );
+  for (const { datname } of stale.rows)
+    await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  const name = `cc_e2e_${port}_${Date.now()}`;
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  databaseUrl = databaseUrlWithName(serverUrl, name);
+}
+
+const env: Record<string, string> = {
+  PORT: String(port),
+  SERVICE_BASE_URL: `http://127.0.0.1:${port}`,
+  SERVICE_DATA_DIR: dataDir,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+};
+await mkdir(path.dirname(e2eEnvFile(port)), { recursive: true });
+await writeFile(e2eEnvFile(port), JSON.stringify(env));
+
+const child = spawn(
+  process.execPath,
+  [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...env, DATABASE_URL: databaseUrl ?? "" },
+  },
+);
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+child.on("exit", (code) => process.exit(code ?? 1));
