@@ -11,27 +11,20 @@ const booleanFlag = z
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 
+const wholeNumber = (min: number, max: number, error = `must be a whole number from ${min} to ${max}`) =>
+  z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    PORT: z.coerce
-      .number({ error: "must be a port number" })
-      .int({ error: "must be a port number" })
-      .min(1, { error: "must be a port number" })
-      .max(65535, { error: "must be a port number" })
-      .default(3000),
+    PORT: wholeNumber(1, 65535, "must be a port number").default(3000),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, { error: "must be a postgres:// or postgresql:// URL" })
       .optional(),
-    DATABASE_POOL_SIZE: z.coerce
-      .number({ error: "must be a whole number from 1 to 100" })
-      .int({ error: "must be a whole number from 1 to 100" })
-      .min(1, { error: "must be a whole number from 1 to 100" })
-      .max(100, { error: "must be a whole number from 1 to 100" })
-      .default(10),
+    DATABASE_POOL_SIZE: wholeNumber(1, 100).default(10),
     SERVICE_NAME: z.string().min(1).max(100).default("Crypto Checkout"),
     SERVICE_BASE_URL: httpUrl.optional(),
     SERVICE_PAY_BASE_URL: httpUrl.optional(),
