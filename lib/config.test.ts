@@ -13,6 +13,7 @@ describe("parseConfig", () => {
       seedDemo: true,
       logLevel: "info",
       jobEngine: "in-process",
+      rateLimits: { apiKeyPerSecond: 100, publicPerMinute: 600, store: "memory" },
     });
   });
 
@@ -41,6 +42,14 @@ describe("parseConfig", () => {
       'SERVICE_SEED_DEMO must be one of true, false, 1, 0, yes, no (got "maybe")',
     ],
     [{ SERVICE_JOB_ENGINE: "cron" }, 'SERVICE_JOB_ENGINE must be in-process or inngest (got "cron")'],
+    [
+      { SERVICE_RATE_LIMIT_STORE: "redis" },
+      'SERVICE_RATE_LIMIT_STORE must be memory or postgres (got "redis")',
+    ],
+    [
+      { SERVICE_RATE_LIMIT_API_PER_SECOND: "0" },
+      'SERVICE_RATE_LIMIT_API_PER_SECOND must be a whole number from 1 to 1000000 (got "0")',
+    ],
     [{ DATABASE_POOL_SIZE: "0" }, 'DATABASE_POOL_SIZE must be a whole number from 1 to 100 (got "0")'],
   ])("rejects %j with a readable message", (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);

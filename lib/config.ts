@@ -31,6 +31,11 @@ export const configSchema = z
     SERVICE_DATA_DIR: z.string().min(1).default(".data"),
     LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(", ")}` }).default("info"),
     SERVICE_SEED_DEMO: booleanFlag.optional(),
+    SERVICE_RATE_LIMIT_API_PER_SECOND: wholeNumber(1, 1_000_000).default(100),
+    SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE: wholeNumber(1, 1_000_000).default(600),
+    SERVICE_RATE_LIMIT_STORE: z
+      .enum(["memory", "postgres"], { error: "must be memory or postgres" })
+      .default("memory"),
     SERVICE_JOB_ENGINE: z
       .enum(["in-process", "inngest"], { error: "must be in-process or inngest" })
       .default("in-process"),
@@ -50,6 +55,11 @@ export const configSchema = z
       // The demo organization is for the zero-setup start; a configured database gets none unless asked.
       seedDemo: env.SERVICE_SEED_DEMO ?? env.DATABASE_URL === undefined,
       jobEngine: env.SERVICE_JOB_ENGINE,
+      rateLimits: {
+        apiKeyPerSecond: env.SERVICE_RATE_LIMIT_API_PER_SECOND,
+        publicPerMinute: env.SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE,
+        store: env.SERVICE_RATE_LIMIT_STORE,
+      },
     };
   });
 

@@ -23,6 +23,7 @@ export const idPrefixes = {
   membership: "mem",
   apiKey: "key",
   checkoutSession: "ycs",
+  settlementWallet: "sw",
   invoice: "inv",
   payment: "pay",
   event: "evt",
@@ -40,4 +41,11 @@ export function newId(kind: IdKind): string {
 
 export function hasIdPrefix(kind: IdKind, value: string): boolean {
   return new RegExp(`^${idPrefixes[kind]}_[0-9A-Za-z]{24}$`).test(value);
+}
+
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Paylink ids are UUIDs; anything else cannot name one. */
+export function isUuid(value: string): boolean {
+  return uuidShape.test(value);
 }

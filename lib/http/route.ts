@@ -3,6 +3,7 @@ import { authenticateApiKey } from "../api-keys/authenticate-api-key";
 import { db } from "../db/client";
 import { log } from "../log";
 import { errorResponse } from "./error-response";
+import { clientAddress, consumeRateLimit } from "./rate-limit";
 import { requestIdFor } from "./request-id";
 
 // Route handlers are thin: one of these wrappers per caller kind authenticates, the handler
@@ -54,12 +55,26 @@ export function publicRoute<P = Record<string, never>>(
   };
 }
 
-/** A route for merchants' servers: `Authorization: Bearer sk_live_…`, scoped to the key's organization. */
+/** A public route that buyers' browsers and agents call: rate limited per client address. */
+export function publicApiRoute<P = Record<string, never>>(
+  handler: (context: PublicContext<P>) => Promise<Reply | Response>,
+) {
+  return publicRoute<P>(async (context) => {
+    await consumeRateLimit("publicIp", clientAddress(context.request.headers));
+    return handler(context);
+  });
+}
+
+/**
+ * A route for merchants' servers: `Authorization: Bearer sk_live_…`, scoped to the key's
+ * organization and rate limited per key.
+ */
 export function apiKeyRoute<P = Record<string, never>>(
   handler: (context: ApiKeyContext<P>) => Promise<Reply | Response>,
 ) {
   return publicRoute<P>(async (context) => {
     const auth = await authenticateApiKey(db(), context.request.headers.get("authorization"));
+    await consumeRateLimit("apiKey", auth.apiKeyId);
     return handler({ ...context, ...auth });
   });
 }

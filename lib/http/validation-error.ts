@@ -10,7 +10,7 @@ export function validationError(error: z.ZodError, input: unknown): ServiceError
     return invalidRequest("parameter_unknown", `Received unknown parameter: ${param}.`, param);
   }
   const param = issue.path.join(".") || undefined;
-  const missing = issue.code === "invalid_type" && valueAt(input, issue.path) === undefined;
+  const missing = issue.code !== "custom" && valueAt(input, issue.path) === undefined;
   if (missing && param) {
     return invalidRequest("parameter_missing", `Missing required parameter: ${param}.`, param);
   }

@@ -1,4 +1,17 @@
+import { db } from "@/lib/db/client";
+import { readJson } from "@/lib/http/read-json";
 import { apiKeyRoute } from "@/lib/http/route";
+import { getOrganization } from "@/lib/organizations/get-organization";
+import { updateOrganizationSchema } from "@/lib/organizations/organization-schemas";
 import { serializeOrganization } from "@/lib/organizations/serialize-organization";
+import { updateOrganization } from "@/lib/organizations/update-organization";
 
-export const GET = apiKeyRoute(async ({ organization }) => ({ body: serializeOrganization(organization) }));
+export const GET = apiKeyRoute(async ({ organization }) => ({
+  body: serializeOrganization(await getOrganization(db(), organization.id)),
+}));
+
+export const PUT = apiKeyRoute(async ({ request, organization }) => ({
+  body: serializeOrganization(
+    await updateOrganization(db(), organization.id, await readJson(request, updateOrganizationSchema)),
+  ),
+}));

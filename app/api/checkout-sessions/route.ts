@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { parseCreateCheckoutSession } from "@/lib/checkout/checkout-session-schemas";
+import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
+import { db } from "@/lib/db/client";
+import { readJson } from "@/lib/http/read-json";
+import { apiKeyRoute } from "@/lib/http/route";
+import { parseIdempotencyKey } from "@/lib/idempotency/parse-idempotency-key";
+import { hashRequest } from "@/lib/idempotency/run-idempotently";
+
+export const POST = apiKeyRoute(async ({ request, organization }) => {
+  const body = await readJson(request, z.unknown());
+  const input = parseCreateCheckoutSession(body);
+  const key = parseIdempotencyKey(request.headers.get("idempotency-key"), {
+    required: input.mode === "standalone",
+  });
+  const result = await createCheckoutSession(db(), {
+    organizationId: organization.id,
+    request: input,
+    idempotency: key ? { organizationId: organization.id, key, requestHash: hashRequest(body) } : null,
+  });
+  return {
+    status: result.status,
+    body: result.body,
+    headers: result.replayed ? { "Idempotent-Replayed": "true" } : undefined,
+  };
+});

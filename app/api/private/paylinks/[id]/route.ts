@@ -1,0 +1,8 @@
+import { db } from "@/lib/db/client";
+import { apiKeyRoute } from "@/lib/http/route";
+import { getPaylink } from "@/lib/paylinks/get-paylink";
+import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
+
+export const GET = apiKeyRoute<{ id: string }>(async ({ organization, params }) => ({
+  body: serializePaylink(await getPaylink(db(), organization.id, params.id)),
+}));

@@ -1,0 +1,12 @@
+import { db } from "@/lib/db/client";
+import { readJson } from "@/lib/http/read-json";
+import { apiKeyRoute } from "@/lib/http/route";
+import { disablePaylink } from "@/lib/paylinks/disable-paylink";
+import { disablePaylinkSchema } from "@/lib/paylinks/paylink-schemas";
+import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
+
+export const POST = apiKeyRoute(async ({ request, organization }) => ({
+  body: serializePaylink(
+    await disablePaylink(db(), organization.id, await readJson(request, disablePaylinkSchema)),
+  ),
+}));

@@ -1,0 +1,21 @@
+import { db } from "@/lib/db/client";
+import { readQuery } from "@/lib/http/read-query";
+import { apiKeyRoute } from "@/lib/http/route";
+import { listPaylinks } from "@/lib/paylinks/list-paylinks";
+import { listPaylinksQuery } from "@/lib/paylinks/paylink-schemas";
+import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
+
+export const GET = apiKeyRoute(async ({ request, organization }) => {
+  const paging = readQuery(request, listPaylinksQuery);
+  const { paylinks, total } = await listPaylinks(db(), organization.id, paging);
+  return {
+    body: {
+      object: "list",
+      data: paylinks.map(serializePaylink),
+      page: paging.page,
+      rows: paging.rows,
+      total,
+      hasMore: paging.page * paging.rows < total,
+    },
+  };
+});

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { invalidRequest } from "../errors";
+import {
+  amountField,
+  currencyField,
+  emailField,
+  httpUrlField,
+  metadataField,
+  refineAmountForCurrency,
+  text,
+} from "../http/fields";
+import { parseOrThrow } from "../http/validation-error";
+
+const expiresInMinutes = z
+  .number({ error: "must be a whole number of minutes from 5 to 1440" })
+  .int({ error: "must be a whole number of minutes from 5 to 1440" })
+  .min(5, { error: "must be a whole number of minutes from 5 to 1440" })
+  .max(1440, { error: "must be a whole number of minutes from 5 to 1440" });
+
+const sharedFields = {
+  customerEmail: emailField.optional(),
+  customerName: text(255).optional(),
+  clientReferenceId: text(255).optional(),
+  merchantOrderId: text(255).optional(),
+  metadata: metadataField.optional(),
+  successUrl: httpUrlField.optional(),
+  cancelUrl: httpUrlField.optional(),
+  expiresInMinutes: expiresInMinutes.default(60),
+};
+
+/** Spec 2.2: the merchant sends the final amount. Unknown fields are rejected. */
+export const standaloneSessionSchema = z
+  .strictObject({
+    amount: amountField,
+    currency: currencyField,
+    description: text(1000).optional(),
+    ...sharedFields,
+  })
+  .superRefine(refineAmountForCurrency)
+  .meta({ id: "CreateStandaloneCheckoutSession" });
+
+/** Spec 2.3: amount and currency come from the paylink. */
+export const paylinkSessionSchema = z
+  .strictObject({
+    paylinkId: z.uuid({ error: "must be a paylink id (a UUID)" }),
+    ...sharedFields,
+  })
+  .meta({ id: "CreatePaylinkCheckoutSession" });
+
+export const createCheckoutSessionSchema = z.union([standaloneSessionSchema, paylinkSessionSchema]);
+
+export type CreateCheckoutSessionInput =
+  | ({ mode: "standalone" } & z.output<typeof standaloneSessionSchema>)
+  | ({ mode: "paylink" } & z.output<typeof paylinkSessionSchema>);
+
+/** The body's mode is decided by the presence of paylinkId; each mode then parses strictly. */
+export function parseCreateCheckoutSession(body: unknown): CreateCheckoutSessionInput {
+  if (body !== null && typeof body === "object" && !Array.isArray(body) && "paylinkId" in body) {
+    for (const param of ["amount", "currency"] as const) {
+      if (param in body) {
+        throw invalidRequest(
+          "parameter_not_allowed",
+          `A paylink-backed session takes its price from the paylink; remove ${param}.`,
+          param,
+        );
+      }
+    }
+    return { mode: "paylink", ...parseOrThrow(paylinkSessionSchema, body) };
+  }
+  return { mode: "standalone", ...parseOrThrow(standaloneSessionSchema, body) };
+}
+
+export const checkoutSessionIdParam = z.strictObject({ id: z.string().max(64) });

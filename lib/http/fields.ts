@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { checkPositiveDecimal, pricingCurrencies } from "../money/decimal";
+
+// Field schemas shared by request bodies. Messages complete the sentence "Invalid <param>: …".
+
+export const currencyField = z.enum(Object.keys(pricingCurrencies) as [keyof typeof pricingCurrencies], {
+  error: `must be one of ${Object.keys(pricingCurrencies).join(", ")}`,
+});
+
+export const amountField = z.string({ error: 'must be a decimal string such as "49.00", not a number' });
+
+const amountProblems = {
+  not_a_decimal_string:
+    'must be a plain decimal string such as "49.00" (no sign, exponent, spaces or leading zeros)',
+  too_many_decimals: "has more decimal places than the currency allows",
+  not_positive: "must be greater than zero",
+  too_large: "is too large",
+} as const;
+
+/** Checks `amount` against the scale of `currency`, on an object that has both. */
+export function refineAmountForCurrency(
+  value: { amount?: string; currency?: keyof typeof pricingCurrencies },
+  context: z.RefinementCtx,
+) {
+  if (value.amount === undefined || value.currency === undefined) return;
+  const problem = checkPositiveDecimal(value.amount, pricingCurrencies[value.currency], 12);
+  if (problem) {
+    const message =
+      problem === "too_many_decimals"
+        ? `has more than ${pricingCurrencies[value.currency]} decimal places, the most ${value.currency} allows`
+        : amountProblems[problem];
+    context.addIssue({ code: "custom", path: ["amount"], message, input: value.amount });
+  }
+}
+
+export const httpUrlField = z
+  .url({ protocol: /^https?$/, error: "must be an absolute http:// or https:// URL" })
+  .max(2048, { error: "must be at most 2048 characters" });
+
+export const emailField = z
+  .email({ error: "must be an email address" })
+  .max(254, { error: "must be at most 254 characters" });
+
+export const text = (max: number) =>
+  z
+    .string({ error: "must be a string" })
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(max, { error: `must be at most ${max} characters` });
+
+export const metadataLimits = { keys: 20, keyLength: 40, stringValueLength: 500 } as const;
+
+/** Merchant metadata: a flat object of primitive values, within the documented limits. */
+export const metadataField = z
+  .record(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, { error: "keys may contain only letters, digits, _ . and -" })
+      .max(metadataLimits.keyLength, {
+        error: `keys must be at most ${metadataLimits.keyLength} characters`,
+      }),
+    z.union([z.string().max(metadataLimits.stringValueLength), z.number(), z.boolean(), z.null()], {
+      error: `values must be strings (at most ${metadataLimits.stringValueLength} characters), numbers, booleans or null`,
+    }),
+    { error: "must be an object of primitive values" },
+  )
+  .refine((value) => Object.keys(value).length <= metadataLimits.keys, {
+    error: `must have at most ${metadataLimits.keys} keys`,
+  });
+
+/** `page` and `rows` query parameters of list endpoints. */
+export const pagingQuery = z.strictObject({
+  page: z.coerce
+    .number({ error: "must be a whole number from 1" })
+    .int({ error: "must be a whole number from 1" })
+    .min(1, { error: "must be a whole number from 1" })
+    .max(1_000_000, { error: "is too large" })
+    .default(1),
+  rows: z.coerce
+    .number({ error: "must be a whole number from 1 to 100" })
+    .int({ error: "must be a whole number from 1 to 100" })
+    .min(1, { error: "must be a whole number from 1 to 100" })
+    .max(100, { error: "must be a whole number from 1 to 100" })
+    .default(20),
+});
+export type Paging = z.output<typeof pagingQuery>;

@@ -1,0 +1,58 @@
+import pg from "pg";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import { config } from "../config";
+import { rateLimited } from "../errors";
+
+// rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
+// PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
+
+export type RateLimitScope = "apiKey" | "publicIp";
+
+const holder = globalThis as typeof globalThis & {
+  __cryptoCheckoutLimiters?: Record<RateLimitScope, RateLimiterAbstract>;
+};
+
+function createLimiters(): Record<RateLimitScope, RateLimiterAbstract> {
+  const { rateLimits, databaseUrl } = config();
+  const windows = {
+    apiKey: { points: rateLimits.apiKeyPerSecond, duration: 1, keyPrefix: "api" },
+    publicIp: { points: rateLimits.publicPerMinute, duration: 60, keyPrefix: "ip" },
+  };
+  if (rateLimits.store === "postgres" && databaseUrl) {
+    const storeClient = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+    const make = (options: (typeof windows)[RateLimitScope]) =>
+      new RateLimiterPostgres({
+        ...options,
+        storeClient,
+        storeType: "pool",
+        tableName: "rate_limits",
+        tableCreated: true,
+      });
+    return { apiKey: make(windows.apiKey), publicIp: make(windows.publicIp) };
+  }
+  return { apiKey: new RateLimiterMemory(windows.apiKey), publicIp: new RateLimiterMemory(windows.publicIp) };
+}
+
+/** Counts one request against `key` in `scope`; throws the 429 (with Retry-After) when over. */
+export async function consumeRateLimit(scope: RateLimitScope, key: string): Promise<void> {
+  holder.__cryptoCheckoutLimiters ??= createLimiters();
+  try {
+    await holder.__cryptoCheckoutLimiters[scope].consume(key);
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes)
+      throw rateLimited(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+    throw rejection;
+  }
+}
+
+/** The client address as the nearest proxy (or Next.js itself) reported it. */
+export function clientAddress(headers: Headers): string {
+  const forwarded = headers.get("x-forwarded-for");
+  const nearest = forwarded?.split(",").at(-1)?.trim();
+  return nearest || headers.get("x-real-ip") || "unknown";
+}

@@ -1,0 +1,12 @@
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import type { Db } from "../db/client";
+import type { createPaylinkSchema } from "./paylink-schemas";
+
+export async function createPaylink(
+  database: Db,
+  organizationId: string,
+  input: z.output<typeof createPaylinkSchema>,
+) {
+  return database.paylink.create({ data: { id: randomUUID(), organizationId, ...input } });
+}

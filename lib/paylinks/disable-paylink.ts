@@ -1,0 +1,23 @@
+import type { z } from "zod";
+import type { Db } from "../db/client";
+import { invalidRequest } from "../errors";
+import { getPaylink } from "./get-paylink";
+import type { disablePaylinkSchema } from "./paylink-schemas";
+
+/** Disables a paylink, only with explicit confirmation (the agent CLI's --confirm). */
+export async function disablePaylink(
+  database: Db,
+  organizationId: string,
+  input: z.output<typeof disablePaylinkSchema>,
+) {
+  const paylink = await getPaylink(database, organizationId, input.id);
+  if (input.confirm !== true) {
+    throw invalidRequest(
+      "confirmation_required",
+      'Disabling a paylink stops new checkouts through it. Send "confirm": true to disable it.',
+      "confirm",
+    );
+  }
+  if (!paylink.enabled) return paylink;
+  return database.paylink.update({ where: { id: paylink.id }, data: { enabled: false } });
+}

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { amountField, currencyField, pagingQuery, refineAmountForCurrency, text } from "../http/fields";
+
+export const paylinkIdField = z.uuid({ error: "must be a paylink id (a UUID)" });
+
+export const createPaylinkSchema = z
+  .strictObject({
+    name: text(255),
+    description: text(1000).optional(),
+    amount: amountField,
+    currency: currencyField,
+    enabled: z.boolean({ error: "must be true or false" }).default(true),
+  })
+  .superRefine(refineAmountForCurrency)
+  .meta({ id: "CreatePaylink" });
+
+/** Changes only what is sent; `description: null` clears it. Amount and currency change together. */
+export const editPaylinkSchema = z
+  .strictObject({
+    id: paylinkIdField,
+    name: text(255).optional(),
+    description: text(1000).nullable().optional(),
+    amount: amountField.optional(),
+    currency: currencyField.optional(),
+    enabled: z.boolean({ error: "must be true or false" }).optional(),
+  })
+  .superRefine((value, context) => {
+    if ((value.amount === undefined) !== (value.currency === undefined)) {
+      const missing = value.amount === undefined ? "amount" : "currency";
+      context.addIssue({
+        code: "custom",
+        path: [missing],
+        message: "amount and currency must be sent together, so the price is never ambiguous",
+      });
+    }
+    refineAmountForCurrency(value, context);
+  })
+  .meta({ id: "EditPaylink" });
+
+export const disablePaylinkSchema = z
+  .strictObject({
+    id: paylinkIdField,
+    confirm: z.boolean({ error: "must be true" }).optional(),
+  })
+  .meta({ id: "DisablePaylink" });
+
+export const listPaylinksQuery = pagingQuery;
+export const paylinkIdParam = z.strictObject({ id: z.string().max(64) });
