@@ -40,6 +40,10 @@ export const configSchema = z
       .enum(["in-process", "inngest"], { error: "must be in-process or inngest" })
       .default("in-process"),
   })
+  .refine((env) => env.SERVICE_RATE_LIMIT_STORE !== "postgres" || env.DATABASE_URL !== undefined, {
+    path: ["SERVICE_RATE_LIMIT_STORE"],
+    error: "postgres needs DATABASE_URL (a PostgreSQL server shared by the app instances)",
+  })
   .transform((env) => {
     const baseUrl = (env.SERVICE_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
     return {

@@ -17,14 +17,17 @@ const holder = globalThis as typeof globalThis & {
   __cryptoCheckoutLimiters?: Record<RateLimitScope, RateLimiterAbstract>;
 };
 
-function createLimiters(): Record<RateLimitScope, RateLimiterAbstract> {
-  const { rateLimits, databaseUrl } = config();
+/** One limiter per scope, over the configured store. Exported so tests can make a second "instance". */
+export function createRateLimiters(
+  rateLimits = config().rateLimits,
+  postgresPool: () => pg.Pool = () => new pg.Pool({ connectionString: config().databaseUrl, max: 4 }),
+): Record<RateLimitScope, RateLimiterAbstract> {
   const windows = {
     apiKey: { points: rateLimits.apiKeyPerSecond, duration: 1, keyPrefix: "api" },
     publicIp: { points: rateLimits.publicPerMinute, duration: 60, keyPrefix: "ip" },
   };
-  if (rateLimits.store === "postgres" && databaseUrl) {
-    const storeClient = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  if (rateLimits.store === "postgres") {
+    const storeClient = postgresPool();
     const make = (options: (typeof windows)[RateLimitScope]) =>
       new RateLimiterPostgres({
         ...options,
@@ -40,7 +43,7 @@ function createLimiters(): Record<RateLimitScope, RateLimiterAbstract> {
 
 /** Counts one request against `key` in `scope`; throws the 429 (with Retry-After) when over. */
 export async function consumeRateLimit(scope: RateLimitScope, key: string): Promise<void> {
-  holder.__cryptoCheckoutLimiters ??= createLimiters();
+  holder.__cryptoCheckoutLimiters ??= createRateLimiters();
   try {
     await holder.__cryptoCheckoutLimiters[scope].consume(key);
   } catch (rejection) {

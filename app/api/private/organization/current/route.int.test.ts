@@ -20,6 +20,8 @@ describe("API key authentication (GET /api/private/organization/current)", () =>
         id: first.organization.id,
         object: "organization",
         name: "First",
+        webhookUrl: null,
+        settlementWallets: [],
         createdAt: first.organization.createdAt.toISOString(),
       },
     });

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { callRoute } from "@/scripts/test-support/call-route";
+import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { GET, PUT } from "./route";
+
+const path = "/api/private/organization/current";
+const address = "0x52908400098527886E0F7030069857D2E4169EE7"; // EIP-55 test vector
+
+describe("PUT /api/private/organization/current", () => {
+  it("updates name, settlement wallets (checksummed) and the default webhook URL", async () => {
+    const { auth, organization } = await createTestOrganization();
+    const response = await callRoute(PUT, path, {
+      method: "PUT",
+      headers: auth,
+      body: {
+        name: "Renamed Store",
+        settlementWallets: [
+          { network: "base", address: address.toLowerCase() },
+          { network: "devnet", address },
+        ],
+        webhookUrl: "https://shop.example/webhooks",
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(response.json.data).toEqual({
+      id: organization.id,
+      object: "organization",
+      name: "Renamed Store",
+      webhookUrl: "https://shop.example/webhooks",
+      settlementWallets: [
+        { network: "base", address },
+        { network: "devnet", address },
+      ],
+      createdAt: organization.createdAt.toISOString(),
+    });
+    expect((await callRoute(GET, path, { headers: auth })).json.data).toEqual(response.json.data);
+
+    const cleared = await callRoute(PUT, path, {
+      method: "PUT",
+      headers: auth,
+      body: { webhookUrl: null, settlementWallets: [] },
+    });
+    expect(cleared.json.data).toMatchObject({ name: "Renamed Store", webhookUrl: null, settlementWallets: [] });
+  });
+
+  it.each<[string, unknown, string, string]>([
+    ["an unknown network", { settlementWallets: [{ network: "solana", address }] }, "parameter_invalid", "settlementWallets.0.network"],
+    ["a non-address", { settlementWallets: [{ network: "base", address: "0x123" }] }, "parameter_invalid", "settlementWallets.0.address"],
+    [
+      "a bad checksum",
+      { settlementWallets: [{ network: "base", address: address.replace("E0F", "e0F") }] },
+      "parameter_invalid",
+      "settlementWallets.0.address",
+    ],
+    [
+      "a network twice",
+      { settlementWallets: [{ network: "base", address }, { network: "base", address }] },
+      "parameter_invalid",
+      "settlementWallets",
+    ],
+    ["a non-URL webhook", { webhookUrl: "hooks" }, "parameter_invalid", "webhookUrl"],
+    ["an empty name", { name: "" }, "parameter_invalid", "name"],
+    ["an unknown field", { plan: "pro" }, "parameter_unknown", "plan"],
+  ])("rejects %s and changes nothing", async (_case, body, code, param) => {
+    const { auth } = await createTestOrganization();
+    const before = (await callRoute(GET, path, { headers: auth })).json.data;
+    const response = await callRoute(PUT, path, { method: "PUT", headers: auth, body });
+    expect(response.status).toBe(400);
+    expect(response.json.error).toMatchObject({ code, param });
+    expect((await callRoute(GET, path, { headers: auth })).json.data).toEqual(before);
+  });
+});

@@ -1,0 +1,59 @@
+import pg from "pg";
+import { describe, expect, inject, it } from "vitest";
+import { GET as organization } from "@/app/api/private/organization/current/route";
+import { GET as publicSession } from "@/app/api/public/checkout-sessions/[id]/route";
+import { callRoute } from "@/scripts/test-support/call-route";
+import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createRateLimiters } from "./rate-limit";
+
+// Limits are read from configuration on first use in this file's process.
+process.env.SERVICE_RATE_LIMIT_API_PER_SECOND = "5";
+process.env.SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE = "3";
+
+describe("rate limits", () => {
+  it("answers 429 with Retry-After once a key spends its budget, without touching other keys", async () => {
+    const busy = await createTestOrganization();
+    const calm = await createTestOrganization();
+    const statuses = [];
+    for (let i = 0; i < 7; i++)
+      statuses.push((await callRoute(organization, "/x", { headers: busy.auth })).status);
+    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    const limited = await callRoute(organization, "/api/private/organization/current", {
+      headers: busy.auth,
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    expect(limited.json.error).toMatchObject({ type: "rate_limit_error", code: "rate_limited" });
+    expect((await callRoute(organization, "/x", { headers: calm.auth })).status).toBe(200);
+  });
+
+  it("limits public endpoints per client address", async () => {
+    const from = (ip: string) =>
+      callRoute(publicSession, "/x", {
+        headers: { "x-forwarded-for": ip },
+        params: { id: "ycs_000000000000000000000000" },
+      });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await from("203.0.113.7")).status);
+    expect(statuses).toEqual([404, 404, 404, 429]);
+    expect((await from("203.0.113.8")).status).toBe(404);
+  });
+});
+
+// The shared store is for several app instances on a PostgreSQL server; the embedded database
+// (one instance by nature) multiplexes connections into one session and cannot host it.
+const onServer = inject("testDatabase").mode === "server";
+if (onServer) {
+  describe("the PostgreSQL store", () => {
+    it("shares one budget between app instances", async () => {
+      const settings = { apiKeyPerSecond: 100, publicPerMinute: 3, store: "postgres" as const };
+      const pools = [1, 2].map(() => new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 }));
+      const [instanceA, instanceB] = pools.map((pool) => createRateLimiters(settings, () => pool));
+      await instanceA.publicIp.consume("198.51.100.1");
+      await instanceB.publicIp.consume("198.51.100.1");
+      await instanceA.publicIp.consume("198.51.100.1");
+      await expect(instanceB.publicIp.consume("198.51.100.1")).rejects.toMatchObject({ remainingPoints: 0 });
+      await Promise.all(pools.map((pool) => pool.end()));
+    });
+  });
+}
