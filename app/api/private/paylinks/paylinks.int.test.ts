@@ -96,7 +96,12 @@ describe("paylinks", () => {
       headers: auth,
       body: { id: paylink.id, name: "Renamed", description: null },
     });
-    expect(renamed.json.data).toMatchObject({ name: "Renamed", description: null, amount: "4.50", currency: "USD" });
+    expect(renamed.json.data).toMatchObject({
+      name: "Renamed",
+      description: null,
+      amount: "4.50",
+      currency: "USD",
+    });
     const repriced = await callRoute(edit, "/api/private/paylinks/edit", {
       headers: auth,
       body: { id: paylink.id, amount: "9", currency: "EUR" },
@@ -147,7 +152,10 @@ describe("paylinks", () => {
     const paylink = await createPaylink(owner.auth);
     const attempts = [
       callRoute(getPaylink, "/x", { headers: other.auth, params: { id: paylink.id } }),
-      callRoute(edit, "/api/private/paylinks/edit", { headers: other.auth, body: { id: paylink.id, name: "Mine" } }),
+      callRoute(edit, "/api/private/paylinks/edit", {
+        headers: other.auth,
+        body: { id: paylink.id, name: "Mine" },
+      }),
       callRoute(disable, "/api/private/paylinks/disable", {
         headers: other.auth,
         body: { id: paylink.id, confirm: true },

@@ -40,12 +40,26 @@ describe("PUT /api/private/organization/current", () => {
       headers: auth,
       body: { webhookUrl: null, settlementWallets: [] },
     });
-    expect(cleared.json.data).toMatchObject({ name: "Renamed Store", webhookUrl: null, settlementWallets: [] });
+    expect(cleared.json.data).toMatchObject({
+      name: "Renamed Store",
+      webhookUrl: null,
+      settlementWallets: [],
+    });
   });
 
   it.each<[string, unknown, string, string]>([
-    ["an unknown network", { settlementWallets: [{ network: "solana", address }] }, "parameter_invalid", "settlementWallets.0.network"],
-    ["a non-address", { settlementWallets: [{ network: "base", address: "0x123" }] }, "parameter_invalid", "settlementWallets.0.address"],
+    [
+      "an unknown network",
+      { settlementWallets: [{ network: "solana", address }] },
+      "parameter_invalid",
+      "settlementWallets.0.network",
+    ],
+    [
+      "a non-address",
+      { settlementWallets: [{ network: "base", address: "0x123" }] },
+      "parameter_invalid",
+      "settlementWallets.0.address",
+    ],
     [
       "a bad checksum",
       { settlementWallets: [{ network: "base", address: address.replace("E0F", "e0F") }] },
@@ -54,7 +68,12 @@ describe("PUT /api/private/organization/current", () => {
     ],
     [
       "a network twice",
-      { settlementWallets: [{ network: "base", address }, { network: "base", address }] },
+      {
+        settlementWallets: [
+          { network: "base", address },
+          { network: "base", address },
+        ],
+      },
       "parameter_invalid",
       "settlementWallets",
     ],

@@ -29,7 +29,9 @@ async function newSession(body: Record<string, unknown> = {}) {
 describe("GET /api/public/checkout-sessions/{id}", () => {
   it("shows only what the hosted page needs", async () => {
     const session = await newSession();
-    const response = await callRoute(GET, `/api/public/checkout-sessions/${session.id}`, { params: { id: session.id } });
+    const response = await callRoute(GET, `/api/public/checkout-sessions/${session.id}`, {
+      params: { id: session.id },
+    });
     expect(response.status).toBe(200);
     expect(response.json).toEqual({
       id: session.id,
@@ -43,21 +45,34 @@ describe("GET /api/public/checkout-sessions/{id}", () => {
       cancelUrl: "https://shop.example/cart",
       expiresAt: session.expiresAt,
     });
-    for (const secret of ["secret-buyer", "Secret Buyer", "cus_secret", "internal-42", "do-not-leak", "org_"]) {
+    for (const secret of [
+      "secret-buyer",
+      "Secret Buyer",
+      "cus_secret",
+      "internal-42",
+      "do-not-leak",
+      "org_",
+    ]) {
       expect(response.text).not.toContain(secret);
     }
   });
 
   it("reports an expired session as EXPIRED", async () => {
     const session = await newSession({ expiresInMinutes: 5 });
-    await db().checkoutSession.update({ where: { id: session.id }, data: { expiresAt: new Date(Date.now() - 1) } });
+    await db().checkoutSession.update({
+      where: { id: session.id },
+      data: { expiresAt: new Date(Date.now() - 1) },
+    });
     const response = await callRoute(GET, "/x", { params: { id: session.id } });
     expect(response.json.status).toBe("EXPIRED");
   });
 
-  it.each(["ycs_000000000000000000000000", "nope", "6f1c1c8e-7d5a-4c63-9d53-2a3b9b1e0c11"])("404s for %s", async (id) => {
-    const response = await callRoute(GET, "/x", { params: { id } });
-    expect(response.status).toBe(404);
-    expect(response.json.error.code).toBe("resource_missing");
-  });
+  it.each(["ycs_000000000000000000000000", "nope", "6f1c1c8e-7d5a-4c63-9d53-2a3b9b1e0c11"])(
+    "404s for %s",
+    async (id) => {
+      const response = await callRoute(GET, "/x", { params: { id } });
+      expect(response.status).toBe(404);
+      expect(response.json.error.code).toBe("resource_missing");
+    },
+  );
 });
