@@ -1,6 +1,8 @@
+import { z } from "zod";
 import { config } from "../config";
 import type { CheckoutSession, Organization } from "../generated/prisma/client";
 import { formatAmount, isPricingCurrency, pricingCurrencies } from "../money/decimal";
+import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { effectiveSessionStatus } from "./session-state";
 
 export function formatPrice(amount: { toString(): string }, currency: string): string {
@@ -11,8 +13,59 @@ export function checkoutUrl(id: string): string {
   return `${config().payBaseUrl}/${id}`;
 }
 
+const status = z.enum(["OPEN", "PROCESSING", "COMPLETED", "EXPIRED"]);
+
+export const checkoutSessionObject = z
+  .object({
+    id: z.string().meta({ example: "ycs_4fQh0r7Xq1s9bT2mN8kLp3Zy" }),
+    object: z.literal("checkout_session"),
+    status,
+    paylinkId: z.string().nullable(),
+    amount: decimalString,
+    currency: z.string(),
+    merchantOrderId: z.string().nullable(),
+    description: z.string().nullable(),
+    clientReferenceId: z.string().nullable(),
+    successUrl: z.string().nullable(),
+    cancelUrl: z.string().nullable(),
+    expiresAt: isoTimestamp,
+    createdAt: isoTimestamp,
+    url: z.string().meta({ description: "Hosted checkout page to send the buyer to" }),
+  })
+  .meta({ id: "CheckoutSession" });
+
+export const checkoutSessionDetailObject = checkoutSessionObject
+  .extend({
+    customerEmail: z.string().nullable(),
+    customerName: z.string().nullable(),
+    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    payment: z
+      .unknown()
+      .nullable()
+      .meta({ description: "Payment summary once the buyer has started paying" }),
+  })
+  .meta({ id: "CheckoutSessionDetail" });
+
+export const publicCheckoutSessionObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("checkout_session"),
+    status,
+    merchantName: z.string(),
+    amount: decimalString,
+    currency: z.string(),
+    description: z.string().nullable(),
+    successUrl: z.string().nullable(),
+    cancelUrl: z.string().nullable(),
+    expiresAt: isoTimestamp,
+  })
+  .meta({ id: "PublicCheckoutSession" });
+
 /** Spec 2.1: the session object returned on create. */
-export function serializeCheckoutSession(session: CheckoutSession, now = new Date()) {
+export function serializeCheckoutSession(
+  session: CheckoutSession,
+  now = new Date(),
+): z.output<typeof checkoutSessionObject> {
   return {
     id: session.id,
     object: "checkout_session" as const,
@@ -35,7 +88,10 @@ export function serializeCheckoutSession(session: CheckoutSession, now = new Dat
  * Spec 2.4: the merchant's retrieve view. `payment` summarises the invoice once the buyer has
  * started paying (null before).
  */
-export function serializeCheckoutSessionDetail(session: CheckoutSession, now = new Date()) {
+export function serializeCheckoutSessionDetail(
+  session: CheckoutSession,
+  now = new Date(),
+): z.output<typeof checkoutSessionDetailObject> {
   return {
     ...serializeCheckoutSession(session, now),
     customerEmail: session.customerEmail,
@@ -49,7 +105,7 @@ export function serializeCheckoutSessionDetail(session: CheckoutSession, now = n
 export function serializePublicCheckoutSession(
   session: CheckoutSession & { organization: Pick<Organization, "name"> },
   now = new Date(),
-) {
+): z.output<typeof publicCheckoutSessionObject> {
   return {
     id: session.id,
     object: "checkout_session" as const,

@@ -1,4 +1,17 @@
+import { z } from "zod";
 import type { Organization, SettlementWallet } from "../generated/prisma/client";
+import { isoTimestamp } from "../openapi/common-schemas";
+
+export const organizationObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("organization"),
+    name: z.string(),
+    webhookUrl: z.string().nullable(),
+    settlementWallets: z.array(z.object({ network: z.string(), address: z.string() })),
+    createdAt: isoTimestamp,
+  })
+  .meta({ id: "Organization" });
 
 /** The public shape of an organization and its settings. */
 export function serializeOrganization(

@@ -1,8 +1,37 @@
+import { z } from "zod";
 import { checkoutUrl, formatPrice } from "../checkout/serialize-checkout-session";
 import type { Organization, Paylink } from "../generated/prisma/client";
+import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+
+export const paylinkObject = z
+  .object({
+    id: z.uuid(),
+    object: z.literal("paylink"),
+    name: z.string(),
+    description: z.string().nullable(),
+    amount: decimalString,
+    currency: z.string(),
+    enabled: z.boolean(),
+    url: z.string(),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+  })
+  .meta({ id: "Paylink" });
+
+export const publicPaylinkObject = z
+  .object({
+    id: z.uuid(),
+    object: z.literal("paylink"),
+    merchantName: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    amount: decimalString,
+    currency: z.string(),
+  })
+  .meta({ id: "PublicPaylink" });
 
 /** Spec 2.6: a paylink as its owner sees it. `url` is where buyers pay it. */
-export function serializePaylink(paylink: Paylink) {
+export function serializePaylink(paylink: Paylink): z.output<typeof paylinkObject> {
   return {
     id: paylink.id,
     object: "paylink" as const,
@@ -18,7 +47,9 @@ export function serializePaylink(paylink: Paylink) {
 }
 
 /** What anyone holding the link may see. */
-export function serializePublicPaylink(paylink: Paylink & { organization: Pick<Organization, "name"> }) {
+export function serializePublicPaylink(
+  paylink: Paylink & { organization: Pick<Organization, "name"> },
+): z.output<typeof publicPaylinkObject> {
   return {
     id: paylink.id,
     object: "paylink" as const,

@@ -1,0 +1,67 @@
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GET } from "@/app/api/openapi.json/route";
+import { callRoute } from "@/scripts/test-support/call-route";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** Every API route of the app, as "METHOD /path/{param}", read from the file system. */
+async function routesOnDisk(): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.name === "route.ts") {
+        const source = await import(full);
+        const route = path.relative(path.join(root, "app"), path.dirname(full)).replace(/\[(\w+)\]/g, "{$1}");
+        for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"])
+          if (source[method]) found.push(`${method} /${route}`);
+      }
+    }
+  };
+  await walk(path.join(root, "app/api"));
+  return found;
+}
+
+describe("GET /api/openapi.json", () => {
+  it("is an OpenAPI 3.1 document whose refs all resolve", async () => {
+    const response = await callRoute(GET, "/api/openapi.json");
+    expect(response.status).toBe(200);
+    const document = response.json;
+    expect(document.openapi).toBe("3.1.0");
+    const refs = [...response.text.matchAll(/"\$ref":"([^"]+)"/g)].map((match) => match[1]);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(document.components.schemas[ref.split("/").at(-1) as string]).toBeDefined();
+    }
+  });
+
+  it("documents every API route of the app (framework routes aside)", async () => {
+    const document = (await callRoute(GET, "/api/openapi.json")).json;
+    const documented = Object.entries(document.paths).flatMap(([route, methods]) =>
+      Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${route}`),
+    );
+    const undocumentedByDesign = ["GET /api/openapi.json"];
+    const missing = (await routesOnDisk()).filter(
+      (route) => !documented.includes(route) && !undocumentedByDesign.includes(route),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it("describes create checkout session from the same schema the route validates with", async () => {
+    const document = (await callRoute(GET, "/api/openapi.json")).json;
+    const create = document.paths["/api/checkout-sessions"].post;
+    expect(create.security).toEqual([{ apiKey: [] }]);
+    expect(create.parameters).toContainEqual(
+      expect.objectContaining({ name: "Idempotency-Key", in: "header" }),
+    );
+    const standalone = document.components.schemas.CreateStandaloneCheckoutSession;
+    expect(standalone.required).toEqual(["amount", "currency"]);
+    expect(standalone.additionalProperties).toBe(false);
+    expect(standalone.properties.expiresInMinutes).toMatchObject({ minimum: 5, maximum: 1440 });
+    expect(standalone.properties.currency.enum).toEqual(["USD", "EUR", "GBP"]);
+  });
+});

@@ -1,0 +1,20 @@
+import { checkoutOperations } from "../checkout/openapi";
+import { config } from "../config";
+import { organizationOperations } from "../organizations/openapi";
+import { paylinkOperations } from "../paylinks/openapi";
+import { buildOpenApiDocument } from "./build-openapi-document";
+
+// Every domain's operations; a new domain adds its list here.
+export const allOperations = [...checkoutOperations, ...paylinkOperations, ...organizationOperations];
+
+let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+
+export function openApiDocument() {
+  document ??= buildOpenApiDocument({
+    title: `${config().serviceName} API`,
+    version: "2026-11-22",
+    serverUrl: config().baseUrl,
+    operations: allOperations,
+  });
+  return document;
+}

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { apiKeyStatusObject } from "../api-keys/get-api-key-status";
+import { privateEnvelope } from "../openapi/common-schemas";
+import { errorResponses } from "../openapi/error-responses";
+import type { OperationSpec } from "../openapi/operation-spec";
+import { updateOrganizationSchema } from "./organization-schemas";
+import { organizationObject } from "./serialize-organization";
+
+export const organizationOperations: OperationSpec[] = [
+  {
+    method: "get",
+    path: "/api/private/organization/current",
+    operationId: "retrieveOrganization",
+    summary: "The organization of the API key",
+    tags: ["Organization"],
+    auth: ["apiKey"],
+    responses: {
+      200: { description: "The organization", schema: privateEnvelope(organizationObject) },
+      ...errorResponses(401, 429),
+    },
+  },
+  {
+    method: "put",
+    path: "/api/private/organization/current",
+    operationId: "updateOrganization",
+    summary: "Update name, settlement wallets (replaces the list) and default webhook URL",
+    tags: ["Organization"],
+    auth: ["apiKey"],
+    body: updateOrganizationSchema,
+    responses: {
+      200: { description: "The organization", schema: privateEnvelope(organizationObject) },
+      ...errorResponses(400, 401, 413, 415, 429),
+    },
+  },
+  {
+    method: "get",
+    path: "/api/private/organization/api-key",
+    operationId: "retrieveApiKeyStatus",
+    summary: "API key status: prefixes and dates, never a key",
+    tags: ["Organization"],
+    auth: ["apiKey", "session"],
+    responses: {
+      200: { description: "Key status", schema: privateEnvelope(apiKeyStatusObject) },
+      ...errorResponses(401, 429),
+    },
+  },
+  {
+    method: "get",
+    path: "/api/health",
+    operationId: "health",
+    summary: "Readiness: database reachable and migrations current",
+    tags: ["Service"],
+    auth: ["none"],
+    responses: {
+      200: {
+        description: "Healthy",
+        schema: z.object({
+          status: z.literal("ok"),
+          database: z.literal("ok"),
+          migrations: z.literal("current"),
+        }),
+      },
+      503: { description: "Database unreachable or migrations pending" },
+    },
+  },
+];
