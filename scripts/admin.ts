@@ -3,7 +3,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { createApiKey } from "../lib/api-keys/create-api-key";
 import { revokeApiKey } from "../lib/api-keys/revoke-api-key";
-import { createDb, type Db } from "../lib/db/client";
+import { closeDb, createDb, type Db } from "../lib/db/client";
 import { createOrganization } from "../lib/organizations/create-organization";
 import { withDatabase } from "./database";
 
@@ -23,7 +23,7 @@ async function onDatabase<T>(run: (database: Db) => Promise<T>): Promise<T> {
     try {
       return await run(database);
     } finally {
-      await database.$disconnect();
+      await closeDb(database);
     }
   });
 }

@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { ConfigError, config } from "../lib/config";
-import { createDb } from "../lib/db/client";
+import { closeDb, createDb } from "../lib/db/client";
 import type { EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { applyMigrations } from "../lib/db/schema-engine";
 import { type DemoCredentials, ensureDemoOrganization } from "../lib/organizations/ensure-demo-organization";
@@ -84,7 +84,7 @@ async function main() {
   const demo = settings.seedDemo
     ? await ensureDemoOrganization(database, path.resolve(settings.dataDir))
     : null;
-  await database.$disconnect();
+  await closeDb(database);
 
   server = spawn(
     process.execPath,

@@ -1,10 +1,12 @@
-import type { Db } from "../db/client";
+import { type Db, sqlPool } from "../db/client";
 import { unauthenticated } from "../errors";
 import { hashApiKey, looksLikeApiKey } from "./api-key-secret";
 
 // Writing last-used on every request would turn each read into a write; once a minute is enough
 // for "last used" to be useful.
 const lastUsedResolutionMs = 60_000;
+
+type KeyRow = { id: string; organizationId: string; revokedAt: Date | null; lastUsedAt: Date | null };
 
 const invalidKey = () =>
   unauthenticated("invalid_api_key", "The API key is not valid. Check for typos, or create a new key.");
@@ -28,15 +30,17 @@ export async function authenticateApiKey(database: Db, authorization: string | n
     );
   }
   const secret = match[1];
-  const key = await database.apiKey.findUnique({
-    where: { hash: hashApiKey(secret) },
-    include: { organization: true },
-  });
+  // Every authenticated request runs this lookup, so it skips the ORM (see sqlPool).
+  const { rows } = await sqlPool(database).query<KeyRow>(
+    'SELECT "id", "organizationId", "revokedAt", "lastUsedAt" FROM "ApiKey" WHERE "hash" = $1',
+    [hashApiKey(secret)],
+  );
+  const key = rows[0];
   if (!key || key.revokedAt || !looksLikeApiKey(secret)) throw invalidKey();
 
   const now = new Date();
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > lastUsedResolutionMs) {
     await database.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
   }
-  return { organization: key.organization, apiKeyId: key.id };
+  return { organizationId: key.organizationId, apiKeyId: key.id };
 }

@@ -1,15 +1,43 @@
 import type { Db } from "../db/client";
 import { invalidRequest, notFound } from "../errors";
-import { type IdempotencyClaim, runIdempotently } from "../idempotency/run-idempotently";
+import { type CheckoutSession, Prisma } from "../generated/prisma/client";
+import { type IdempotencyClaim, replayIdempotentResponse } from "../idempotency/run-idempotently";
 import { newId } from "../ids";
 import type { CreateCheckoutSessionInput } from "./checkout-session-schemas";
 import { serializeCheckoutSession } from "./serialize-checkout-session";
 
 const sessionIdPlaceholder = "{CHECKOUT_SESSION_ID}";
 
+async function priceOf(database: Db, organizationId: string, request: CreateCheckoutSessionInput) {
+  if (request.mode === "standalone") {
+    return {
+      amount: request.amount,
+      currency: request.currency,
+      description: request.description ?? null,
+      paylinkId: null,
+    };
+  }
+  const paylink = await database.paylink.findFirst({ where: { id: request.paylinkId, organizationId } });
+  if (!paylink) throw notFound("paylink", "paylinkId");
+  if (!paylink.enabled) {
+    throw invalidRequest(
+      "paylink_disabled",
+      "This paylink is disabled; enable it or use another.",
+      "paylinkId",
+    );
+  }
+  return {
+    amount: paylink.amount.toString(),
+    currency: paylink.currency,
+    description: paylink.description ?? paylink.name,
+    paylinkId: paylink.id,
+  };
+}
+
 /**
- * Creates a checkout session (standalone or from a paylink), once per Idempotency-Key. Returns the
- * stored response, so a replay is byte-for-byte the original.
+ * Creates a checkout session (standalone or from a paylink), once per Idempotency-Key. The claim
+ * (holding the response) and the session are inserted by one statement, so they commit together
+ * and a concurrent request with the same key waits on the claim's unique index, then replays.
  */
 export async function createCheckoutSession(
   database: Db,
@@ -19,54 +47,55 @@ export async function createCheckoutSession(
     idempotency: IdempotencyClaim | null;
   },
   now = new Date(),
-) {
+): Promise<{ status: number; body: unknown; replayed: boolean }> {
   const { request, organizationId } = input;
-  return runIdempotently(database, input.idempotency, async (tx) => {
-    let price: { amount: string; currency: string; description: string | null; paylinkId: string | null };
-    if (request.mode === "paylink") {
-      const paylink = await tx.paylink.findFirst({ where: { id: request.paylinkId, organizationId } });
-      if (!paylink) throw notFound("paylink", "paylinkId");
-      if (!paylink.enabled) {
-        throw invalidRequest(
-          "paylink_disabled",
-          "This paylink is disabled; enable it or use another.",
-          "paylinkId",
-        );
-      }
-      price = {
-        amount: paylink.amount.toString(),
-        currency: paylink.currency,
-        description: paylink.description ?? paylink.name,
-        paylinkId: paylink.id,
-      };
-    } else {
-      price = {
-        amount: request.amount,
-        currency: request.currency,
-        description: request.description ?? null,
-        paylinkId: null,
-      };
-    }
-    const id = newId("checkoutSession");
-    const session = await tx.checkoutSession.create({
-      data: {
-        id,
-        organizationId,
-        paylinkId: price.paylinkId,
-        amount: price.amount,
-        currency: price.currency,
-        description: price.description,
-        merchantOrderId: request.merchantOrderId,
-        customerEmail: request.customerEmail,
-        customerName: request.customerName,
-        clientReferenceId: request.clientReferenceId,
-        metadata: request.metadata ?? {},
-        successUrl: request.successUrl?.replaceAll(sessionIdPlaceholder, id),
-        cancelUrl: request.cancelUrl?.replaceAll(sessionIdPlaceholder, id),
-        expiresAt: new Date(now.getTime() + request.expiresInMinutes * 60_000),
-        createdAt: now,
-      },
+  const price = await priceOf(database, organizationId, request);
+  const id = newId("checkoutSession");
+  const session: CheckoutSession = {
+    id,
+    organizationId,
+    status: "OPEN",
+    paylinkId: price.paylinkId,
+    amount: new Prisma.Decimal(price.amount),
+    currency: price.currency,
+    description: price.description,
+    merchantOrderId: request.merchantOrderId ?? null,
+    customerEmail: request.customerEmail ?? null,
+    customerName: request.customerName ?? null,
+    clientReferenceId: request.clientReferenceId ?? null,
+    metadata: request.metadata ?? {},
+    successUrl: request.successUrl?.replaceAll(sessionIdPlaceholder, id) ?? null,
+    cancelUrl: request.cancelUrl?.replaceAll(sessionIdPlaceholder, id) ?? null,
+    expiresAt: new Date(now.getTime() + request.expiresInMinutes * 60_000),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const response = { status: 200, body: serializeCheckoutSession(session, now) };
+
+  if (!input.idempotency) {
+    await database.checkoutSession.create({
+      data: { ...session, metadata: session.metadata as Prisma.InputJsonObject },
     });
-    return { status: 200, body: serializeCheckoutSession(session, now) };
-  });
+    return { ...response, replayed: false };
+  }
+  const claim = input.idempotency;
+  const inserted = await database.$queryRaw<{ id: string }[]>`
+    WITH claim AS (
+      INSERT INTO "IdempotencyKey" ("organizationId", "key", "requestHash", "responseStatus", "responseBody", "createdAt")
+      VALUES (${organizationId}, ${claim.key}, ${claim.requestHash}, ${response.status}, ${JSON.stringify(response.body)}, ${now})
+      ON CONFLICT DO NOTHING
+      RETURNING 1
+    )
+    INSERT INTO "CheckoutSession" (
+      "id", "organizationId", "status", "paylinkId", "amount", "currency", "description", "merchantOrderId",
+      "customerEmail", "customerName", "clientReferenceId", "metadata", "successUrl", "cancelUrl",
+      "expiresAt", "createdAt", "updatedAt")
+    SELECT ${id}, ${organizationId}, 'OPEN'::"CheckoutSessionStatus", ${session.paylinkId}::uuid, ${price.amount}::numeric,
+      ${session.currency}, ${session.description}, ${session.merchantOrderId}, ${session.customerEmail},
+      ${session.customerName}, ${session.clientReferenceId}, ${JSON.stringify(session.metadata)}::jsonb,
+      ${session.successUrl}, ${session.cancelUrl}, ${session.expiresAt}, ${now}, ${now}
+    FROM claim
+    RETURNING "id"`;
+  if (inserted.length === 1) return { ...response, replayed: false };
+  return { ...(await replayIdempotentResponse(database, claim)), replayed: true };
 }

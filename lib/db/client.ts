@@ -1,16 +1,37 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { config } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-// One client per process. Dev-mode hot reloads re-evaluate modules, so it lives on globalThis.
-const holder = globalThis as typeof globalThis & { __cryptoCheckoutDb?: PrismaClient };
+// Prisma and the few hot-path raw queries share one pg pool per client, so a process holds one
+// set of connections however it queries.
+const pools = new WeakMap<PrismaClient, pg.Pool>();
 
 export function createDb(connectionString: string, poolSize = 10): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolSize }) });
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+  pools.set(client, pool);
+  return client;
 }
+
+/** The pg pool under a client, for the hottest queries where Prisma's per-query cost shows. */
+export function sqlPool(database: Db): pg.Pool {
+  const pool = pools.get(database);
+  if (!pool) throw new Error("this client was not made by createDb");
+  return pool;
+}
+
+/** Closes a client made by createDb and its connections. */
+export async function closeDb(database: Db): Promise<void> {
+  await database.$disconnect();
+  await pools.get(database)?.end();
+}
+
+// One client per process. Dev-mode hot reloads re-evaluate modules, so it lives on globalThis.
+const holder = globalThis as typeof globalThis & { __cryptoCheckoutDb?: PrismaClient };
 
 /** The process's client, on the configured DATABASE_URL. */
 export function db(): PrismaClient {
@@ -25,6 +46,6 @@ export function db(): PrismaClient {
 }
 
 export async function disconnectDb(): Promise<void> {
-  await holder.__cryptoCheckoutDb?.$disconnect();
+  if (holder.__cryptoCheckoutDb) await closeDb(holder.__cryptoCheckoutDb);
   holder.__cryptoCheckoutDb = undefined;
 }

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import type { Db, Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { conflict } from "../errors";
-import type { Prisma } from "../generated/prisma/client";
 
-export type StoredResponse = { status: number; body: Prisma.InputJsonValue };
+export type StoredResponse = { status: number; body: unknown };
 export type IdempotencyClaim = { organizationId: string; key: string; requestHash: string };
 
 /** Keys are answered from storage for at least this long (decisions doc: at least 24 hours). */
@@ -29,53 +28,24 @@ export function hashRequest(body: unknown): string {
 }
 
 /**
- * Runs `work` once per (organization, key). The claim row is inserted in the same transaction as
- * the work's writes: a concurrent request with the same key waits on the unique index until the
- * first commits, then reads its stored answer (409 if its body differs). If the work throws,
- * nothing is stored and the key may be used again.
+ * The stored answer for a claim that another request already made: the same response for the
+ * same body, 409 for another. Called after an insert of the claim found the key taken, which in
+ * PostgreSQL means the first request has committed (the insert waited for it).
  */
-export async function runIdempotently(
+export async function replayIdempotentResponse(
   database: Db,
-  claim: IdempotencyClaim | null,
-  work: (tx: Tx) => Promise<StoredResponse>,
-): Promise<StoredResponse & { replayed: boolean }> {
-  return database.$transaction(
-    async (tx) => {
-      if (claim) {
-        const inserted = await tx.$queryRaw<{ key: string }[]>`
-          INSERT INTO "IdempotencyKey" ("organizationId", "key", "requestHash")
-          VALUES (${claim.organizationId}, ${claim.key}, ${claim.requestHash})
-          ON CONFLICT DO NOTHING
-          RETURNING "key"`;
-        if (inserted.length === 0) {
-          const existing = await tx.idempotencyKey.findUniqueOrThrow({
-            where: { organizationId_key: { organizationId: claim.organizationId, key: claim.key } },
-          });
-          if (existing.requestHash !== claim.requestHash) {
-            throw conflict(
-              "idempotency_key_reused",
-              "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
-            );
-          }
-          return {
-            status: existing.responseStatus as number,
-            body: JSON.parse(existing.responseBody as string) as Prisma.InputJsonValue,
-            replayed: true,
-          };
-        }
-      }
-      const response = await work(tx);
-      if (claim) {
-        await tx.idempotencyKey.update({
-          where: { organizationId_key: { organizationId: claim.organizationId, key: claim.key } },
-          data: { responseStatus: response.status, responseBody: JSON.stringify(response.body) },
-        });
-      }
-      return { ...response, replayed: false };
-    },
-    // Requests racing for one key queue on the unique index; give them room rather than a 500.
-    { maxWait: 20_000, timeout: 20_000 },
-  );
+  claim: IdempotencyClaim,
+): Promise<StoredResponse> {
+  const existing = await database.idempotencyKey.findUniqueOrThrow({
+    where: { organizationId_key: { organizationId: claim.organizationId, key: claim.key } },
+  });
+  if (existing.requestHash !== claim.requestHash) {
+    throw conflict(
+      "idempotency_key_reused",
+      "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
+    );
+  }
+  return { status: existing.responseStatus as number, body: JSON.parse(existing.responseBody as string) };
 }
 
 /** Forgets keys past retention (a periodic task). */

@@ -1,5 +1,18 @@
+import { expireCheckoutSessions } from "../checkout/expire-checkout-sessions";
+import { purgeIdempotencyKeys } from "../idempotency/run-idempotently";
 import type { PeriodicTask } from "./periodic-task";
 
 // Every periodic task of the in-process engine. Each is a thin wrapper over a domain function
 // that the Inngest functions in inngest/ call too, so no logic lives only in one engine.
-export const backgroundTasks: PeriodicTask[] = [];
+export const backgroundTasks: PeriodicTask[] = [
+  {
+    name: "expire-checkout-sessions",
+    intervalMs: 15_000,
+    run: (database) => expireCheckoutSessions(database),
+  },
+  {
+    name: "purge-idempotency-keys",
+    intervalMs: 60 * 60_000,
+    run: (database) => purgeIdempotencyKeys(database),
+  },
+];

@@ -46,6 +46,15 @@ export const organizationOperations: OperationSpec[] = [
   },
   {
     method: "get",
+    path: "/api/health/live",
+    operationId: "liveness",
+    summary: "Liveness: the process answers",
+    tags: ["Service"],
+    auth: ["none"],
+    responses: { 200: { description: "Alive", schema: z.object({ status: z.literal("ok") }) } },
+  },
+  {
+    method: "get",
     path: "/api/health",
     operationId: "health",
     summary: "Readiness: database reachable and migrations current",

@@ -7,16 +7,16 @@ import { apiKeyRoute } from "@/lib/http/route";
 import { parseIdempotencyKey } from "@/lib/idempotency/parse-idempotency-key";
 import { hashRequest } from "@/lib/idempotency/run-idempotently";
 
-export const POST = apiKeyRoute(async ({ request, organization }) => {
+export const POST = apiKeyRoute(async ({ request, organizationId }) => {
   const body = await readJson(request, z.unknown());
   const input = parseCreateCheckoutSession(body);
   const key = parseIdempotencyKey(request.headers.get("idempotency-key"), {
     required: input.mode === "standalone",
   });
   const result = await createCheckoutSession(db(), {
-    organizationId: organization.id,
+    organizationId: organizationId,
     request: input,
-    idempotency: key ? { organizationId: organization.id, key, requestHash: hashRequest(body) } : null,
+    idempotency: key ? { organizationId: organizationId, key, requestHash: hashRequest(body) } : null,
   });
   return {
     status: result.status,

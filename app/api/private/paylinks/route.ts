@@ -5,9 +5,9 @@ import { listPaylinks } from "@/lib/paylinks/list-paylinks";
 import { listPaylinksQuery } from "@/lib/paylinks/paylink-schemas";
 import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
 
-export const GET = apiKeyRoute(async ({ request, organization }) => {
+export const GET = apiKeyRoute(async ({ request, organizationId }) => {
   const paging = readQuery(request, listPaylinksQuery);
-  const { paylinks, total } = await listPaylinks(db(), organization.id, paging);
+  const { paylinks, total } = await listPaylinks(db(), organizationId, paging);
   return {
     body: {
       object: "list",

@@ -6,12 +6,12 @@ import { updateOrganizationSchema } from "@/lib/organizations/organization-schem
 import { serializeOrganization } from "@/lib/organizations/serialize-organization";
 import { updateOrganization } from "@/lib/organizations/update-organization";
 
-export const GET = apiKeyRoute(async ({ organization }) => ({
-  body: serializeOrganization(await getOrganization(db(), organization.id)),
+export const GET = apiKeyRoute(async ({ organizationId }) => ({
+  body: serializeOrganization(await getOrganization(db(), organizationId)),
 }));
 
-export const PUT = apiKeyRoute(async ({ request, organization }) => ({
+export const PUT = apiKeyRoute(async ({ request, organizationId }) => ({
   body: serializeOrganization(
-    await updateOrganization(db(), organization.id, await readJson(request, updateOrganizationSchema)),
+    await updateOrganization(db(), organizationId, await readJson(request, updateOrganizationSchema)),
   ),
 }));

@@ -5,9 +5,9 @@ import { createPaylink } from "@/lib/paylinks/create-paylink";
 import { createPaylinkSchema } from "@/lib/paylinks/paylink-schemas";
 import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
 
-export const POST = apiKeyRoute(async ({ request, organization }) => ({
+export const POST = apiKeyRoute(async ({ request, organizationId }) => ({
   status: 201,
   body: serializePaylink(
-    await createPaylink(db(), organization.id, await readJson(request, createPaylinkSchema)),
+    await createPaylink(db(), organizationId, await readJson(request, createPaylinkSchema)),
   ),
 }));

@@ -5,8 +5,8 @@ import { disablePaylink } from "@/lib/paylinks/disable-paylink";
 import { disablePaylinkSchema } from "@/lib/paylinks/paylink-schemas";
 import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
 
-export const POST = apiKeyRoute(async ({ request, organization }) => ({
+export const POST = apiKeyRoute(async ({ request, organizationId }) => ({
   body: serializePaylink(
-    await disablePaylink(db(), organization.id, await readJson(request, disablePaylinkSchema)),
+    await disablePaylink(db(), organizationId, await readJson(request, disablePaylinkSchema)),
   ),
 }));

@@ -1,0 +1,99 @@
+// Shared by the benchmarks: a production app on a fresh PostgreSQL database, and a merchant.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+
+export const root = path.resolve(import.meta.dirname, "..");
+const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
+
+export type App = { baseUrl: string; env: Record<string, string>; stop: () => Promise<void> };
+
+/** Starts `npm start` on a new database of the PostgreSQL server at BENCH_DATABASE_URL. */
+export async function startApp(options: { port: number; env?: Record<string, string> }): Promise<App> {
+  const serverUrl =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    "postgresql://postgres@127.0.0.1:5432/postgres";
+  const name = `cc_bench_${Date.now()}`;
+  const admin = new pg.Client(serverUrl);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const env = {
+    PORT: String(options.port),
+    DATABASE_URL: url.toString(),
+    SERVICE_BASE_URL: `http://127.0.0.1:${options.port}`,
+    SERVICE_DATA_DIR: path.join(root, ".data", `bench-${options.port}`),
+    LOG_LEVEL: "warn",
+    ...options.env,
+  };
+  const child: ChildProcess = spawn(process.execPath, [tsx, "scripts/start.ts"], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  for (let waited = 0; ; waited += 500) {
+    if (waited > 600_000) throw new Error("the app did not start");
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return {
+    baseUrl,
+    env,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+export function createMerchant(app: App): { organizationId: string; apiKey: string } {
+  const output = execFileSync(
+    process.execPath,
+    [
+      tsx,
+      "scripts/admin.ts",
+      "org:create",
+      "--name",
+      "Bench Store",
+      "--email",
+      "bench@example.com",
+      "--json",
+    ],
+    { cwd: root, env: { ...process.env, ...app.env } },
+  );
+  return JSON.parse(output.toString().trim().split("\n").at(-1) as string);
+}
+
+export type Measured = { name: string; requestsPerSecond: number; p50: number; p99: number; non2xx: number };
+
+export async function measure(name: string, options: autocannon.Options): Promise<Measured> {
+  const result = await autocannon({ connections: 32, duration: 10, ...options });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+export function printTable(rows: Measured[], ceiling: Measured) {
+  console.log("\nscenario                         req/s    p50 ms   p99 ms   x ceiling   non-2xx");
+  for (const row of rows) {
+    console.log(
+      `${row.name.padEnd(30)} ${row.requestsPerSecond.toFixed(0).padStart(7)} ${row.p50.toFixed(1).padStart(9)} ${row.p99
+        .toFixed(1)
+        .padStart(
+          8,
+        )} ${(row.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2).padStart(11)} ${String(row.non2xx).padStart(9)}`,
+    );
+  }
+}
