@@ -26,7 +26,10 @@ export default defineConfig({
           include: ["{app,components,lib,inngest,scripts,packages}/**/*.int.test.{ts,tsx}"],
           exclude: ["**/node_modules/**"],
           globalSetup: [path.join(root, "scripts/test-support/database-global-setup.ts")],
-          setupFiles: [path.join(root, "scripts/test-support/database-per-file.ts")],
+          setupFiles: [
+            path.join(root, "scripts/test-support/integration-env.ts"),
+            path.join(root, "scripts/test-support/database-per-file.ts"),
+          ],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },

@@ -1,5 +1,6 @@
 // Shared by the benchmarks: a production app on a fresh PostgreSQL database, and a merchant.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -27,6 +28,8 @@ export async function startApp(options: { port: number; env?: Record<string, str
     SERVICE_BASE_URL: `http://127.0.0.1:${options.port}`,
     SERVICE_DATA_DIR: path.join(root, ".data", `bench-${options.port}`),
     LOG_LEVEL: "warn",
+    SERVICE_SECRET_KEY: randomBytes(32).toString("base64"),
+    SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     ...options.env,
   };
   const child: ChildProcess = spawn(process.execPath, [tsx, "scripts/start.ts"], {

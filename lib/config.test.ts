@@ -14,6 +14,8 @@ describe("parseConfig", () => {
       logLevel: "info",
       jobEngine: "in-process",
       rateLimits: { apiKeyPerSecond: 100, publicPerMinute: 600, store: "memory" },
+      secretKey: undefined,
+      webhooks: { allowPrivateUrls: false, timeoutMs: 10_000 },
     });
   });
 

@@ -36,6 +36,14 @@ export const configSchema = z
     SERVICE_RATE_LIMIT_STORE: z
       .enum(["memory", "postgres"], { error: "must be memory or postgres" })
       .default("memory"),
+    SERVICE_SECRET_KEY: z
+      .string()
+      .refine((value) => Buffer.from(value, "base64").length === 32, {
+        error: "must be 32 random bytes, base64-encoded (e.g. `openssl rand -base64 32`)",
+      })
+      .optional(),
+    SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
+    SERVICE_WEBHOOK_TIMEOUT_MS: wholeNumber(100, 60_000).default(10_000),
     SERVICE_JOB_ENGINE: z
       .enum(["in-process", "inngest"], { error: "must be in-process or inngest" })
       .default("in-process"),
@@ -59,6 +67,12 @@ export const configSchema = z
       // The demo organization is for the zero-setup start; a configured database gets none unless asked.
       seedDemo: env.SERVICE_SEED_DEMO ?? env.DATABASE_URL === undefined,
       jobEngine: env.SERVICE_JOB_ENGINE,
+      secretKey:
+        env.SERVICE_SECRET_KEY === undefined ? undefined : Buffer.from(env.SERVICE_SECRET_KEY, "base64"),
+      webhooks: {
+        allowPrivateUrls: env.SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS,
+        timeoutMs: env.SERVICE_WEBHOOK_TIMEOUT_MS,
+      },
       rateLimits: {
         apiKeyPerSecond: env.SERVICE_RATE_LIMIT_API_PER_SECOND,
         publicPerMinute: env.SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE,

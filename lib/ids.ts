@@ -30,6 +30,7 @@ export const idPrefixes = {
   testEvent: "evt_test",
   webhookEndpoint: "we",
   webhookDelivery: "whd",
+  webhookAttempt: "wha",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -2,6 +2,7 @@
 // TEST_DATABASE_URL is set, else a fresh embedded one), with its settings written where the e2e
 // fixtures can read them to run admin commands against the same database.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
@@ -35,6 +36,9 @@ const env: Record<string, string> = {
   SERVICE_BASE_URL: `http://127.0.0.1:${port}`,
   SERVICE_DATA_DIR: dataDir,
   LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+  SERVICE_SECRET_KEY: randomBytes(32).toString("base64"),
+  // Test receivers listen on loopback.
+  SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 };
 await mkdir(path.dirname(e2eEnvFile(port)), { recursive: true });

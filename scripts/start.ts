@@ -2,6 +2,8 @@
 // configured one, or embedded PostgreSQL under SERVICE_DATA_DIR), migrates it, creates a demo
 // merchant on first start, starts the Next.js server and prints how to make a first request.
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError, config } from "../lib/config";
 import { closeDb, createDb } from "../lib/db/client";
@@ -35,6 +37,24 @@ async function shutdown(code: number) {
 }
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
+
+/**
+ * The key that seals webhook signing secrets. A single embedded instance keeps a generated one in
+ * its data directory; instances sharing a database must share a key, so there it must be given.
+ */
+async function localSecretKey(): Promise<string> {
+  if (!embedded) {
+    throw new Error(
+      "SERVICE_SECRET_KEY is required with DATABASE_URL (32 random bytes, base64: `openssl rand -base64 32`)",
+    );
+  }
+  const file = path.join(path.resolve(settings.dataDir), "secret-key");
+  const saved = await readFile(file, "utf8").catch(() => null);
+  if (saved) return saved.trim();
+  const key = randomBytes(32).toString("base64");
+  await writeFile(file, key, { mode: 0o600 });
+  return key;
+}
 
 async function waitForHealth(url: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
@@ -80,6 +100,7 @@ async function main() {
   const applied = await applyMigrations(databaseUrl);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
 
+  const secretKey = process.env.SERVICE_SECRET_KEY || (await localSecretKey());
   const database = createDb(databaseUrl, 1);
   const demo = settings.seedDemo
     ? await ensureDemoOrganization(database, path.resolve(settings.dataDir))
@@ -100,6 +121,11 @@ async function main() {
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,
+        SERVICE_SECRET_KEY: secretKey,
+        // The zero-setup start is a laptop: webhooks to a local receiver are the common case.
+        ...(embedded && !process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS
+          ? { SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true" }
+          : {}),
         // The embedded server runs one query at a time; more connections would only queue.
         ...(embedded && !process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: "4" } : {}),
         NEXT_TELEMETRY_DISABLED: "1",

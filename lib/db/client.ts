@@ -2,24 +2,30 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { config } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
+import { log } from "../log";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 // Prisma and the few hot-path raw queries share one pg pool per client, so a process holds one
-// set of connections however it queries.
-const pools = new WeakMap<PrismaClient, pg.Pool>();
+// set of connections however it queries. The pool rides on the client under a global symbol:
+// the bundler may load this module more than once, and a module-level map would not be shared.
+const poolKey = Symbol.for("crypto-checkout.pg-pool");
+type WithPool = PrismaClient & { [poolKey]?: pg.Pool };
 
 export function createDb(connectionString: string, poolSize = 10): PrismaClient {
   const pool = new pg.Pool({ connectionString, max: poolSize });
-  const client = new PrismaClient({ adapter: new PrismaPg(pool) });
-  pools.set(client, pool);
+  // An idle connection the server closes (restart, failover) must not take the process down;
+  // the pool replaces it on next use.
+  pool.on("error", (error) => log.warn({ err: error }, "idle database connection closed"));
+  const client: WithPool = new PrismaClient({ adapter: new PrismaPg(pool) });
+  client[poolKey] = pool;
   return client;
 }
 
 /** The pg pool under a client, for the hottest queries where Prisma's per-query cost shows. */
 export function sqlPool(database: Db): pg.Pool {
-  const pool = pools.get(database);
+  const pool = (database as WithPool)[poolKey];
   if (!pool) throw new Error("this client was not made by createDb");
   return pool;
 }
@@ -27,7 +33,7 @@ export function sqlPool(database: Db): pg.Pool {
 /** Closes a client made by createDb and its connections. */
 export async function closeDb(database: Db): Promise<void> {
   await database.$disconnect();
-  await pools.get(database)?.end();
+  await (database as WithPool)[poolKey]?.end();
 }
 
 // One client per process. Dev-mode hot reloads re-evaluate modules, so it lives on globalThis.

@@ -1,6 +1,7 @@
 import type { Tx } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { fanOutEvent } from "../webhooks/fan-out-event";
 
 export const eventTypes = [
   "invoice.created",
@@ -12,8 +13,8 @@ export const eventTypes = [
 export type EventType = (typeof eventTypes)[number];
 
 /**
- * Records an event inside the caller's transaction, so it commits or rolls back with the state
- * change that caused it. `data` is the event's payload fields (spec 6.3) beyond id, type,
+ * Records an event inside the caller's transaction, with one webhook delivery per endpoint, so
+ * both commit or roll back with the state change that caused them (a transactional outbox). `data` is the event's payload fields (spec 6.3) beyond id, type,
  * createdAt, orgId and livemode, which are filled in here.
  */
 export async function recordEvent(
@@ -24,6 +25,8 @@ export async function recordEvent(
     invoiceId?: string;
     data: Record<string, Prisma.InputJsonValue | null>;
     livemode?: boolean;
+    /** Deliver to this endpoint only (test events); by default every enabled endpoint. */
+    endpointId?: string;
   },
 ) {
   const livemode = input.livemode ?? true;
@@ -38,7 +41,7 @@ export async function recordEvent(
     ...input.data,
     livemode,
   };
-  return tx.event.create({
+  const event = await tx.event.create({
     data: {
       id,
       organizationId: input.organizationId,
@@ -49,4 +52,6 @@ export async function recordEvent(
       createdAt,
     },
   });
+  await fanOutEvent(tx, event, input.endpointId);
+  return event;
 }

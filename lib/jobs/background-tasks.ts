@@ -1,10 +1,18 @@
 import { expireCheckoutSessions } from "../checkout/expire-checkout-sessions";
 import { purgeIdempotencyKeys } from "../idempotency/run-idempotently";
+import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
 import type { PeriodicTask } from "./periodic-task";
 
 // Every periodic task of the in-process engine. Each is a thin wrapper over a domain function
 // that the Inngest functions in inngest/ call too, so no logic lives only in one engine.
 export const backgroundTasks: PeriodicTask[] = [
+  // Polled often so an event's first attempt follows it closely; each pass claims its own rows.
+  {
+    name: "deliver-webhooks",
+    intervalMs: 200,
+    everyInstance: true,
+    run: (database) => deliverDueWebhooks(database),
+  },
   {
     name: "expire-checkout-sessions",
     intervalMs: 15_000,

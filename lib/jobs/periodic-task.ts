@@ -14,6 +14,8 @@ export type PeriodicTask = {
   run: (database: Db) => Promise<unknown>;
   /** How long a lease lasts; a pass should finish well within it. Default 60 s. */
   leaseMs?: number;
+  /** Run on every instance at once, without a lease: for tasks that claim their rows themselves. */
+  everyInstance?: boolean;
 };
 
 /** This process's name in leases. */
@@ -32,7 +34,7 @@ async function acquireLease(database: Db, task: PeriodicTask, owner: string): Pr
 
 /** Runs one pass of the task unless another instance holds its lease. Returns whether it ran. */
 export async function runTaskOnce(database: Db, task: PeriodicTask, owner = instanceId): Promise<boolean> {
-  if (!(await acquireLease(database, task, owner))) return false;
+  if (!task.everyInstance && !(await acquireLease(database, task, owner))) return false;
   await task.run(database);
   return true;
 }

@@ -2,10 +2,16 @@ import { checkoutOperations } from "../checkout/openapi";
 import { config } from "../config";
 import { organizationOperations } from "../organizations/openapi";
 import { paylinkOperations } from "../paylinks/openapi";
+import { webhookOperations } from "../webhooks/openapi";
 import { buildOpenApiDocument } from "./build-openapi-document";
 
 // Every domain's operations; a new domain adds its list here.
-export const allOperations = [...checkoutOperations, ...paylinkOperations, ...organizationOperations];
+export const allOperations = [
+  ...checkoutOperations,
+  ...paylinkOperations,
+  ...webhookOperations,
+  ...organizationOperations,
+];
 
 let document: ReturnType<typeof buildOpenApiDocument> | undefined;
 

@@ -1,7 +1,8 @@
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { settlementNetworks } from "../chains/settlement-networks";
-import { httpUrlField, text } from "../http/fields";
+import { text } from "../http/fields";
+import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
 
 const settlementWallet = z.strictObject({
   network: z.enum(settlementNetworks, { error: `must be one of ${settlementNetworks.join(", ")}` }),
@@ -28,7 +29,7 @@ export const updateOrganizationSchema = z
         error: "may name each network once",
       })
       .optional(),
-    webhookUrl: httpUrlField.nullable().optional(),
+    webhookUrl: webhookUrlField.nullable().optional(),
   })
   .meta({ id: "UpdateOrganization" });
 

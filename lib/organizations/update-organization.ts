@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { newId } from "../ids";
+import { upsertDefaultWebhookEndpoint } from "../webhooks/upsert-default-webhook-endpoint";
 import type { UpdateOrganizationInput } from "./organization-schemas";
 
 /** Applies settings changes in one transaction and returns the organization with its wallets. */
@@ -13,6 +14,8 @@ export async function updateOrganization(
       where: { id: organizationId },
       data: { name: input.name, webhookUrl: input.webhookUrl },
     });
+    if (input.webhookUrl !== undefined)
+      await upsertDefaultWebhookEndpoint(tx, organizationId, input.webhookUrl);
     if (input.settlementWallets) {
       await tx.settlementWallet.deleteMany({ where: { organizationId } });
       await tx.settlementWallet.createMany({

@@ -1,0 +1,41 @@
+import type { Db } from "../db/client";
+import { log } from "../log";
+import { attemptDelivery } from "./attempt-delivery";
+
+/** How long a worker's claim lasts: well past one attempt's timeout. */
+const claimMs = 2 * 60 * 1000;
+
+/**
+ * One pass of the delivery worker: claims due deliveries (FOR UPDATE SKIP LOCKED, so instances
+ * share the work without doubling it) and attempts them with bounded concurrency. A worker that
+ * dies leaves claims that lapse, and those deliveries are attempted again: at least once.
+ */
+export async function deliverDueWebhooks(
+  database: Db,
+  options: { now?: Date; limit?: number; concurrency?: number } = {},
+): Promise<number> {
+  const now = options.now ?? new Date();
+  const claimed = await database.$queryRaw<{ id: string }[]>`
+    UPDATE "WebhookDelivery" SET "lockedUntil" = ${new Date(now.getTime() + claimMs)}
+    WHERE "id" IN (
+      SELECT d."id" FROM "WebhookDelivery" d
+      JOIN "WebhookEndpoint" e ON e."id" = d."endpointId"
+      WHERE d."status" IN ('PENDING', 'COOLDOWN') AND d."nextAttemptAt" <= ${now} AND e."enabled"
+        AND (d."lockedUntil" IS NULL OR d."lockedUntil" < ${now})
+      ORDER BY d."nextAttemptAt"
+      LIMIT ${options.limit ?? 200}
+      FOR UPDATE OF d SKIP LOCKED)
+    RETURNING "id"`;
+  const queue = claimed.map((row) => row.id);
+  const worker = async () => {
+    for (let id = queue.shift(); id; id = queue.shift()) {
+      try {
+        await attemptDelivery(database, id, now);
+      } catch (error) {
+        log.error({ deliveryId: id, err: error }, "webhook attempt could not be recorded");
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 32, queue.length) }, worker));
+  return claimed.length;
+}

@@ -1,0 +1,28 @@
+import type { Db } from "../db/client";
+import { notFound } from "../errors";
+import { newId } from "../ids";
+import { getWebhookEndpoint } from "./get-webhook-endpoint";
+
+/** Sends one event to one endpoint again, by hand, as a new delivery on a fresh schedule. */
+export async function redeliverEvent(
+  database: Db,
+  organizationId: string,
+  endpointId: string,
+  eventId: string,
+  now = new Date(),
+) {
+  const endpoint = await getWebhookEndpoint(database, organizationId, endpointId);
+  const event = await database.event.findFirst({ where: { id: eventId, organizationId } });
+  if (!event) throw notFound("event", "eventId");
+  return database.webhookDelivery.create({
+    data: {
+      id: newId("webhookDelivery"),
+      organizationId,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      status: "PENDING",
+      nextAttemptAt: now,
+    },
+    include: { attempts: true, event: { select: { type: true } } },
+  });
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { httpUrlField, text } from "../http/fields";
+import { webhookUrlProblem } from "./url-guard";
+
+export const webhookUrlField = httpUrlField.superRefine((url, context) => {
+  const problem = webhookUrlProblem(url);
+  if (problem) context.addIssue({ code: "custom", message: problem });
+});
+
+const adapter = z.enum(["NONE", "STRIPE"], { error: "must be NONE or STRIPE" });
+
+/** Spec 4.1: name, url, adapter, enabled. */
+export const createWebhookEndpointSchema = z
+  .strictObject({
+    name: text(255),
+    url: webhookUrlField,
+    adapter: adapter.default("NONE"),
+    enabled: z.boolean({ error: "must be true or false" }).default(true),
+  })
+  .meta({ id: "CreateWebhookEndpoint" });
+
+export const updateWebhookEndpointSchema = z
+  .strictObject({
+    name: text(255).optional(),
+    url: webhookUrlField.optional(),
+    adapter: adapter.optional(),
+    enabled: z.boolean({ error: "must be true or false" }).optional(),
+  })
+  .meta({ id: "UpdateWebhookEndpoint" });
+
+export const redeliverSchema = z
+  .strictObject({ eventId: z.string().min(1).max(64) })
+  .meta({ id: "Redeliver" });
+
+export type CreateWebhookEndpointInput = z.output<typeof createWebhookEndpointSchema>;
+export type UpdateWebhookEndpointInput = z.output<typeof updateWebhookEndpointSchema>;
