@@ -44,7 +44,13 @@ describe("GET /api/openapi.json", () => {
     const documented = Object.entries(document.paths).flatMap(([route, methods]) =>
       Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${route}`),
     );
-    const undocumentedByDesign = ["GET /api/openapi.json"];
+    // The document itself, and the Inngest engine's endpoint (called by an Inngest server).
+    const undocumentedByDesign = [
+      "GET /api/openapi.json",
+      "GET /api/inngest",
+      "POST /api/inngest",
+      "PUT /api/inngest",
+    ];
     const missing = (await routesOnDisk()).filter(
       (route) => !documented.includes(route) && !undocumentedByDesign.includes(route),
     );

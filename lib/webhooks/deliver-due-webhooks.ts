@@ -3,7 +3,7 @@ import { log } from "../log";
 import { attemptDelivery } from "./attempt-delivery";
 
 /** How long a worker's claim lasts: well past one attempt's timeout. */
-const claimMs = 2 * 60 * 1000;
+export const claimMs = 2 * 60 * 1000;
 
 /**
  * One pass of the delivery worker: claims due deliveries (FOR UPDATE SKIP LOCKED, so instances

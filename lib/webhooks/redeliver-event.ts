@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
 import { newId } from "../ids";
+import { announceDeliveries } from "../jobs/announce-deliveries";
 import { getWebhookEndpoint } from "./get-webhook-endpoint";
 
 /** Sends one event to one endpoint again, by hand, as a new delivery on a fresh schedule. */
@@ -14,7 +15,7 @@ export async function redeliverEvent(
   const endpoint = await getWebhookEndpoint(database, organizationId, endpointId);
   const event = await database.event.findFirst({ where: { id: eventId, organizationId } });
   if (!event) throw notFound("event", "eventId");
-  return database.webhookDelivery.create({
+  const delivery = await database.webhookDelivery.create({
     data: {
       id: newId("webhookDelivery"),
       organizationId,
@@ -25,4 +26,6 @@ export async function redeliverEvent(
     },
     include: { attempts: true, event: { select: { type: true } } },
   });
+  await announceDeliveries([delivery.id]);
+  return delivery;
 }

@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import { invalidRequest } from "../errors";
 import { type EventType, recordEvent } from "../events/record-event";
 import { randomBase62 } from "../ids";
+import { announceDeliveries } from "../jobs/announce-deliveries";
 import { getWebhookEndpoint } from "./get-webhook-endpoint";
 
 /**
@@ -23,7 +24,7 @@ export async function sendTestEvent(
       "id",
     );
   }
-  return database.$transaction((tx) =>
+  const event = await database.$transaction((tx) =>
     recordEvent(tx, {
       organizationId,
       type,
@@ -43,4 +44,10 @@ export async function sendTestEvent(
       },
     }),
   );
+  const deliveries = await database.webhookDelivery.findMany({
+    where: { eventId: event.id },
+    select: { id: true },
+  });
+  await announceDeliveries(deliveries.map((delivery) => delivery.id));
+  return event;
 }

@@ -156,7 +156,11 @@ describe("webhook endpoints", () => {
     const owner = await setup();
     const other = await createTestOrganization();
     const { id } = owner.created.json.data;
-    const sent = await callRoute(sendTest, `${base}/x`, { method: "POST", headers: owner.auth, params: { id } });
+    const sent = await callRoute(sendTest, `${base}/x`, {
+      method: "POST",
+      headers: owner.auth,
+      params: { id },
+    });
     const eventId = sent.json.data.eventId;
     const attempts = [
       callRoute(getOne, `${base}/x`, { headers: other.auth, params: { id } }),
@@ -171,8 +175,15 @@ describe("webhook endpoints", () => {
       callRoute(sendTest, `${base}/x`, { method: "POST", headers: other.auth, params: { id } }),
       callRoute(deliveriesOf, `${base}/x`, { headers: other.auth, params: { id } }),
       callRoute(redeliver, `${base}/x`, { headers: other.auth, params: { id }, body: { eventId } }),
-      callRoute(eventDeliveries, "/api/private/events/x/deliveries", { headers: other.auth, params: { id: eventId } }),
-      callRoute(redeliver, `${base}/x`, { headers: owner.auth, params: { id }, body: { eventId: "evt_nope" } }),
+      callRoute(eventDeliveries, "/api/private/events/x/deliveries", {
+        headers: other.auth,
+        params: { id: eventId },
+      }),
+      callRoute(redeliver, `${base}/x`, {
+        headers: owner.auth,
+        params: { id },
+        body: { eventId: "evt_nope" },
+      }),
     ];
     for (const response of await Promise.all(attempts)) {
       expect(response.status).toBe(404);

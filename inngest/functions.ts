@@ -1,0 +1,47 @@
+import { expireCheckoutSessions } from "@/lib/checkout/expire-checkout-sessions";
+import { db } from "@/lib/db/client";
+import { purgeIdempotencyKeys } from "@/lib/idempotency/run-idempotently";
+import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";
+import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
+import { deliveryDueEvent, inngest } from "./client";
+
+// Thin wrappers over the domain functions that the in-process engine (lib/jobs) runs too. With
+// SERVICE_JOB_ENGINE=inngest, an Inngest server calls these through /api/inngest instead.
+
+/** The outbox sweep: every due delivery, every minute (claims keep instances from doubling up). */
+export const deliverDueWebhooksCron = inngest.createFunction(
+  { id: "deliver-due-webhooks", triggers: [{ cron: "* * * * *" }] },
+  async ({ step }) => step.run("deliver", () => deliverDueWebhooks(db())),
+);
+
+/** One delivery followed through its schedule, durably sleeping between attempts. */
+export const deliverWebhook = inngest.createFunction(
+  { id: "deliver-webhook", triggers: [{ event: deliveryDueEvent }] },
+  async ({ event, step }) => {
+    const deliveryId = (event.data as { deliveryId: string }).deliveryId;
+    // Bounded: a delivery gives up after 72 hours, well within this many attempts.
+    for (let attempt = 1; attempt <= 400; attempt++) {
+      const progress = await step.run(`attempt-${attempt}`, () => attemptDueDelivery(db(), deliveryId));
+      if (!progress?.nextAttemptAt) return progress?.status ?? "not-due";
+      await step.sleepUntil(`wait-${attempt}`, progress.nextAttemptAt);
+    }
+    return "gave-up";
+  },
+);
+
+export const expireCheckoutSessionsCron = inngest.createFunction(
+  { id: "expire-checkout-sessions", triggers: [{ cron: "* * * * *" }] },
+  async ({ step }) => step.run("expire", () => expireCheckoutSessions(db())),
+);
+
+export const purgeIdempotencyKeysCron = inngest.createFunction(
+  { id: "purge-idempotency-keys", triggers: [{ cron: "17 * * * *" }] },
+  async ({ step }) => step.run("purge", () => purgeIdempotencyKeys(db())),
+);
+
+export const functions = [
+  deliverDueWebhooksCron,
+  deliverWebhook,
+  expireCheckoutSessionsCron,
+  purgeIdempotencyKeysCron,
+];

@@ -1,0 +1,22 @@
+import type { Db } from "../db/client";
+import { attemptDelivery } from "./attempt-delivery";
+import { claimMs } from "./deliver-due-webhooks";
+
+/**
+ * Claims one delivery if it is due and nobody holds it, and attempts it. Returns its progress, or
+ * null when there was nothing to do (not due yet, already delivered, or another worker has it).
+ * The Inngest engine drives single deliveries with this; claims keep it from racing the cron.
+ */
+export async function attemptDueDelivery(database: Db, deliveryId: string, now = new Date()) {
+  const claimed = await database.webhookDelivery.updateMany({
+    where: {
+      id: deliveryId,
+      status: { in: ["PENDING", "COOLDOWN"] },
+      nextAttemptAt: { lte: now },
+      endpoint: { enabled: true },
+      OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }],
+    },
+    data: { lockedUntil: new Date(now.getTime() + claimMs) },
+  });
+  return claimed.count === 1 ? attemptDelivery(database, deliveryId, now) : null;
+}
