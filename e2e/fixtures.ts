@@ -8,20 +8,24 @@ import { e2eEnvFile } from "../scripts/test-support/e2e-env";
 const root = path.resolve(import.meta.dirname, "..");
 const run = promisify(execFile);
 
+export const appPort = Number(process.env.E2E_PORT ?? 3100);
+
 /** The environment the app under test runs with (its database, data directory, base URL). */
-export function appEnv(): Record<string, string> {
-  return JSON.parse(readFileSync(e2eEnvFile(Number(process.env.E2E_PORT ?? 3100)), "utf8"));
+export function appEnv(port = appPort): Record<string, string> {
+  return JSON.parse(readFileSync(e2eEnvFile(port), "utf8"));
 }
 
-/** Runs `npm run admin -- …` against the app's database and returns its JSON output. */
-export async function admin(...args: string[]): Promise<Record<string, string>> {
+/** Runs `npm run admin -- …` against the database of the app on `port`, returning its JSON output. */
+export async function adminOn(port: number, ...args: string[]): Promise<Record<string, string>> {
   const { stdout } = await run(
     process.execPath,
     [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/admin.ts", ...args, "--json"],
-    { cwd: root, env: { ...process.env, ...appEnv() } },
+    { cwd: root, env: { ...process.env, ...appEnv(port) } },
   );
   return JSON.parse(stdout.trim().split("\n").at(-1) as string);
 }
+
+export const admin = (...args: string[]) => adminOn(appPort, ...args);
 
 export type Merchant = { organizationId: string; apiKey: string; email: string };
 

@@ -3,7 +3,7 @@
 // fixtures can read them to run admin commands against the same database.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { databaseUrlWithName, serverTestDatabaseUrl } from "./test-support/database-urls";
@@ -12,11 +12,16 @@ import { e2eEnvFile } from "./test-support/e2e-env";
 const root = path.resolve(import.meta.dirname, "..");
 const port = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = path.join(root, ".data", `e2e-${port}`);
-await rm(dataDir, { recursive: true, force: true });
+// E2E_RESTART=1 brings the same app back on the same database, as after a crash.
+const restart = process.env.E2E_RESTART === "1";
+const previous = restart
+  ? (JSON.parse(await readFile(e2eEnvFile(port), "utf8")) as Record<string, string>)
+  : undefined;
+if (!restart) await rm(dataDir, { recursive: true, force: true });
 
 const serverUrl = serverTestDatabaseUrl();
-let databaseUrl: string | undefined;
-if (serverUrl) {
+let databaseUrl: string | undefined = previous?.DATABASE_URL;
+if (serverUrl && !previous) {
   const admin = new pg.Client(serverUrl);
   await admin.connect();
   // Databases of earlier runs that were killed before they could clean up.
@@ -31,7 +36,7 @@ if (serverUrl) {
   databaseUrl = databaseUrlWithName(serverUrl, name);
 }
 
-const env: Record<string, string> = {
+const env: Record<string, string> = previous ?? {
   PORT: String(port),
   SERVICE_BASE_URL: `http://127.0.0.1:${port}`,
   SERVICE_DATA_DIR: dataDir,

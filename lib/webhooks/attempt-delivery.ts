@@ -1,6 +1,7 @@
 import { config } from "../config";
 import { openSecret } from "../crypto/secret-box";
 import type { Db } from "../db/client";
+import type { Event, WebhookDelivery, WebhookEndpoint } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { log } from "../log";
 import { type AttemptOutcome, afterAttempt, parseRetryAfter } from "./delivery-state";
@@ -65,14 +66,18 @@ async function send(
   }
 }
 
-/** Makes one attempt of a claimed delivery and records it with the next step of its schedule. */
-export async function attemptDelivery(database: Db, deliveryId: string, now = new Date()) {
-  const delivery = await database.webhookDelivery.findUniqueOrThrow({
-    where: { id: deliveryId },
+export type LoadedDelivery = WebhookDelivery & { endpoint: WebhookEndpoint; event: Event };
+
+/** Loads claimed deliveries with their endpoints and events, in one query for the batch. */
+export function loadDeliveries(database: Db, ids: string[]): Promise<LoadedDelivery[]> {
+  return database.webhookDelivery.findMany({
+    where: { id: { in: ids } },
     include: { endpoint: true, event: true },
   });
-  const { endpoint, event } = delivery;
-  const body = webhookPayload(event, endpoint.adapter);
+}
+
+/** The secrets that sign for an endpoint now: its own, and during a rotation's grace the previous one. */
+function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
   const secrets = [openSecret(endpoint.secretCiphertext)];
   if (
     endpoint.previousSecretCiphertext &&
@@ -81,8 +86,15 @@ export async function attemptDelivery(database: Db, deliveryId: string, now = ne
   ) {
     secrets.push(openSecret(endpoint.previousSecretCiphertext));
   }
+  return secrets;
+}
+
+/** Makes one attempt of a claimed delivery and records it with the next step of its schedule. */
+export async function attemptDelivery(database: Db, delivery: LoadedDelivery, now = new Date()) {
+  const { endpoint, event } = delivery;
+  const body = webhookPayload(event, endpoint.adapter);
   // The signature's timestamp is the real clock: receivers check it against theirs.
-  const signature = signatureHeader(secrets, Math.floor(Date.now() / 1000), body);
+  const signature = signatureHeader(signingSecrets(endpoint, now), Math.floor(Date.now() / 1000), body);
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "user-agent": userAgent,
@@ -96,27 +108,22 @@ export async function attemptDelivery(database: Db, deliveryId: string, now = ne
   const durationMs = Math.round(performance.now() - started);
   const next = afterAttempt(delivery, result.outcome, now);
 
-  await database.$transaction([
-    database.webhookAttempt.create({
-      data: {
-        id: newId("webhookAttempt"),
-        deliveryId,
-        attemptedAt: now,
-        durationMs,
-        httpStatus: result.httpStatus,
-        error: result.error,
-        responseBody: result.responseBody,
-      },
-    }),
-    database.webhookDelivery.update({
-      where: { id: deliveryId },
-      data: { ...next, attemptCount: { increment: 1 }, lockedUntil: null },
-    }),
-  ]);
+  // One statement records the attempt and moves the delivery on (and releases the claim).
+  await database.$executeRaw`
+    WITH attempt AS (
+      INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptedAt", "durationMs", "httpStatus", "error", "responseBody")
+      VALUES (${newId("webhookAttempt")}, ${delivery.id}, ${now}, ${durationMs}, ${result.httpStatus}, ${result.error}, ${result.responseBody})
+    )
+    UPDATE "WebhookDelivery" SET
+      "status" = ${next.status}::"WebhookDeliveryStatus", "roundAttempts" = ${next.roundAttempts},
+      "roundStartedAt" = ${next.roundStartedAt}, "firstAttemptAt" = ${next.firstAttemptAt},
+      "nextAttemptAt" = ${next.nextAttemptAt}, "attemptCount" = "attemptCount" + 1,
+      "lockedUntil" = NULL, "updatedAt" = ${new Date()}
+    WHERE "id" = ${delivery.id}`;
   if (next.status === "FAILED") {
     log.warn(
       {
-        deliveryId,
+        deliveryId: delivery.id,
         endpointId: endpoint.id,
         eventId: event.id,
         organizationId: delivery.organizationId,

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { attemptDelivery } from "./attempt-delivery";
+import { attemptDelivery, loadDeliveries } from "./attempt-delivery";
 import { claimMs } from "./deliver-due-webhooks";
 
 /**
@@ -18,5 +18,7 @@ export async function attemptDueDelivery(database: Db, deliveryId: string, now =
     },
     data: { lockedUntil: new Date(now.getTime() + claimMs) },
   });
-  return claimed.count === 1 ? attemptDelivery(database, deliveryId, now) : null;
+  if (claimed.count === 0) return null;
+  const [delivery] = await loadDeliveries(database, [deliveryId]);
+  return attemptDelivery(database, delivery, now);
 }

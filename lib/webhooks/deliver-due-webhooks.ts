@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { log } from "../log";
-import { attemptDelivery } from "./attempt-delivery";
+import { attemptDelivery, loadDeliveries } from "./attempt-delivery";
 
 /** How long a worker's claim lasts: well past one attempt's timeout. */
 export const claimMs = 2 * 60 * 1000;
@@ -26,13 +26,16 @@ export async function deliverDueWebhooks(
       LIMIT ${options.limit ?? 200}
       FOR UPDATE OF d SKIP LOCKED)
     RETURNING "id"`;
-  const queue = claimed.map((row) => row.id);
+  const queue = await loadDeliveries(
+    database,
+    claimed.map((row) => row.id),
+  );
   const worker = async () => {
-    for (let id = queue.shift(); id; id = queue.shift()) {
+    for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
       try {
-        await attemptDelivery(database, id, now);
+        await attemptDelivery(database, delivery, now);
       } catch (error) {
-        log.error({ deliveryId: id, err: error }, "webhook attempt could not be recorded");
+        log.error({ deliveryId: delivery.id, err: error }, "webhook attempt could not be recorded");
       }
     }
   };

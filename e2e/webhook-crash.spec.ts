@@ -1,0 +1,102 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import path from "node:path";
+import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
+import { adminOn, expect, test } from "./fixtures";
+
+// A second app of our own (the shared one must not be killed), on its own database.
+const port = Number(process.env.E2E_PORT ?? 3100) + 1;
+const baseUrl = `http://127.0.0.1:${port}`;
+const root = path.resolve(import.meta.dirname, "..");
+
+function startApp(restart: boolean): ChildProcess {
+  return spawn(
+    process.execPath,
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/e2e-server.ts"],
+    {
+      cwd: root,
+      env: { ...process.env, E2E_PORT: String(port), E2E_RESTART: restart ? "1" : "0" },
+      stdio: "ignore",
+    },
+  );
+}
+
+async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number) {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    if (await check().valueOf()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("timed out waiting");
+}
+
+const healthy = async () =>
+  fetch(`${baseUrl}/api/health`).then(
+    (response) => response.ok,
+    () => false,
+  );
+
+test("killing the app while deliveries are due loses no event", async () => {
+  test.setTimeout(240_000);
+  const receiver = await startWebhookReceiver();
+  // Slow answers keep deliveries in flight when the process dies.
+  receiver.script(...Array.from({ length: 200 }, () => ({ status: 200, delayMs: 150 })));
+  let app = startApp(false);
+  try {
+    await waitUntil(healthy, 120_000);
+    const { apiKey } = await adminOn(
+      port,
+      "org:create",
+      "--name",
+      "Crash Store",
+      "--email",
+      "crash@example.com",
+    );
+    const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+    const endpoint = await (
+      await fetch(`${baseUrl}/api/private/organization/webhook-endpoints`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ name: "Crash", url: receiver.url, adapter: "NONE", enabled: true }),
+      })
+    ).json();
+    const sent: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const response = await fetch(
+        `${baseUrl}/api/private/organization/webhook-endpoints/${endpoint.data.id}/test`,
+        {
+          method: "POST",
+          headers,
+        },
+      );
+      const body = await response.json();
+      expect(body.success, JSON.stringify(body)).toBe(true);
+      sent.push(body.data.eventId);
+    }
+    await waitUntil(() => receiver.received.length >= 3, 30_000);
+    expect(receiver.received.length).toBeLessThan(30);
+
+    // SIGKILL the Next.js server itself: no shutdown hooks, in-flight attempts cut off.
+    const pids = execFileSync("fuser", [`${port}/tcp`], { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    for (const pid of pids) process.kill(pid, "SIGKILL");
+    await waitUntil(() => app.exitCode !== null, 30_000);
+
+    app = startApp(true);
+    await waitUntil(healthy, 120_000);
+    await waitUntil(
+      () => new Set(receiver.received.map((request) => request.headers["x-service-event-id"])).size === 30,
+      120_000,
+    );
+
+    const deliveredIds = receiver.received.map((request) => JSON.parse(request.rawBody).id);
+    expect(new Set(deliveredIds)).toEqual(new Set(sent));
+    for (const request of receiver.received) {
+      expect(request.headers["x-service-event-id"]).toBe(JSON.parse(request.rawBody).id);
+    }
+  } finally {
+    app.kill("SIGTERM");
+    await receiver.close();
+  }
+});
