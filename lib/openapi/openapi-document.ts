@@ -2,6 +2,7 @@ import { checkoutOperations } from "../checkout/openapi";
 import { config } from "../config";
 import { organizationOperations } from "../organizations/openapi";
 import { paylinkOperations } from "../paylinks/openapi";
+import { paymentOperations } from "../payments/openapi";
 import { webhookOperations } from "../webhooks/openapi";
 import { buildOpenApiDocument } from "./build-openapi-document";
 
@@ -9,6 +10,7 @@ import { buildOpenApiDocument } from "./build-openapi-document";
 export const allOperations = [
   ...checkoutOperations,
   ...paylinkOperations,
+  ...paymentOperations,
   ...webhookOperations,
   ...organizationOperations,
 ];

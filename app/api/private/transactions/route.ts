@@ -1,0 +1,21 @@
+import { db } from "@/lib/db/client";
+import { pagingQuery } from "@/lib/http/fields";
+import { readQuery } from "@/lib/http/read-query";
+import { apiKeyRoute } from "@/lib/http/route";
+import { listTransactions } from "@/lib/payments/list-transactions";
+import { serializeInvoice } from "@/lib/payments/serialize-invoice";
+
+export const GET = apiKeyRoute(async ({ request, organizationId }) => {
+  const paging = readQuery(request, pagingQuery);
+  const { invoices, total } = await listTransactions(db(), organizationId, paging);
+  return {
+    body: {
+      object: "list",
+      data: invoices.map(serializeInvoice),
+      page: paging.page,
+      rows: paging.rows,
+      total,
+      hasMore: paging.page * paging.rows < total,
+    },
+  };
+});

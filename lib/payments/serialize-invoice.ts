@@ -1,0 +1,71 @@
+import { z } from "zod";
+import type { Invoice, Payment } from "../generated/prisma/client";
+import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+
+export const paymentObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("payment"),
+    txHash: z.string(),
+    logIndex: z.number().int(),
+    amount: decimalString,
+    blockNumber: z.string().meta({ description: "Block number as a decimal string" }),
+    confirmations: z.number().int(),
+    status: z.enum(["CONFIRMING", "CONFIRMED", "REORGED"]),
+    late: z.boolean(),
+    createdAt: isoTimestamp,
+  })
+  .meta({ id: "Payment" });
+
+export const invoiceObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("invoice"),
+    checkoutSessionId: z.string(),
+    status: z.enum(["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "CONFIRMED", "OVERDUE"]),
+    network: z.string(),
+    token: z.string(),
+    depositAddress: z.string(),
+    amountDue: decimalString,
+    amountPaid: decimalString,
+    pricingAmount: decimalString,
+    pricingCurrency: z.string(),
+    rate: decimalString,
+    deadline: isoTimestamp,
+    createdAt: isoTimestamp,
+    payments: z.array(paymentObject),
+  })
+  .meta({ id: "Invoice" });
+
+const plain = (value: { toString(): string }) => value.toString();
+
+export function serializeInvoice(invoice: Invoice & { payments: Payment[] }): z.output<typeof invoiceObject> {
+  return {
+    id: invoice.id,
+    object: "invoice",
+    checkoutSessionId: invoice.checkoutSessionId,
+    status: invoice.status,
+    network: invoice.network,
+    token: invoice.token,
+    depositAddress: invoice.depositAddress,
+    amountDue: plain(invoice.amountDue),
+    amountPaid: plain(invoice.amountPaid),
+    pricingAmount: plain(invoice.pricingAmount),
+    pricingCurrency: invoice.pricingCurrency,
+    rate: plain(invoice.rate),
+    deadline: invoice.deadline.toISOString(),
+    createdAt: invoice.createdAt.toISOString(),
+    payments: invoice.payments.map((payment) => ({
+      id: payment.id,
+      object: "payment",
+      txHash: payment.txHash,
+      logIndex: payment.logIndex,
+      amount: plain(payment.amount),
+      blockNumber: payment.blockNumber.toString(),
+      confirmations: payment.confirmations,
+      status: payment.status,
+      late: payment.late,
+      createdAt: payment.createdAt.toISOString(),
+    })),
+  };
+}
