@@ -69,18 +69,11 @@ export const metadataField = z
   });
 
 /** `page` and `rows` query parameters of list endpoints. */
+const wholeNumberParam = (max: number, error: string) =>
+  z.coerce.number({ error }).int({ error }).min(1, { error }).max(max, { error });
+
 export const pagingQuery = z.strictObject({
-  page: z.coerce
-    .number({ error: "must be a whole number from 1" })
-    .int({ error: "must be a whole number from 1" })
-    .min(1, { error: "must be a whole number from 1" })
-    .max(1_000_000, { error: "is too large" })
-    .default(1),
-  rows: z.coerce
-    .number({ error: "must be a whole number from 1 to 100" })
-    .int({ error: "must be a whole number from 1 to 100" })
-    .min(1, { error: "must be a whole number from 1 to 100" })
-    .max(100, { error: "must be a whole number from 1 to 100" })
-    .default(20),
+  page: wholeNumberParam(1_000_000, "must be a whole number from 1 to 1000000").default(1),
+  rows: wholeNumberParam(100, "must be a whole number from 1 to 100").default(20),
 });
 export type Paging = z.output<typeof pagingQuery>;

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "../generated/prisma/client";
+import type { Paging } from "../http/fields";
+import { listPage } from "../http/list-page";
 import { isoTimestamp } from "../openapi/common-schemas";
 
 export const webhookEndpointObject = z
@@ -83,14 +85,7 @@ export function serializeWebhookDelivery(
 
 export function serializeDeliveryPage(
   page: { deliveries: Parameters<typeof serializeWebhookDelivery>[0][]; total: number },
-  paging: { page: number; rows: number },
+  paging: Paging,
 ) {
-  return {
-    object: "list" as const,
-    data: page.deliveries.map(serializeWebhookDelivery),
-    page: paging.page,
-    rows: paging.rows,
-    total: page.total,
-    hasMore: paging.page * paging.rows < page.total,
-  };
+  return listPage(page.deliveries.map(serializeWebhookDelivery), paging, page.total);
 }

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { listPage } from "@/lib/http/list-page";
 import { readQuery } from "@/lib/http/read-query";
 import { apiKeyRoute } from "@/lib/http/route";
 import { listPaylinks } from "@/lib/paylinks/list-paylinks";
@@ -8,14 +9,5 @@ import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
 export const GET = apiKeyRoute(async ({ request, organizationId }) => {
   const paging = readQuery(request, listPaylinksQuery);
   const { paylinks, total } = await listPaylinks(db(), organizationId, paging);
-  return {
-    body: {
-      object: "list",
-      data: paylinks.map(serializePaylink),
-      page: paging.page,
-      rows: paging.rows,
-      total,
-      hasMore: paging.page * paging.rows < total,
-    },
-  };
+  return { body: listPage(paylinks.map(serializePaylink), paging, total) };
 });

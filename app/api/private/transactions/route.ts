@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
 import { pagingQuery } from "@/lib/http/fields";
+import { listPage } from "@/lib/http/list-page";
 import { readQuery } from "@/lib/http/read-query";
 import { apiKeyRoute } from "@/lib/http/route";
 import { listTransactions } from "@/lib/payments/list-transactions";
@@ -8,14 +9,5 @@ import { serializeInvoice } from "@/lib/payments/serialize-invoice";
 export const GET = apiKeyRoute(async ({ request, organizationId }) => {
   const paging = readQuery(request, pagingQuery);
   const { invoices, total } = await listTransactions(db(), organizationId, paging);
-  return {
-    body: {
-      object: "list",
-      data: invoices.map(serializeInvoice),
-      page: paging.page,
-      rows: paging.rows,
-      total,
-      hasMore: paging.page * paging.rows < total,
-    },
-  };
+  return { body: listPage(invoices.map(serializeInvoice), paging, total) };
 });
