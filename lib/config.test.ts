@@ -16,6 +16,8 @@ describe("parseConfig", () => {
       rateLimits: { apiKeyPerSecond: 100, publicPerMinute: 600, store: "memory" },
       secretKey: undefined,
       webhooks: { allowPrivateUrls: false, timeoutMs: 10_000 },
+      networks: [],
+      hdMnemonic: undefined,
     });
   });
 
@@ -42,6 +44,23 @@ describe("parseConfig", () => {
     [
       { SERVICE_SEED_DEMO: "maybe" },
       'SERVICE_SEED_DEMO must be one of true, false, 1, 0, yes, no (got "maybe")',
+    ],
+    [{ SERVICE_HD_MNEMONIC: "not a mnemonic" }, "SERVICE_HD_MNEMONIC must be a valid BIP39 mnemonic"],
+    [
+      { SERVICE_RATES: "[]" },
+      'SERVICE_RATES must be a JSON object of rates, e.g. {"ETH/USD": "3000"} (got "[]")',
+    ],
+    [
+      { SERVICE_NETWORKS: "{}" },
+      "SERVICE_NETWORKS must be a JSON list of networks (: Invalid input: expected array, received object)",
+    ],
+    [
+      { SERVICE_NETWORKS: '[{"id": "base"}]' },
+      "SERVICE_NETWORKS must be a JSON list of networks (rpcUrl: Invalid input: expected string, received undefined)",
+    ],
+    [
+      { SERVICE_SECRET_KEY: "c2hvcnQ=" },
+      "SERVICE_SECRET_KEY must be 32 random bytes, base64-encoded (e.g. `openssl rand -base64 32`)",
     ],
     [{ SERVICE_JOB_ENGINE: "cron" }, 'SERVICE_JOB_ENGINE must be in-process or inngest (got "cron")'],
     [

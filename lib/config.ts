@@ -1,4 +1,7 @@
+import { validateMnemonic } from "@scure/bip39";
+import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { z } from "zod";
+import { parseNetworks } from "./chains/networks";
 
 // Configuration is read from the environment once, validated, and frozen. A bad value stops the
 // process with one line per problem naming the variable, so operators never guess.
@@ -44,6 +47,51 @@ export const configSchema = z
       .optional(),
     SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
     SERVICE_WEBHOOK_TIMEOUT_MS: wholeNumber(100, 60_000).default(10_000),
+    SERVICE_NETWORKS: z
+      .string()
+      .transform((json, context) => {
+        try {
+          return parseNetworks(json);
+        } catch (error) {
+          const detail =
+            error instanceof z.ZodError
+              ? `${error.issues[0].path.join(".")}: ${error.issues[0].message}`
+              : (error as Error).message;
+          context.addIssue({ code: "custom", message: `must be a JSON list of networks (${detail})` });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    SERVICE_HD_MNEMONIC: z
+      .string()
+      .refine((value) => validateMnemonic(value.trim(), wordlist), {
+        error: "must be a valid BIP39 mnemonic",
+      })
+      .optional(),
+    SERVICE_RATES: z
+      .string()
+      .transform((json, context) => {
+        const parsed = z
+          .record(z.string().regex(/^[A-Z0-9]+\/[A-Z0-9]+$/), z.string().regex(/^\d+(\.\d+)?$/))
+          .safeParse(
+            (() => {
+              try {
+                return JSON.parse(json);
+              } catch {
+                return undefined;
+              }
+            })(),
+          );
+        if (!parsed.success) {
+          context.addIssue({
+            code: "custom",
+            message: 'must be a JSON object of rates, e.g. {"ETH/USD": "3000"}',
+          });
+          return z.NEVER;
+        }
+        return parsed.data;
+      })
+      .optional(),
     SERVICE_JOB_ENGINE: z
       .enum(["in-process", "inngest"], { error: "must be in-process or inngest" })
       .default("in-process"),
@@ -67,6 +115,15 @@ export const configSchema = z
       // The demo organization is for the zero-setup start; a configured database gets none unless asked.
       seedDemo: env.SERVICE_SEED_DEMO ?? env.DATABASE_URL === undefined,
       jobEngine: env.SERVICE_JOB_ENGINE,
+      networks: env.SERVICE_NETWORKS ?? [],
+      hdMnemonic: env.SERVICE_HD_MNEMONIC?.trim(),
+      // A static table for the devnet and tests; production sets SERVICE_RATES from its provider.
+      rates: env.SERVICE_RATES ?? {
+        "ETH/USD": "3000",
+        "EUR/USD": "1.08",
+        "GBP/USD": "1.27",
+        "POL/USD": "0.5",
+      },
       secretKey:
         env.SERVICE_SECRET_KEY === undefined ? undefined : Buffer.from(env.SERVICE_SECRET_KEY, "base64"),
       webhooks: {
@@ -100,7 +157,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? "environment");
       const value = env[name];
-      const shown = value === undefined || /URL|SECRET|KEY/.test(name) ? "" : ` (got "${value}")`;
+      const shown =
+        value === undefined || /URL|SECRET|KEY|MNEMONIC|NETWORKS/.test(name) ? "" : ` (got "${value}")`;
       return `${name} ${issue.message}${shown}`;
     }),
   );

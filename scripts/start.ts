@@ -126,8 +126,9 @@ async function main() {
         ...(embedded && !process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS
           ? { SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true" }
           : {}),
-        // The embedded server runs one query at a time; more connections would only queue.
-        ...(embedded && !process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: "4" } : {}),
+        // The embedded server multiplexes connections into one PostgreSQL session, so transactions
+        // on separate connections would not be isolated: one connection keeps them apart.
+        ...(embedded ? { DATABASE_POOL_SIZE: "1" } : {}),
         NEXT_TELEMETRY_DISABLED: "1",
       },
     },

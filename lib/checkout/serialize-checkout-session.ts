@@ -3,6 +3,7 @@ import { config } from "../config";
 import type { CheckoutSession, Organization } from "../generated/prisma/client";
 import { formatAmount, isPricingCurrency, pricingCurrencies } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+import { type PaymentSummary, paymentSummaryObject } from "../payments/payment-summary";
 import { effectiveSessionStatus } from "./session-state";
 
 export function formatPrice(amount: { toString(): string }, currency: string): string {
@@ -39,10 +40,9 @@ export const checkoutSessionDetailObject = checkoutSessionObject
     customerEmail: z.string().nullable(),
     customerName: z.string().nullable(),
     metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-    payment: z
-      .unknown()
+    payment: paymentSummaryObject
       .nullable()
-      .meta({ description: "Payment summary once the buyer has started paying" }),
+      .meta({ description: "Present once the buyer has started paying" }),
   })
   .meta({ id: "CheckoutSessionDetail" });
 
@@ -89,7 +89,7 @@ export function serializeCheckoutSession(
  * started paying (null before).
  */
 export function serializeCheckoutSessionDetail(
-  session: CheckoutSession,
+  { session, payment }: { session: CheckoutSession; payment: PaymentSummary | null },
   now = new Date(),
 ): z.output<typeof checkoutSessionDetailObject> {
   return {
@@ -97,7 +97,7 @@ export function serializeCheckoutSessionDetail(
     customerEmail: session.customerEmail,
     customerName: session.customerName,
     metadata: session.metadata as Record<string, string | number | boolean | null>,
-    payment: null,
+    payment,
   };
 }
 

@@ -1,10 +1,40 @@
+import { z } from "zod";
 import { pagingQuery } from "../http/fields";
 import { listOf, privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
+import { startPaymentSchema } from "./payment-schemas";
 import { invoiceObject } from "./serialize-invoice";
+import { publicPaymentObject } from "./serialize-public-payment";
 
 export const paymentOperations: OperationSpec[] = [
+  {
+    method: "post",
+    path: "/api/public/payments",
+    operationId: "startPayment",
+    summary:
+      "The buyer starts paying a checkout session: creates its invoice (once) with a deposit address and a frozen quote",
+    tags: ["Hosted checkout"],
+    auth: ["none"],
+    body: startPaymentSchema,
+    responses: {
+      201: { description: "The payment request", schema: publicPaymentObject },
+      ...errorResponses(400, 404, 409, 413, 415, 429),
+    },
+  },
+  {
+    method: "get",
+    path: "/api/public/payments/{id}",
+    operationId: "retrievePublicPayment",
+    summary: "Payment status for the buyer's page",
+    tags: ["Hosted checkout"],
+    auth: ["none"],
+    params: z.object({ id: z.string() }),
+    responses: {
+      200: { description: "The payment request", schema: publicPaymentObject },
+      ...errorResponses(404, 429),
+    },
+  },
   {
     method: "get",
     path: "/api/private/transactions",

@@ -29,7 +29,9 @@ if (target.mode === "server") {
   const snapshot = new Blob([await readFile(target.snapshotFile)]);
   const embedded = await startEmbeddedPostgres({ snapshot });
   process.env.DATABASE_URL = embedded.url;
-  process.env.DATABASE_POOL_SIZE ??= "4";
+  // One connection, as `npm start` uses on the embedded server: its multiplexed connections share
+  // one session and would not isolate concurrent transactions.
+  process.env.DATABASE_POOL_SIZE = "1";
   afterAll(async () => {
     await disconnectDb();
     await embedded.stop();

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { parseNetworks } from "./networks";
+
+describe("parseNetworks", () => {
+  it("completes a preset from its id and an RPC URL", () => {
+    const [base] = parseNetworks('[{"id": "base", "rpcUrl": "https://base.example/rpc"}]');
+    expect(base).toMatchObject({ chainId: 8453, confirmations: 10, rpcUrl: "https://base.example/rpc" });
+    expect(base.tokens.find((token) => token.symbol === "USDC")?.address).toBe(
+      "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    );
+  });
+
+  it("takes a complete network without a preset, and overrides a preset's fields", () => {
+    const [devnet, ethereum] = parseNetworks(
+      JSON.stringify([
+        {
+          id: "devnet",
+          name: "Local devnet",
+          chainId: 31337,
+          rpcUrl: "http://127.0.0.1:8545",
+          confirmations: 2,
+          tokens: [{ symbol: "USDC", decimals: 6, address: `0x${"1".repeat(40)}`, peggedTo: "USD" }],
+        },
+        { id: "ethereum", rpcUrl: "https://eth.example", confirmations: 20 },
+      ]),
+    );
+    expect(devnet.chainId).toBe(31337);
+    expect(ethereum.confirmations).toBe(20);
+  });
+
+  it.each([
+    ['[{"id": "base"}]', "rpcUrl"],
+    ['[{"id": "nowhere", "rpcUrl": "https://x.example"}]', "chainId"],
+    ['[{"id": "base", "rpcUrl": "https://x.example", "confirmations": 0}]', "confirmations"],
+  ])("rejects %s", (json, field) => {
+    expect(() => parseNetworks(json)).toThrow(field);
+  });
+});

@@ -1,0 +1,85 @@
+import { z } from "zod";
+
+// Networks come from configuration (SERVICE_NETWORKS, JSON): chain id, RPC URL, confirmations and
+// tokens. Presets carry the well-known token contracts of the main EVM networks, so adding one
+// takes `{"id": "base", "rpcUrl": "…"}`; the default is the local devnet.
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x address" });
+
+export const tokenSchema = z.strictObject({
+  symbol: z.string().regex(/^[A-Z0-9]{2,10}$/),
+  decimals: z.number().int().min(0).max(36),
+  /** The ERC-20 contract; absent for the chain's native coin. */
+  address: address.optional(),
+  /** The fiat a stablecoin is priced 1:1 against. */
+  peggedTo: z.enum(["USD", "EUR", "GBP"]).optional(),
+});
+
+export const networkSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]{2,32}$/),
+  name: z.string().min(1),
+  chainId: z.number().int().positive(),
+  rpcUrl: z.url(),
+  confirmations: z.number().int().min(1).max(200),
+  tokens: z.array(tokenSchema).min(1),
+});
+
+export type TokenConfig = z.output<typeof tokenSchema>;
+export type NetworkConfig = z.output<typeof networkSchema>;
+
+const usdc = (address: string) => ({ symbol: "USDC", decimals: 6, address, peggedTo: "USD" as const });
+const usdt = (address: string) => ({ symbol: "USDT", decimals: 6, address, peggedTo: "USD" as const });
+const eth = { symbol: "ETH", decimals: 18 };
+
+export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
+  ethereum: {
+    id: "ethereum",
+    name: "Ethereum",
+    chainId: 1,
+    confirmations: 12,
+    tokens: [
+      usdc("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
+      usdt("0xdAC17F958D2ee523a2206206994597C13D831ec7"),
+      eth,
+    ],
+  },
+  base: {
+    id: "base",
+    name: "Base",
+    chainId: 8453,
+    confirmations: 10,
+    tokens: [usdc("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), eth],
+  },
+  polygon: {
+    id: "polygon",
+    name: "Polygon",
+    chainId: 137,
+    confirmations: 64,
+    tokens: [
+      usdc("0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
+      usdt("0xc2132D05D31c914a87C6611C10748AEb04B58e8F"),
+      { symbol: "POL", decimals: 18 },
+    ],
+  },
+  arbitrum: {
+    id: "arbitrum",
+    name: "Arbitrum One",
+    chainId: 42161,
+    confirmations: 10,
+    tokens: [
+      usdc("0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
+      usdt("0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9"),
+      eth,
+    ],
+  },
+};
+
+/** Parses SERVICE_NETWORKS: a list of networks, each a preset id plus overrides, or complete. */
+export function parseNetworks(json: string): NetworkConfig[] {
+  const raw = z.array(z.record(z.string(), z.unknown())).parse(JSON.parse(json));
+  return raw.map((entry) => networkSchema.parse({ ...networkPresets[String(entry.id)], ...entry }));
+}
+
+export function findToken(network: NetworkConfig, symbol: string): TokenConfig | undefined {
+  return network.tokens.find((token) => token.symbol === symbol);
+}

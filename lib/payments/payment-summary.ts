@@ -1,0 +1,26 @@
+import Decimal from "decimal.js";
+import { z } from "zod";
+import { config } from "../config";
+import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+
+/** The payment part of the merchant's session view (spec 2.4): present once an invoice exists. */
+export const paymentSummaryObject = z
+  .object({
+    invoiceId: z.string(),
+    status: z.enum(["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "CONFIRMED", "OVERDUE"]),
+    network: z.string(),
+    token: z.string(),
+    amountDue: decimalString,
+    amountPaid: decimalString,
+    deadline: isoTimestamp,
+  })
+  .meta({ id: "PaymentSummary" });
+
+export type PaymentSummary = z.output<typeof paymentSummaryObject>;
+
+/** A token amount at the token's own precision ("49.000000" for USDC), from any decimal text. */
+export function formatTokenAmount(networkId: string, symbol: string, value: { toString(): string }): string {
+  const network = config().networks.find((candidate) => candidate.id === networkId);
+  const decimals = network?.tokens.find((token) => token.symbol === symbol)?.decimals ?? 18;
+  return new Decimal(value.toString()).toFixed(decimals);
+}

@@ -1,0 +1,70 @@
+import Decimal from "decimal.js";
+import { z } from "zod";
+import { config } from "../config";
+import type { Invoice, Payment } from "../generated/prisma/client";
+import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+import { formatTokenAmount } from "./payment-summary";
+
+export const publicPaymentObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("payment_request"),
+    checkoutSessionId: z.string(),
+    status: z.enum(["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "CONFIRMED", "OVERDUE"]),
+    network: z.string(),
+    chainId: z.number().int().nullable(),
+    token: z.string(),
+    tokenAddress: z.string().nullable(),
+    depositAddress: z.string(),
+    amountDue: decimalString,
+    amountPaid: decimalString,
+    remaining: decimalString,
+    requiredConfirmations: z.number().int().nullable(),
+    deadline: isoTimestamp,
+    payments: z.array(
+      z.object({
+        txHash: z.string(),
+        amount: decimalString,
+        confirmations: z.number().int(),
+        status: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "PaymentRequest" });
+
+/** What the buyer's page needs to pay and to follow the payment: no merchant data. */
+export function serializePublicPayment(
+  invoice: Invoice & { payments: Payment[] },
+): z.output<typeof publicPaymentObject> {
+  const network = config().networks.find((candidate) => candidate.id === invoice.network);
+  const token = network?.tokens.find((candidate) => candidate.symbol === invoice.token);
+  const format = (value: { toString(): string }) => formatTokenAmount(invoice.network, invoice.token, value);
+  const remaining = Decimal.max(
+    new Decimal(invoice.amountDue.toString()).minus(invoice.amountPaid.toString()),
+    0,
+  );
+  return {
+    id: invoice.id,
+    object: "payment_request",
+    checkoutSessionId: invoice.checkoutSessionId,
+    status: invoice.status,
+    network: invoice.network,
+    chainId: network?.chainId ?? null,
+    token: invoice.token,
+    tokenAddress: token?.address ?? null,
+    depositAddress: invoice.depositAddress,
+    amountDue: format(invoice.amountDue),
+    amountPaid: format(invoice.amountPaid),
+    remaining: format(remaining),
+    requiredConfirmations: network?.confirmations ?? null,
+    deadline: invoice.deadline.toISOString(),
+    payments: invoice.payments
+      .filter((payment) => payment.status !== "REORGED")
+      .map((payment) => ({
+        txHash: payment.txHash,
+        amount: format(payment.amount),
+        confirmations: payment.confirmations,
+        status: payment.status,
+      })),
+  };
+}
