@@ -1,6 +1,8 @@
 import { expireCheckoutSessions } from "@/lib/checkout/expire-checkout-sessions";
 import { db } from "@/lib/db/client";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/run-idempotently";
+import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
+import { scanConfiguredNetworks } from "@/lib/payments/scan-configured-networks";
 import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { deliveryDueEvent, inngest } from "./client";
@@ -34,6 +36,16 @@ export const expireCheckoutSessionsCron = inngest.createFunction(
   async ({ step }) => step.run("expire", () => expireCheckoutSessions(db())),
 );
 
+export const scanNetworksCron = inngest.createFunction(
+  { id: "scan-networks", triggers: [{ cron: "* * * * *" }] },
+  async ({ step }) => step.run("scan", () => scanConfiguredNetworks(db())),
+);
+
+export const markOverdueInvoicesCron = inngest.createFunction(
+  { id: "mark-overdue-invoices", triggers: [{ cron: "* * * * *" }] },
+  async ({ step }) => step.run("mark-overdue", () => markOverdueInvoices(db())),
+);
+
 export const purgeIdempotencyKeysCron = inngest.createFunction(
   { id: "purge-idempotency-keys", triggers: [{ cron: "17 * * * *" }] },
   async ({ step }) => step.run("purge", () => purgeIdempotencyKeys(db())),
@@ -43,5 +55,7 @@ export const functions = [
   deliverDueWebhooksCron,
   deliverWebhook,
   expireCheckoutSessionsCron,
+  scanNetworksCron,
+  markOverdueInvoicesCron,
   purgeIdempotencyKeysCron,
 ];

@@ -1,5 +1,7 @@
 import { expireCheckoutSessions } from "../checkout/expire-checkout-sessions";
 import { purgeIdempotencyKeys } from "../idempotency/run-idempotently";
+import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
+import { scanConfiguredNetworks } from "../payments/scan-configured-networks";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
 import type { PeriodicTask } from "./periodic-task";
 
@@ -13,6 +15,8 @@ export const backgroundTasks: PeriodicTask[] = [
     everyInstance: true,
     run: (database) => deliverDueWebhooks(database),
   },
+  { name: "scan-networks", intervalMs: 2_000, run: (database) => scanConfiguredNetworks(database) },
+  { name: "mark-overdue-invoices", intervalMs: 15_000, run: (database) => markOverdueInvoices(database) },
   {
     name: "expire-checkout-sessions",
     intervalMs: 15_000,

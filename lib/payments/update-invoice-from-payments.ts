@@ -1,0 +1,52 @@
+import { config } from "../config";
+import type { Tx } from "../db/client";
+import { recordEvent } from "../events/record-event";
+import { Money } from "../money/decimal";
+import { nextInvoiceState } from "./invoice-state";
+import { priceOf } from "./quote";
+import { serializeInvoiceEvent } from "./serialize-invoice-event";
+
+/**
+ * Recomputes an invoice from its counted payments with the pure state machine, stores the
+ * result, and records payment.confirmed / invoice.overdue in the same transaction. The update is
+ * conditional on the status read, so two watchers cannot both emit an event.
+ */
+export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: Date) {
+  const invoice = await tx.invoice.findUniqueOrThrow({
+    where: { id: invoiceId },
+    include: { payments: true, checkoutSession: true },
+  });
+  const sum = (status: "CONFIRMED" | "CONFIRMING") =>
+    invoice.payments
+      .filter((payment) => payment.status === status)
+      .reduce((total, payment) => total.plus(payment.amount.toString()), new Money(0));
+  const next = nextInvoiceState(
+    invoice,
+    { confirmed: sum("CONFIRMED").toString(), confirming: sum("CONFIRMING").toString() },
+    now,
+  );
+  const { count } = await tx.invoice.updateMany({
+    where: { id: invoice.id, status: invoice.status },
+    data: { status: next.status, amountPaid: next.seen },
+  });
+  if (count === 0) return next;
+  const updated = { ...invoice, status: next.status };
+  const amountUsd = new Money(invoice.pricingAmount.toString())
+    .mul(priceOf(config().rates, invoice.pricingCurrency, "USD"))
+    .toFixed(2);
+  const data = {
+    ...serializeInvoiceEvent(updated, invoice.checkoutSession, amountUsd),
+    amountPaid: next.seen,
+    overpaid: next.overpaid,
+    late: next.late,
+  };
+  const due = [
+    next.emitPaymentConfirmed && "payment.confirmed",
+    next.emitInvoiceOverdue && "invoice.overdue",
+  ] as const;
+  for (const type of due) {
+    if (type)
+      await recordEvent(tx, { organizationId: invoice.organizationId, type, invoiceId: invoice.id, data });
+  }
+  return next;
+}
