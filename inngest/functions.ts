@@ -1,6 +1,6 @@
 import { expireCheckoutSessions } from "@/lib/checkout/expire-checkout-sessions";
 import { db } from "@/lib/db/client";
-import { purgeIdempotencyKeys } from "@/lib/idempotency/run-idempotently";
+import { purgeIdempotencyKeys } from "@/lib/idempotency/purge-idempotency-keys";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import { scanConfiguredNetworks } from "@/lib/payments/scan-configured-networks";
 import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";

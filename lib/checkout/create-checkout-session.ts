@@ -1,7 +1,7 @@
 import { type Db, sqlPool } from "../db/client";
 import { invalidRequest, notFound } from "../errors";
 import { type CheckoutSession, Prisma } from "../generated/prisma/client";
-import { type IdempotencyClaim, replayIdempotentResponse } from "../idempotency/run-idempotently";
+import { type IdempotencyClaim, replayIdempotentResponse } from "../idempotency/replay-idempotent-response";
 import { newId } from "../ids";
 import type { CreateCheckoutSessionInput } from "./checkout-session-schemas";
 import { serializeCheckoutSession } from "./serialize-checkout-session";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { purgeIdempotencyKeys } from "@/lib/idempotency/run-idempotently";
+import { purgeIdempotencyKeys } from "@/lib/idempotency/purge-idempotency-keys";
 import { newId } from "@/lib/ids";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { expireCheckoutSessions } from "./expire-checkout-sessions";

@@ -1,5 +1,5 @@
 import { expireCheckoutSessions } from "../checkout/expire-checkout-sessions";
-import { purgeIdempotencyKeys } from "../idempotency/run-idempotently";
+import { purgeIdempotencyKeys } from "../idempotency/purge-idempotency-keys";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { scanConfiguredNetworks } from "../payments/scan-configured-networks";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";

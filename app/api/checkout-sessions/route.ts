@@ -4,8 +4,8 @@ import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
 import { readJson } from "@/lib/http/read-json";
 import { apiKeyRoute } from "@/lib/http/route";
+import { hashRequest } from "@/lib/idempotency/hash-request";
 import { parseIdempotencyKey } from "@/lib/idempotency/parse-idempotency-key";
-import { hashRequest } from "@/lib/idempotency/run-idempotently";
 
 export const POST = apiKeyRoute(async ({ request, organizationId }) => {
   const body = await readJson(request, z.unknown());

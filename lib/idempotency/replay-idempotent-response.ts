@@ -1,31 +1,8 @@
-import { createHash } from "node:crypto";
 import type { Db } from "../db/client";
 import { conflict } from "../errors";
 
 export type StoredResponse = { status: number; body: unknown };
 export type IdempotencyClaim = { organizationId: string; key: string; requestHash: string };
-
-/** Keys are answered from storage for at least this long (decisions doc: at least 24 hours). */
-export const idempotencyKeyRetentionMs = 48 * 60 * 60 * 1000;
-
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-    );
-  }
-  return value;
-}
-
-/** What "the same request" means: the same JSON body, whatever the key order or spacing. */
-export function hashRequest(body: unknown): string {
-  return createHash("sha256")
-    .update(JSON.stringify(canonical(body)))
-    .digest("hex");
-}
 
 /**
  * The stored answer for a claim that another request already made: the same response for the
@@ -46,12 +23,4 @@ export async function replayIdempotentResponse(
     );
   }
   return { status: existing.responseStatus as number, body: JSON.parse(existing.responseBody as string) };
-}
-
-/** Forgets keys past retention (a periodic task). */
-export async function purgeIdempotencyKeys(database: Db, now = new Date()): Promise<number> {
-  const { count } = await database.idempotencyKey.deleteMany({
-    where: { createdAt: { lt: new Date(now.getTime() - idempotencyKeyRetentionMs) } },
-  });
-  return count;
 }

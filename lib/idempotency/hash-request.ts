@@ -1,0 +1,20 @@
+import { createHash } from "node:crypto";
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}
+
+/** What "the same request" means: the same JSON body, whatever the key order or spacing. */
+export function hashRequest(body: unknown): string {
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(body)))
+    .digest("hex");
+}

@@ -1,0 +1,12 @@
+import type { Db } from "../db/client";
+
+/** Keys are answered from storage for at least this long (decisions doc: at least 24 hours). */
+export const idempotencyKeyRetentionMs = 48 * 60 * 60 * 1000;
+
+/** Forgets keys past retention (a periodic task). */
+export async function purgeIdempotencyKeys(database: Db, now = new Date()): Promise<number> {
+  const { count } = await database.idempotencyKey.deleteMany({
+    where: { createdAt: { lt: new Date(now.getTime() - idempotencyKeyRetentionMs) } },
+  });
+  return count;
+}
