@@ -44,6 +44,9 @@ const env: Record<string, string> = previous ?? {
   SERVICE_SECRET_KEY: randomBytes(32).toString("base64"),
   // Test receivers listen on loopback.
   SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+  // A devnet of its own, so buyers can pay end to end.
+  SERVICE_DEVNET: "true",
+  SERVICE_DEVNET_PORT: String(8700 + (port % 100)),
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 };
 await mkdir(path.dirname(e2eEnvFile(port)), { recursive: true });

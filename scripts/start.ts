@@ -6,12 +6,13 @@ import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError, config } from "../lib/config";
-import { closeDb, createDb } from "../lib/db/client";
+import { closeDb, createDb, type Db } from "../lib/db/client";
 import type { EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { applyMigrations } from "../lib/db/schema-engine";
 import { type DemoCredentials, ensureDemoOrganization } from "../lib/organizations/ensure-demo-organization";
 import { buildIfNeeded } from "./build-if-needed";
 import { startRecordedEmbeddedPostgres } from "./database";
+import { type DevnetSetup, setUpDevnet } from "./devnet-setup";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -28,10 +29,12 @@ try {
 }
 
 let embedded: EmbeddedPostgres | undefined;
+let chain: DevnetSetup | undefined;
 let server: ChildProcess | undefined;
 
 async function shutdown(code: number) {
   server?.kill("SIGTERM");
+  await chain?.devnet.stop().catch(() => {});
   await embedded?.stop().catch(() => {});
   process.exit(code);
 }
@@ -54,6 +57,25 @@ async function localSecretKey(): Promise<string> {
   const key = randomBytes(32).toString("base64");
   await writeFile(file, key, { mode: 0o600 });
   return key;
+}
+
+/** The devnet comes with the zero-setup start, or on request; never in place of configured networks. */
+function wantsDevnet(): boolean {
+  if (process.env.SERVICE_NETWORKS) return false;
+  const flag = process.env.SERVICE_DEVNET;
+  return flag ? flag === "true" || flag === "1" : embedded !== undefined;
+}
+
+async function startChain(database: Db): Promise<DevnetSetup | undefined> {
+  const port = Number(process.env.SERVICE_DEVNET_PORT ?? 8545);
+  try {
+    return await setUpDevnet({ port, dataDir: path.resolve(settings.dataDir), database });
+  } catch (error) {
+    console.warn(
+      `The local devnet did not start (${(error as Error).message}); payments are off until it does.`,
+    );
+    return undefined;
+  }
 }
 
 async function waitForHealth(url: string, timeoutMs: number) {
@@ -80,6 +102,11 @@ function banner(demo: DemoCredentials | null) {
     `  database: ${embedded ? `embedded PostgreSQL in ${path.resolve(settings.dataDir)}` : "DATABASE_URL"}`,
     `  health:   ${baseUrl}/api/health`,
   ];
+  if (chain) {
+    lines.push(
+      `  devnet:   ${chain.devnet.rpcUrl} (chain ${chain.network.chainId}), test USDC ${chain.network.tokens[0].address}`,
+    );
+  }
   if (demo) {
     lines.push(
       "",
@@ -105,6 +132,7 @@ async function main() {
   const demo = settings.seedDemo
     ? await ensureDemoOrganization(database, path.resolve(settings.dataDir))
     : null;
+  chain = wantsDevnet() ? await startChain(database) : undefined;
   await closeDb(database);
 
   server = spawn(
@@ -122,6 +150,7 @@ async function main() {
         ...process.env,
         DATABASE_URL: databaseUrl,
         SERVICE_SECRET_KEY: secretKey,
+        ...chain?.env,
         // The zero-setup start is a laptop: webhooks to a local receiver are the common case.
         ...(embedded && !process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS
           ? { SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true" }

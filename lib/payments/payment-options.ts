@@ -1,0 +1,8 @@
+import { config } from "../config";
+
+/** The network/token pairs a buyer can choose on the hosted page. */
+export function paymentOptions() {
+  return config().networks.flatMap((network) =>
+    network.tokens.map((token) => ({ network: network.id, networkName: network.name, token: token.symbol })),
+  );
+}

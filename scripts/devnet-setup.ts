@@ -1,0 +1,51 @@
+// The zero-setup chain: a Hardhat devnet with a freshly deployed test USDC, the environment the
+// app needs to take payments on it, and a deposit-address mnemonic kept in the data directory.
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { generateMnemonic } from "@scure/bip39";
+import { wordlist } from "@scure/bip39/wordlists/english.js";
+import { type Devnet, deployTestUsdc, startDevnet } from "../lib/chains/devnet";
+import type { NetworkConfig } from "../lib/chains/networks";
+import type { Db } from "../lib/db/client";
+
+export type DevnetSetup = { devnet: Devnet; network: NetworkConfig; env: Record<string, string> };
+
+async function localMnemonic(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, "devnet-mnemonic");
+  const saved = await readFile(file, "utf8").catch(() => null);
+  if (saved) return saved.trim();
+  const mnemonic = generateMnemonic(wordlist);
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, mnemonic, { mode: 0o600 });
+  return mnemonic;
+}
+
+export async function setUpDevnet(options: {
+  port: number;
+  dataDir: string;
+  database: Db;
+}): Promise<DevnetSetup> {
+  const devnet = await startDevnet({ port: options.port });
+  const usdc = await deployTestUsdc(devnet.rpcUrl);
+  const network: NetworkConfig = {
+    id: "devnet",
+    name: "Local devnet",
+    chainId: 31337,
+    rpcUrl: devnet.rpcUrl,
+    confirmations: 2,
+    tokens: [
+      { symbol: "USDC", decimals: 6, address: usdc, peggedTo: "USD" },
+      { symbol: "ETH", decimals: 18 },
+    ],
+  };
+  // The devnet starts from block 0 every time: forget how far the previous one was scanned.
+  await options.database.chainCursor.deleteMany({ where: { network: "devnet" } });
+  return {
+    devnet,
+    network,
+    env: {
+      SERVICE_NETWORKS: JSON.stringify([network]),
+      SERVICE_HD_MNEMONIC: process.env.SERVICE_HD_MNEMONIC || (await localMnemonic(options.dataDir)),
+    },
+  };
+}
