@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 // Networks come from configuration (SERVICE_NETWORKS, JSON): chain id, RPC URL, confirmations and
-// tokens. Presets carry the well-known token contracts of the main EVM networks, so adding one
-// takes `{"id": "base", "rpcUrl": "…"}`; the default is the local devnet.
+// tokens. Presets carry the well-known stablecoin contracts of the main EVM networks, so adding
+// one takes `{"id": "base", "rpcUrl": "…"}`. Native coins are left out of the presets until the
+// watcher follows native transfers.
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x address" });
 
@@ -29,7 +30,6 @@ export type NetworkConfig = z.output<typeof networkSchema>;
 
 const usdc = (address: string) => ({ symbol: "USDC", decimals: 6, address, peggedTo: "USD" as const });
 const usdt = (address: string) => ({ symbol: "USDT", decimals: 6, address, peggedTo: "USD" as const });
-const eth = { symbol: "ETH", decimals: 18 };
 
 export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   ethereum: {
@@ -40,7 +40,6 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     tokens: [
       usdc("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
       usdt("0xdAC17F958D2ee523a2206206994597C13D831ec7"),
-      eth,
     ],
   },
   base: {
@@ -48,7 +47,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     name: "Base",
     chainId: 8453,
     confirmations: 10,
-    tokens: [usdc("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), eth],
+    tokens: [usdc("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")],
   },
   polygon: {
     id: "polygon",
@@ -58,7 +57,6 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     tokens: [
       usdc("0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
       usdt("0xc2132D05D31c914a87C6611C10748AEb04B58e8F"),
-      { symbol: "POL", decimals: 18 },
     ],
   },
   arbitrum: {
@@ -69,7 +67,6 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     tokens: [
       usdc("0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
       usdt("0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9"),
-      eth,
     ],
   },
 };
