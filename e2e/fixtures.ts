@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { test as base } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 import { e2eEnvFile } from "../scripts/test-support/e2e-env";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -29,13 +29,34 @@ export const admin = (...args: string[]) => adminOn(appPort, ...args);
 
 export type Merchant = { organizationId: string; apiKey: string; email: string };
 
-export const test = base.extend<{ merchant: Merchant }>({
+/** Signs `page` in as `email` the way a person does: ask for a link, open it from the mailbox. */
+export async function signIn(page: Page, email: string) {
+  await page.goto("/login");
+  await page.getByLabel("Work email").fill(email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await page.goto("/dev/mailbox");
+  await page
+    .getByTestId("dev-email")
+    .filter({ hasText: `To: ${email}` })
+    .first()
+    .getByRole("link")
+    .click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+export const test = base.extend<{ merchant: Merchant; dashboard: Page }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
   merchant: async ({}, use, testInfo) => {
     const email = `merchant-${testInfo.workerIndex}-${Date.now()}@example.com`;
     const created = await admin("org:create", "--name", "E2E Store", "--email", email);
     await use({ organizationId: created.organizationId, apiKey: created.apiKey, email });
   },
+  /** A page signed in to the dashboard as the merchant's owner. */
+  dashboard: async ({ page, merchant }, use) => {
+    await signIn(page, merchant.email);
+    await use(page);
+  },
 });
 
-export { expect } from "@playwright/test";
+export { expect };

@@ -18,7 +18,19 @@ describe("parseConfig", () => {
       webhooks: { allowPrivateUrls: false, timeoutMs: 10_000 },
       networks: [],
       hdMnemonic: undefined,
+      email: { smtpUrl: undefined, devMailbox: true },
     });
+  });
+
+  it("shows sign-in emails on the development mailbox only without SMTP and outside production", () => {
+    expect(parseConfig({ DATABASE_URL: "postgresql://db/x" }).email.devMailbox).toBe(false);
+    expect(
+      parseConfig({ DATABASE_URL: "postgresql://db/x", SERVICE_DEV_MAILBOX: "true" }).email.devMailbox,
+    ).toBe(true);
+    expect(parseConfig({ SMTP_URL: "smtp://mail:25", SERVICE_DEV_MAILBOX: "true" }).email.devMailbox).toBe(
+      false,
+    );
+    expect(parseConfig({}).email.from).toBe('"Crypto Checkout" <no-reply@localhost>');
   });
 
   it("derives URLs from the base URL and drops trailing slashes", () => {
@@ -46,6 +58,7 @@ describe("parseConfig", () => {
       'SERVICE_SEED_DEMO must be one of true, false, 1, 0, yes, no (got "maybe")',
     ],
     [{ SERVICE_HD_MNEMONIC: "not a mnemonic" }, "SERVICE_HD_MNEMONIC must be a valid BIP39 mnemonic"],
+    [{ SMTP_URL: "http://mail" }, "SMTP_URL must be an smtp:// or smtps:// URL"],
     [
       { SERVICE_RATES: "[]" },
       'SERVICE_RATES must be a JSON object of rates, e.g. {"ETH/USD": "3000"} (got "[]")',

@@ -95,6 +95,12 @@ export const configSchema = z
     SERVICE_JOB_ENGINE: z
       .enum(["in-process", "inngest"], { error: "must be in-process or inngest" })
       .default("in-process"),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, { error: "must be an smtp:// or smtps:// URL" })
+      .optional(),
+    SMTP_FROM: z.string().min(3).max(200).optional(),
+    SERVICE_DEV_MAILBOX: booleanFlag.optional(),
   })
   .refine((env) => env.SERVICE_RATE_LIMIT_STORE !== "postgres" || env.DATABASE_URL !== undefined, {
     path: ["SERVICE_RATE_LIMIT_STORE"],
@@ -129,6 +135,13 @@ export const configSchema = z
       webhooks: {
         allowPrivateUrls: env.SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS,
         timeoutMs: env.SERVICE_WEBHOOK_TIMEOUT_MS,
+      },
+      email: {
+        smtpUrl: env.SMTP_URL,
+        from: env.SMTP_FROM ?? `"${env.SERVICE_NAME}" <no-reply@${new URL(baseUrl).hostname}>`,
+        // Sign-in links shown on a page are only safe where nobody else can reach the app: the
+        // zero-setup start, or a test run that asks for it. Never when real email is configured.
+        devMailbox: env.SMTP_URL === undefined && (env.SERVICE_DEV_MAILBOX ?? env.DATABASE_URL === undefined),
       },
       rateLimits: {
         apiKeyPerSecond: env.SERVICE_RATE_LIMIT_API_PER_SECOND,

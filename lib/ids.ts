@@ -31,6 +31,9 @@ export const idPrefixes = {
   webhookEndpoint: "we",
   webhookDelivery: "whd",
   webhookAttempt: "wha",
+  authSession: "ses",
+  devEmail: "eml",
+  invitation: "ivt",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -42,6 +42,8 @@ const env: Record<string, string> = previous ?? {
   SERVICE_DATA_DIR: dataDir,
   LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
   SERVICE_SECRET_KEY: randomBytes(32).toString("base64"),
+  // Sign-in links are read from the development mailbox page.
+  SERVICE_DEV_MAILBOX: "true",
   // Test receivers listen on loopback.
   SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
   // A devnet of its own, so buyers can pay end to end.

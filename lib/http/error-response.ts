@@ -7,18 +7,21 @@ export type ErrorEnvelope = {
   success?: false;
 };
 
-/** The one mapping from anything thrown to the JSON error envelope. Unknown errors say nothing internal. */
+/** Anything thrown as a ServiceError; unknown errors are logged and say nothing internal. */
+export function toServiceError(error: unknown, requestId: string): ServiceError {
+  if (error instanceof ServiceError) return error;
+  log.error({ requestId, err: error }, "unhandled error");
+  return new ServiceError(
+    500,
+    "api_error",
+    "internal_error",
+    `Something went wrong on our side. Quote request id ${requestId} if you contact support.`,
+  );
+}
+
+/** The one mapping from anything thrown to the JSON error envelope. */
 export function errorResponse(error: unknown, requestId: string, options: { privateApi: boolean }): Response {
-  const known =
-    error instanceof ServiceError
-      ? error
-      : new ServiceError(
-          500,
-          "api_error",
-          "internal_error",
-          `Something went wrong on our side. Quote request id ${requestId} if you contact support.`,
-        );
-  if (known !== error) log.error({ requestId, err: error }, "unhandled error");
+  const known = toServiceError(error, requestId);
   const body: ErrorEnvelope = {
     ...(options.privateApi ? { success: false as const } : {}),
     error: {

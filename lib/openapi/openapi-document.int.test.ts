@@ -50,6 +50,9 @@ describe("GET /api/openapi.json", () => {
       "GET /api/inngest",
       "POST /api/inngest",
       "PUT /api/inngest",
+      // next-auth's own sign-in, callback and sign-out endpoints, used by the dashboard pages.
+      "GET /api/auth/[...nextauth]",
+      "POST /api/auth/[...nextauth]",
     ];
     const missing = (await routesOnDisk()).filter(
       (route) => !documented.includes(route) && !undocumentedByDesign.includes(route),

@@ -1,0 +1,22 @@
+"use server";
+
+import { cookies } from "next/headers";
+import { z } from "zod";
+import { notFound as notFoundError } from "@/lib/errors";
+import { memberAction, organizationCookie } from "@/lib/http/dashboard-session";
+
+export const switchOrganizationAction = memberAction(
+  z.object({ organizationId: z.string() }),
+  async (member, { organizationId }) => {
+    if (!member.memberships.some((m) => m.organization.id === organizationId)) {
+      throw notFoundError("organization", "organizationId");
+    }
+    (await cookies()).set(organizationCookie, organizationId, {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: process.env.NEXTAUTH_URL?.startsWith("https://"),
+    });
+    return { organizationId };
+  },
+);

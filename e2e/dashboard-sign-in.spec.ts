@@ -1,0 +1,30 @@
+import { expect, signIn, test } from "./fixtures";
+
+test("a new merchant signs in through the mailbox link and gets an organization", async ({ page }) => {
+  const email = `new-${Date.now()}@shop.example`;
+  await signIn(page, email);
+  await expect(page.getByText("shop.example").first()).toBeVisible();
+  // The link works once.
+  await page.goto("/dev/mailbox");
+  const link = await page
+    .getByTestId("dev-email")
+    .filter({ hasText: `To: ${email}` })
+    .first()
+    .getByRole("link")
+    .getAttribute("href");
+  await page.context().clearCookies();
+  await page.goto(link as string);
+  await expect(page).toHaveURL(/\/login\?error=Verification/);
+});
+
+test("the dashboard sends signed-out visitors to sign in", async ({ page }) => {
+  await page.goto("/dashboard/paylinks");
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("signing out ends the session", async ({ dashboard: page }) => {
+  await page.getByRole("button", { name: "Sign out" }).first().click();
+  await expect(page).toHaveURL(/\/login/);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/login/);
+});

@@ -1,0 +1,42 @@
+import { hkdfSync } from "node:crypto";
+import type { NextAuthOptions } from "next-auth";
+import EmailProvider from "next-auth/providers/email";
+import { config } from "../config";
+import { db } from "../db/client";
+import { createAuthAdapter } from "./auth-adapter";
+import { sendSignInEmail } from "./send-sign-in-email";
+
+const thirtyDays = 30 * 24 * 60 * 60;
+
+let options: NextAuthOptions | undefined;
+
+/** next-auth's configuration: email magic links, sessions in PostgreSQL. */
+export function authOptions(): NextAuthOptions {
+  if (options) return options;
+  const { baseUrl, secretKey } = config();
+  // next-auth reads its public address from the environment; ours comes from SERVICE_BASE_URL.
+  process.env.NEXTAUTH_URL ??= baseUrl;
+  if (!secretKey) throw new Error("SERVICE_SECRET_KEY is not set; sign-in needs it");
+  options = {
+    adapter: createAuthAdapter(db()),
+    // A key of its own, derived from the service key, so one secret is all an operator manages.
+    secret: Buffer.from(hkdfSync("sha256", secretKey, "", "next-auth", 32)).toString("base64"),
+    session: { strategy: "database", maxAge: thirtyDays, updateAge: 24 * 60 * 60 },
+    callbacks: {
+      // Pages resolve memberships by user id; the default session carries only name and email.
+      session: ({ session, user }) => ({
+        ...session,
+        user: { id: user.id, email: user.email, name: user.name },
+      }),
+    },
+    pages: { signIn: "/login", verifyRequest: "/login/check-email", error: "/login" },
+    providers: [
+      EmailProvider({
+        maxAge: 24 * 60 * 60,
+        normalizeIdentifier: (identifier) => identifier.trim().toLowerCase(),
+        sendVerificationRequest: ({ identifier, url }) => sendSignInEmail(db(), { to: identifier, url }),
+      }),
+    ],
+  };
+  return options;
+}
