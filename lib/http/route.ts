@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { authenticateApiKey } from "../api-keys/authenticate-api-key";
 import { db } from "../db/client";
+import { unauthenticated } from "../errors";
 import { log } from "../log";
 import { errorResponse } from "./error-response";
 import { clientAddress, consumeRateLimit } from "./rate-limit";
@@ -77,4 +78,29 @@ export function apiKeyRoute<P = Record<string, never>>(
     await consumeRateLimit("apiKey", auth.apiKeyId);
     return handler({ ...context, ...auth });
   });
+}
+
+/**
+ * A read that merchants' servers make with their API key and the dashboard makes with the
+ * signed-in member's session cookie (its live parts poll these). GET only: a cookie is sent by
+ * the browser on its own, so it must never authorize a change.
+ */
+export function apiKeyOrMemberRoute<P = Record<string, never>>(
+  handler: (context: PublicContext<P> & { organizationId: string }) => Promise<Reply | Response>,
+) {
+  const withApiKey = apiKeyRoute<P>(handler);
+  const withSession = publicRoute<P>(async (context) => {
+    // Loaded on demand so API-key traffic never pays for the sign-in machinery.
+    const { findMember } = await import("./dashboard-session");
+    const member = await findMember();
+    if (!member) {
+      throw unauthenticated(
+        "missing_api_key",
+        "No API key provided. Send it as `Authorization: Bearer sk_live_…`.",
+      );
+    }
+    return handler({ ...context, organizationId: member.organization.id });
+  });
+  return (...args: RouteArgs<P>) =>
+    (args[0].headers.has("authorization") ? withApiKey : withSession)(...args);
 }

@@ -1,7 +1,7 @@
 import { getApiKeyStatus } from "@/lib/api-keys/get-api-key-status";
 import { db } from "@/lib/db/client";
-import { apiKeyRoute } from "@/lib/http/route";
+import { apiKeyOrMemberRoute } from "@/lib/http/route";
 
-export const GET = apiKeyRoute(async ({ organizationId }) => ({
+export const GET = apiKeyOrMemberRoute(async ({ organizationId }) => ({
   body: await getApiKeyStatus(db(), organizationId),
 }));
