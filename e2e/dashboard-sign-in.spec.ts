@@ -18,7 +18,7 @@ test("a new merchant signs in through the mailbox link and gets an organization"
 });
 
 test("the dashboard sends signed-out visitors to sign in", async ({ page }) => {
-  await page.goto("/dashboard/paylinks");
+  await page.goto("/dashboard/sessions");
   await expect(page).toHaveURL(/\/login/);
 });
 

@@ -1,0 +1,93 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ListFilters } from "@/components/dashboard/list-filters";
+import { Card } from "@/components/ui/card";
+import { type Column, DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { formatDateTime, formatMoney } from "@/components/ui/format";
+import { PageHeader } from "@/components/ui/page-header";
+import { Pagination } from "@/components/ui/pagination";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { db } from "@/lib/db/client";
+import { requireMember } from "@/lib/http/dashboard-session";
+import { invoiceListQuery, invoiceStatuses, listInvoices } from "@/lib/payments/list-invoices";
+
+export const metadata: Metadata = { title: "Invoices" };
+
+type Row = Awaited<ReturnType<typeof listInvoices>>["invoices"][number];
+
+const columns: Column<Row>[] = [
+  {
+    header: "Invoice",
+    cell: (invoice) => (
+      <Link
+        className="font-mono text-xs font-medium text-brand-600 hover:underline"
+        href={`/dashboard/invoices/${invoice.id}`}
+      >
+        {invoice.id}
+      </Link>
+    ),
+  },
+  {
+    header: "Price",
+    numeric: true,
+    cell: (invoice) => formatMoney(invoice.pricingAmount, invoice.pricingCurrency),
+  },
+  { header: "Status", cell: (invoice) => <StatusBadge status={invoice.status} /> },
+  {
+    header: "Paid",
+    numeric: true,
+    wide: true,
+    cell: (invoice) => `${invoice.amountPaid.toString()} / ${invoice.amountDue.toString()} ${invoice.token}`,
+  },
+  { header: "Network", wide: true, cell: (invoice) => invoice.network },
+  { header: "Order", wide: true, cell: (invoice) => invoice.checkoutSession.merchantOrderId ?? "—" },
+  { header: "Created", wide: true, cell: (invoice) => formatDateTime(invoice.createdAt) },
+];
+
+export default async function InvoicesPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string>>;
+}) {
+  const member = await requireMember();
+  const parsed = invoiceListQuery.safeParse(await searchParams);
+  const query = parsed.success ? parsed.data : invoiceListQuery.parse({});
+  const { invoices, total } = await listInvoices(db(), member.organization.id, query);
+  const filtered = Boolean(query.status || query.q || query.network);
+  return (
+    <>
+      <PageHeader title="Invoices" description="Created when a buyer starts paying; confirmed on chain." />
+      <Card>
+        <ListFilters
+          statuses={invoiceStatuses}
+          status={query.status}
+          q={query.q}
+          searchLabel="Invoice, session, order id or address"
+        />
+        {invoices.length === 0 ? (
+          <EmptyState title={filtered ? "No invoices match" : "No invoices yet"}>
+            {filtered
+              ? "Try another status or clear the filters."
+              : "An invoice appears when a buyer chooses how to pay on a hosted checkout page."}
+          </EmptyState>
+        ) : (
+          <>
+            <DataTable
+              caption="Invoices"
+              columns={columns}
+              rows={invoices}
+              rowKey={(invoice) => invoice.id}
+            />
+            <Pagination
+              page={query.page}
+              rows={query.rows}
+              total={total}
+              query={{ status: query.status, q: query.q, network: query.network }}
+            />
+          </>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ListFilters } from "@/components/dashboard/list-filters";
+import { Card } from "@/components/ui/card";
+import { type Column, DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { formatDateTime, formatMoney } from "@/components/ui/format";
+import { PageHeader } from "@/components/ui/page-header";
+import { Pagination } from "@/components/ui/pagination";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { listCheckoutSessions, sessionListQuery } from "@/lib/checkout/list-checkout-sessions";
+import { db } from "@/lib/db/client";
+import { requireMember } from "@/lib/http/dashboard-session";
+
+export const metadata: Metadata = { title: "Checkout sessions" };
+
+type Row = Awaited<ReturnType<typeof listCheckoutSessions>>["sessions"][number];
+
+const columns: Column<Row>[] = [
+  {
+    header: "Session",
+    cell: (session) => (
+      <Link
+        className="font-mono text-xs font-medium text-brand-600 hover:underline"
+        href={`/dashboard/sessions/${session.id}`}
+      >
+        {session.id}
+      </Link>
+    ),
+  },
+  { header: "Amount", numeric: true, cell: (session) => formatMoney(session.amount, session.currency) },
+  { header: "Status", cell: (session) => <StatusBadge status={session.status} /> },
+  {
+    header: "Payment",
+    wide: true,
+    cell: (session) => (session.invoice ? <StatusBadge status={session.invoice.status} /> : "—"),
+  },
+  { header: "Order", wide: true, cell: (session) => session.merchantOrderId ?? "—" },
+  { header: "Created", wide: true, cell: (session) => formatDateTime(session.createdAt) },
+];
+
+export default async function SessionsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string>>;
+}) {
+  const member = await requireMember();
+  const parsed = sessionListQuery.safeParse(await searchParams);
+  const query = parsed.success ? parsed.data : sessionListQuery.parse({});
+  const { sessions, total } = await listCheckoutSessions(db(), member.organization.id, query);
+  return (
+    <>
+      <PageHeader
+        title="Checkout sessions"
+        description="Each payment attempt your server created, with the buyer's progress."
+      />
+      <Card>
+        <ListFilters
+          statuses={sessionListQuery.shape.status.unwrap().options}
+          status={query.status}
+          q={query.q}
+          searchLabel="Session, invoice or order id"
+        />
+        {sessions.length === 0 ? (
+          <EmptyState title={query.status || query.q ? "No sessions match" : "No checkout sessions yet"}>
+            {query.status || query.q ? (
+              "Try another status or clear the filters."
+            ) : (
+              <>
+                Create one with <code className="font-mono">POST /api/checkout-sessions</code>; the{" "}
+                <Link className="font-medium text-brand-600 hover:underline" href="/dashboard">
+                  overview
+                </Link>{" "}
+                shows the call.
+              </>
+            )}
+          </EmptyState>
+        ) : (
+          <>
+            <DataTable
+              caption="Checkout sessions"
+              columns={columns}
+              rows={sessions}
+              rowKey={(session) => session.id}
+            />
+            <Pagination
+              page={query.page}
+              rows={query.rows}
+              total={total}
+              query={{ status: query.status, q: query.q }}
+            />
+          </>
+        )}
+      </Card>
+    </>
+  );
+}
