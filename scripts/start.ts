@@ -107,6 +107,10 @@ function banner(demo: DemoCredentials | null) {
       `  devnet:   ${chain.devnet.rpcUrl} (chain ${chain.network.chainId}), test USDC ${chain.network.tokens[0].address}`,
     );
   }
+  lines.push(`  sign in:  ${baseUrl}/login${demo ? ` as ${demo.ownerEmail}` : ""}`);
+  if (settings.email.devMailbox) {
+    lines.push(`            the sign-in link arrives at ${baseUrl}/dev/mailbox (no SMTP_URL set)`);
+  }
   if (demo) {
     lines.push(
       "",
@@ -155,6 +159,8 @@ async function main() {
         ...(embedded && !process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS
           ? { SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true" }
           : {}),
+        // Without SMTP the zero-setup start shows sign-in emails on /dev/mailbox.
+        ...(embedded && !process.env.SERVICE_DEV_MAILBOX ? { SERVICE_DEV_MAILBOX: "true" } : {}),
         // The embedded server multiplexes connections into one PostgreSQL session, so transactions
         // on separate connections would not be isolated: one connection keeps them apart.
         ...(embedded ? { DATABASE_POOL_SIZE: "1" } : {}),

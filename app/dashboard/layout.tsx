@@ -13,25 +13,27 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const member = await requireMember();
   return (
     <div className="min-h-screen lg:flex">
-      <aside className="border-b border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-screen lg:w-64 lg:shrink-0 lg:flex-col lg:border-r lg:border-b-0">
-        <div className="flex items-center justify-between gap-3 px-4 pt-4 lg:flex-col lg:items-stretch lg:px-5 lg:pt-6">
-          <Link href="/dashboard" className="text-sm font-bold tracking-tight text-brand-600">
-            {config().serviceName}
-          </Link>
-          <OrganizationSwitcher
-            current={member.organization.id}
-            organizations={member.memberships.map((m) => m.organization)}
-          />
-        </div>
-        <div className="px-3 py-3 lg:flex-1 lg:px-3 lg:py-6">
-          <DashboardNav />
-        </div>
-        <div className="hidden border-t border-slate-100 px-5 py-4 lg:block">
-          <p className="truncate text-xs text-slate-500" title={member.user.email}>
-            {member.user.email}
-          </p>
-          <div className="-ml-3 mt-1">
-            <SignOutButton />
+      <aside className="border-b border-slate-200 bg-white lg:w-64 lg:shrink-0 lg:border-r lg:border-b-0">
+        <div className="lg:sticky lg:top-0 lg:flex lg:h-screen lg:flex-col">
+          <div className="flex items-center justify-between gap-3 px-4 pt-4 lg:flex-col lg:items-stretch lg:px-5 lg:pt-6">
+            <Link href="/dashboard" className="text-sm font-bold tracking-tight text-brand-600">
+              {config().serviceName}
+            </Link>
+            <OrganizationSwitcher
+              current={member.organization.id}
+              organizations={member.memberships.map((m) => m.organization)}
+            />
+          </div>
+          <div className="px-3 py-3 lg:flex-1 lg:px-3 lg:py-6">
+            <DashboardNav />
+          </div>
+          <div className="hidden border-t border-slate-100 px-5 py-4 lg:block">
+            <p className="truncate text-xs text-slate-500" title={member.user.email}>
+              {member.user.email}
+            </p>
+            <div className="-ml-3 mt-1">
+              <SignOutButton />
+            </div>
           </div>
         </div>
       </aside>

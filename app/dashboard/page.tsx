@@ -17,10 +17,10 @@ function Stat({ label, value, href }: { label: string; value: string; href: stri
   return (
     <Link
       href={href}
-      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+      className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm transition sm:p-5 hover:border-brand-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
     >
       <p className="text-sm text-slate-500">{label}</p>
-      <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{value}</p>
+      <p className="mt-1 text-xl font-semibold tabular-nums text-slate-900 sm:text-2xl">{value}</p>
     </Link>
   );
 }
@@ -59,7 +59,7 @@ export default async function OverviewPage() {
       <PageHeader title="Overview" description={member.organization.name} />
       <div className="flex flex-col gap-6">
         {noSessions ? <GetStarted /> : null}
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
           <Stat
             label="Confirmed volume, 30 days"
             value={formatMoney(overview.volumeUsd, "USD")}
