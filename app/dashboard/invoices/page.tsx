@@ -10,6 +10,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
+import { readPageQuery } from "@/lib/http/read-page-query";
 import { invoiceListQuery, invoiceStatuses, listInvoices } from "@/lib/payments/list-invoices";
 
 export const metadata: Metadata = { title: "Invoices" };
@@ -48,11 +49,10 @@ const columns: Column<Row>[] = [
 export default async function InvoicesPage({
   searchParams,
 }: {
-  searchParams: Promise<Record<string, string>>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const member = await requireMember();
-  const parsed = invoiceListQuery.safeParse(await searchParams);
-  const query = parsed.success ? parsed.data : invoiceListQuery.parse({});
+  const query = readPageQuery(invoiceListQuery, await searchParams);
   const { invoices, total } = await listInvoices(db(), member.organization.id, query);
   const filtered = Boolean(query.status || query.q || query.network);
   return (

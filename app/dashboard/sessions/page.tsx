@@ -11,6 +11,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { listCheckoutSessions, sessionListQuery } from "@/lib/checkout/list-checkout-sessions";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
+import { readPageQuery } from "@/lib/http/read-page-query";
 
 export const metadata: Metadata = { title: "Checkout sessions" };
 
@@ -42,11 +43,10 @@ const columns: Column<Row>[] = [
 export default async function SessionsPage({
   searchParams,
 }: {
-  searchParams: Promise<Record<string, string>>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const member = await requireMember();
-  const parsed = sessionListQuery.safeParse(await searchParams);
-  const query = parsed.success ? parsed.data : sessionListQuery.parse({});
+  const query = readPageQuery(sessionListQuery, await searchParams);
   const { sessions, total } = await listCheckoutSessions(db(), member.organization.id, query);
   return (
     <>
