@@ -1,7 +1,7 @@
 import { createWalletClient, type Hex, http, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
-import { devnetFunder } from "../lib/chains/devnet";
+import { devnetFunder } from "../lib/chains/devnet-account";
 import { expect, type Merchant, test } from "./fixtures";
 
 // scripts/e2e-server.ts starts the app with a devnet of its own on this port.

@@ -2,7 +2,8 @@ import { createPublicClient, createWalletClient, type Hex, http, parseEther, par
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
-import { type Devnet, deployTestUsdc, devnetFunder, startDevnet } from "@/lib/chains/devnet";
+import { type Devnet, deployTestUsdc, startDevnet } from "@/lib/chains/devnet";
+import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";

@@ -64,6 +64,7 @@ describe("POST /api/public/payments", () => {
       amountDue: "49.000000",
       amountPaid: "0.000000",
       remaining: "49.000000",
+      overpaid: "0.000000",
       requiredConfirmations: 2,
       deadline: expect.any(String),
       payments: [],
@@ -101,6 +102,7 @@ describe("POST /api/public/payments", () => {
         token: "USDC",
         amountDue: "49.000000",
         amountPaid: "0.000000",
+        overpaid: "0.000000",
         deadline: response.json.deadline,
       },
     });
