@@ -16,7 +16,7 @@ import { POST as start } from "./route";
 let devnet: Devnet;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 8600 + Math.floor(Math.random() * 20), blockIntervalMs: 0 });
+  devnet = await startDevnet({ port: 8610 + Math.floor(Math.random() * 10), blockIntervalMs: 0 });
   const usdc = await deployTestUsdc(devnet.rpcUrl);
   process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
   process.env.SERVICE_NETWORKS = JSON.stringify([
