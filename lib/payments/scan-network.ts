@@ -35,6 +35,8 @@ async function nativeTransfers(
   from: bigint,
   to: bigint,
 ): Promise<Transfer[]> {
+  // Lower-case keys: checksumming (a keccak hash) every recipient in every block is needless work.
+  const byRecipient = new Map([...watched].map(([address, invoice]) => [address.toLowerCase(), invoice]));
   const found: Transfer[] = [];
   for (let start = from; start <= to; start += BigInt(blockFetchConcurrency)) {
     const numbers: bigint[] = [];
@@ -46,12 +48,11 @@ async function nativeTransfers(
     for (const block of blocks) {
       for (const transaction of block.transactions) {
         if (!transaction.to || transaction.value === 0n) continue;
-        const recipient = getAddress(transaction.to);
-        if (watched.get(recipient)?.token !== token.symbol) continue;
+        if (byRecipient.get(transaction.to.toLowerCase())?.token !== token.symbol) continue;
         const receipt = await client.getTransactionReceipt({ hash: transaction.hash });
         if (receipt.status !== "success") continue;
         found.push({
-          to: recipient,
+          to: transaction.to,
           symbol: token.symbol,
           txHash: transaction.hash,
           // A transaction carries at most one top-level value transfer and no log for it, and log
@@ -69,9 +70,10 @@ async function nativeTransfers(
 
 /**
  * One pass of the chain watcher over a network: records ERC-20 and native-coin transfers to open
- * invoices' deposit addresses (idempotent on tx hash + log index), re-checks that counted payments' blocks
- * are still canonical (a vanished block un-counts its payment and rewinds the cursor), updates
- * confirmations, and moves the affected invoices on. Resumes from a cursor kept in PostgreSQL.
+ * invoices' deposit addresses (idempotent on tx hash + log index), re-checks that counted
+ * payments' blocks are still canonical (a vanished block un-counts its payment and rewinds the
+ * cursor), updates confirmations, and moves the affected invoices on. Resumes from a cursor kept
+ * in PostgreSQL.
  */
 export async function scanNetwork(
   database: Db,
@@ -91,12 +93,21 @@ export async function scanNetwork(
       invoice: { network: network.id, status: { not: "CONFIRMED" } },
     },
   });
+  // One hash lookup per block, however many payments it holds.
+  const canonicalHashes = new Map<bigint, Promise<Hex | null>>();
   for (const payment of counted) {
-    const block =
-      payment.blockNumber <= head
-        ? await client.getBlock({ blockNumber: payment.blockNumber }).catch(() => null)
-        : null;
-    if (block?.hash === payment.blockHash) continue;
+    if (!canonicalHashes.has(payment.blockNumber)) {
+      canonicalHashes.set(
+        payment.blockNumber,
+        payment.blockNumber <= head
+          ? client
+              .getBlock({ blockNumber: payment.blockNumber })
+              .then((block) => block.hash)
+              .catch(() => null)
+          : Promise.resolve(null),
+      );
+    }
+    if ((await canonicalHashes.get(payment.blockNumber)) === payment.blockHash) continue;
     await database.payment.update({ where: { id: payment.id }, data: { status: "REORGED" } });
     touched.add(payment.invoiceId);
     if (payment.blockNumber <= from) from = payment.blockNumber;
