@@ -9,8 +9,14 @@ const transfer = parseAbiItem("event Transfer(address indexed from, address inde
 /** How far back a first scan looks. */
 const firstScanDepth = 1000n;
 const openStatuses = ["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "OVERDUE"] as const;
-/** Blocks fetched at once when scanning for native transfers. */
+/** Blocks requested at once from the node. */
 const blockFetchConcurrency = 8;
+
+/** Fetches per block, a few at a time, yielding each chunk so whole blocks are not all held at once. */
+async function* fetchInChunks<T>(numbers: bigint[], fetch: (blockNumber: bigint) => Promise<T>) {
+  for (let start = 0; start < numbers.length; start += blockFetchConcurrency)
+    yield await Promise.all(numbers.slice(start, start + blockFetchConcurrency).map(fetch));
+}
 
 /** A transfer to a watched address, ERC-20 or native, as the watcher records it. */
 type Transfer = {
@@ -38,13 +44,12 @@ async function nativeTransfers(
   // Lower-case keys: checksumming (a keccak hash) every recipient in every block is needless work.
   const byRecipient = new Map([...watched].map(([address, invoice]) => [address.toLowerCase(), invoice]));
   const found: Transfer[] = [];
-  for (let start = from; start <= to; start += BigInt(blockFetchConcurrency)) {
-    const numbers: bigint[] = [];
-    for (let number = start; number <= to && number < start + BigInt(blockFetchConcurrency); number++)
-      numbers.push(number);
-    const blocks = await Promise.all(
-      numbers.map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true })),
-    );
+  const numbers: bigint[] = [];
+  for (let number = from; number <= to; number++) numbers.push(number);
+  const chunks = fetchInChunks(numbers, (blockNumber) =>
+    client.getBlock({ blockNumber, includeTransactions: true }),
+  );
+  for await (const blocks of chunks) {
     for (const block of blocks) {
       for (const transaction of block.transactions) {
         if (!transaction.to || transaction.value === 0n) continue;
@@ -94,20 +99,20 @@ export async function scanNetwork(
     },
   });
   // One hash lookup per block, however many payments it holds.
-  const canonicalHashes = new Map<bigint, Promise<Hex | null>>();
+  const heights = [...new Set(counted.map((payment) => payment.blockNumber))].filter(
+    (number) => number <= head,
+  );
+  const hashes: (Hex | null)[] = [];
+  for await (const chunk of fetchInChunks(heights, (blockNumber) =>
+    client
+      .getBlock({ blockNumber })
+      .then((block) => block.hash)
+      .catch(() => null),
+  ))
+    hashes.push(...chunk);
+  const canonicalHashes = new Map(heights.map((number, index) => [number, hashes[index]]));
   for (const payment of counted) {
-    if (!canonicalHashes.has(payment.blockNumber)) {
-      canonicalHashes.set(
-        payment.blockNumber,
-        payment.blockNumber <= head
-          ? client
-              .getBlock({ blockNumber: payment.blockNumber })
-              .then((block) => block.hash)
-              .catch(() => null)
-          : Promise.resolve(null),
-      );
-    }
-    if ((await canonicalHashes.get(payment.blockNumber)) === payment.blockHash) continue;
+    if (canonicalHashes.get(payment.blockNumber) === payment.blockHash) continue;
     await database.payment.update({ where: { id: payment.id }, data: { status: "REORGED" } });
     touched.add(payment.invoiceId);
     if (payment.blockNumber <= from) from = payment.blockNumber;
