@@ -21,6 +21,8 @@ process.env.SERVICE_NETWORKS = JSON.stringify([
     tokens: [
       { symbol: "USDC", decimals: 6, address: usdcAddress, peggedTo: "USD" },
       { symbol: "ETH", decimals: 18 },
+      // Neither pegged nor in the rate table: cannot be quoted.
+      { symbol: "XYZ", decimals: 18, address: `0x${"6".repeat(40)}` },
     ],
   },
 ]);
@@ -169,6 +171,13 @@ describe("POST /api/public/payments", () => {
       404,
       "resource_missing",
       "checkoutSessionId",
+    ],
+    [
+      "a token the rate table cannot price",
+      (id) => ({ checkoutSessionId: id, network: "devnet", token: "XYZ" }),
+      400,
+      "quote_unavailable",
+      "token",
     ],
     [
       "a missing token",
