@@ -4,7 +4,7 @@ import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { appEnv, appSql, expect, type Merchant, test } from "./fixtures";
 
-// scripts/e2e-server.ts starts the app with a devnet of its own on this port.
+// scripts/e2e-server.ts starts the app with a devnet of its own and records its port.
 const rpcUrl = () => `http://127.0.0.1:${appEnv().SERVICE_DEVNET_PORT}`;
 const { abi } = compileTestUsdc();
 
