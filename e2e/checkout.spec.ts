@@ -1,16 +1,16 @@
-import { createWalletClient, type Hex, http, parseUnits } from "viem";
+import { createWalletClient, type Hex, http, parseEther, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
-import { devnetFunder } from "../lib/chains/devnet";
-import { expect, type Merchant, test } from "./fixtures";
+import { devnetFunder } from "../lib/chains/devnet-account";
+import { appEnv, appSql, expect, type Merchant, test } from "./fixtures";
 
-// scripts/e2e-server.ts starts the app with a devnet of its own on this port.
-const rpcUrl = `http://127.0.0.1:${8700 + (Number(process.env.E2E_PORT ?? 3100) % 100)}`;
+// scripts/e2e-server.ts starts the app with a devnet of its own and records its port.
+const rpcUrl = () => `http://127.0.0.1:${appEnv().SERVICE_DEVNET_PORT}`;
 const { abi } = compileTestUsdc();
 
 /** A buyer's wallet: the devnet's funded account sending (minting) test USDC. */
 async function payUsdc(token: string, to: string, amount: string) {
-  const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl) });
+  const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl()) });
   await wallet.writeContract({
     address: token as Hex,
     abi,
@@ -19,10 +19,17 @@ async function payUsdc(token: string, to: string, amount: string) {
   });
 }
 
+/** A buyer's wallet sending devnet ETH (a plain value transfer). */
+async function payEth(to: string, amount: string) {
+  const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl()) });
+  await wallet.sendTransaction({ to: to as Hex, value: parseEther(amount) });
+}
+
 async function createSession(
   request: import("@playwright/test").APIRequestContext,
   merchant: Merchant,
   baseURL: string,
+  overrides: Record<string, unknown> = {},
 ) {
   const response = await request.post("/api/checkout-sessions", {
     headers: {
@@ -35,10 +42,22 @@ async function createSession(
       description: "A box of stickers",
       successUrl: `${baseURL}/?paid={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${baseURL}/?cancelled=1`,
+      ...overrides,
     },
   });
   expect(response.status()).toBe(200);
   return (await response.json()) as { id: string; url: string };
+}
+
+async function retrieve(
+  request: import("@playwright/test").APIRequestContext,
+  merchant: Merchant,
+  sessionId: string,
+) {
+  const response = await request.get(`/api/checkout-sessions/${sessionId}`, {
+    headers: { authorization: `Bearer ${merchant.apiKey}` },
+  });
+  return await response.json();
 }
 
 async function choosePayment(page: import("@playwright/test").Page) {
@@ -106,4 +125,98 @@ test("a partial payment shows what is left, and the top-up completes it", async 
   await expect(page.getByText("Received 10.000000 of 25.000000 USDC.")).toBeVisible();
   await payUsdc(tokenAddress, address, "15");
   await page.waitForURL(new RegExp(`paid=${session.id}$`), { timeout: 60_000 });
+});
+
+test("an overpayment confirms the payment and is reported to the buyer and the merchant", async ({
+  page,
+  request,
+  merchant,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  // No success URL, so the page stays to show the outcome.
+  const session = await createSession(request, merchant, baseURL as string, { successUrl: undefined });
+  await page.goto(session.url);
+  const address = await choosePayment(page);
+  const { invoiceId } = (await retrieve(request, merchant, session.id)).payment;
+  const { tokenAddress } = await (await request.get(`/api/public/payments/${invoiceId}`)).json();
+
+  await payUsdc(tokenAddress, address, "30");
+  await expect(page.getByRole("status").first()).toHaveText("Payment confirmed", { timeout: 30_000 });
+  await expect(page.getByTestId("overpaid")).toContainText("5.000000 USDC more than due");
+  await expect(page.getByTestId("deposit-address")).toHaveCount(0);
+  expect((await retrieve(request, merchant, session.id)).payment).toMatchObject({
+    status: "CONFIRMED",
+    amountDue: "25.000000",
+    amountPaid: "30.000000",
+    overpaid: "5.000000",
+  });
+});
+
+test("a session that expired before the buyer paid shows an expired state and no way to pay", async ({
+  page,
+  request,
+  merchant,
+  baseURL,
+}) => {
+  const session = await createSession(request, merchant, baseURL as string, { expiresInMinutes: 5 });
+  // Five minutes pass.
+  await appSql(`UPDATE "CheckoutSession" SET "expiresAt" = now() - interval '1 second' WHERE "id" = $1`, [
+    session.id,
+  ]);
+  await page.goto(session.url);
+  await expect(page.getByRole("status")).toHaveText(
+    "This checkout has expired. Return to the store to start again.",
+  );
+  await expect(page.getByRole("button")).toHaveCount(0);
+  await expect(page.getByTestId("deposit-address")).toHaveCount(0);
+  await expect(page.getByLabel("Payment QR code")).toHaveCount(0);
+  const started = await request.post("/api/public/payments", {
+    data: { checkoutSessionId: session.id, network: "devnet", token: "USDC" },
+  });
+  expect(started.status()).toBe(400);
+  expect((await started.json()).error.code).toBe("session_expired");
+  expect((await retrieve(request, merchant, session.id)).status).toBe("EXPIRED");
+});
+
+test("the test wallet button pays a devnet invoice, from the keyboard", async ({
+  page,
+  request,
+  merchant,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const session = await createSession(request, merchant, baseURL as string);
+  await page.goto(session.url);
+  await choosePayment(page);
+  const button = page.getByRole("button", { name: "Pay with test wallet" });
+  await expect(button).toHaveAccessibleDescription(/Local devnet only: sends 25.000000 USDC/);
+  await button.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").first()).toContainText(
+    /waiting for confirmations|Payment confirmed/,
+    { timeout: 30_000 },
+  );
+  await page.waitForURL(new RegExp(`paid=${session.id}$`), { timeout: 60_000 });
+  expect((await retrieve(request, merchant, session.id)).payment).toMatchObject({
+    status: "CONFIRMED",
+    amountPaid: "25.000000",
+  });
+});
+
+test("a buyer pays in devnet ETH by a plain transfer", async ({ page, request, merchant, baseURL }) => {
+  test.setTimeout(120_000);
+  const session = await createSession(request, merchant, baseURL as string);
+  await page.goto(session.url);
+  await page.getByRole("button", { name: /ETH\s*on Local devnet/ }).click();
+  // 25 USD at the devnet's 3000 USD/ETH, rounded up to 18 decimals.
+  await expect(page.getByTestId("amount-to-send")).toHaveText("0.008333333333333334 ETH");
+  const address = (await page.getByTestId("deposit-address").textContent()) as string;
+  await payEth(address, "0.008333333333333334");
+  await page.waitForURL(new RegExp(`paid=${session.id}$`), { timeout: 60_000 });
+  expect((await retrieve(request, merchant, session.id)).payment).toMatchObject({
+    status: "CONFIRMED",
+    token: "ETH",
+    amountPaid: "0.008333333333333334",
+  });
 });

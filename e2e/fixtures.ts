@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { test as base, expect, type Page } from "@playwright/test";
+import pg from "pg";
 import { e2eEnvFile } from "../scripts/test-support/e2e-env";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -26,6 +27,25 @@ export async function adminOn(port: number, ...args: string[]): Promise<Record<s
 }
 
 export const admin = (...args: string[]) => adminOn(appPort, ...args);
+
+/**
+ * Runs one SQL statement on the database of the app under test (its DATABASE_URL, or the embedded
+ * server it recorded in its data directory), for states a test cannot wait for, such as expiry.
+ */
+export async function appSql(text: string, values: unknown[] = []) {
+  const env = appEnv();
+  const url =
+    env.DATABASE_URL ||
+    (JSON.parse(readFileSync(path.join(env.SERVICE_DATA_DIR, "postgres.json"), "utf8")) as { url: string })
+      .url;
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
 
 export type Merchant = { organizationId: string; apiKey: string; email: string };
 

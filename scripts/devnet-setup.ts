@@ -1,5 +1,6 @@
-// The zero-setup chain: a Hardhat devnet with a freshly deployed test USDC, the environment the
-// app needs to take payments on it, and a deposit-address mnemonic kept in the data directory.
+// The zero-setup chain: a Hardhat devnet (native ETH and a freshly deployed test USDC), the
+// environment the app needs to take payments on it, and a deposit-address mnemonic kept in the
+// data directory.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { generateMnemonic } from "@scure/bip39";
@@ -33,8 +34,11 @@ export async function setUpDevnet(options: {
     chainId: 31337,
     rpcUrl: devnet.rpcUrl,
     confirmations: 2,
-    // Only the ERC-20: the watcher does not follow native-coin transfers yet.
-    tokens: [{ symbol: "USDC", decimals: 6, address: usdc, peggedTo: "USD" }],
+    tokens: [
+      { symbol: "USDC", decimals: 6, address: usdc, peggedTo: "USD" },
+      { symbol: "ETH", decimals: 18 },
+    ],
+    devnet: true,
   };
   // The devnet starts from block 0 every time: forget how far the previous one was scanned.
   await options.database.chainCursor.deleteMany({ where: { network: "devnet" } });

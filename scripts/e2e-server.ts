@@ -48,7 +48,8 @@ const env: Record<string, string> = previous ?? {
   SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
   // A devnet of its own, so buyers can pay end to end.
   SERVICE_DEVNET: "true",
-  SERVICE_DEVNET_PORT: String(8700 + (port % 100)),
+  // E2E_DEVNET_PORT_BASE moves the devnets off ports another checkout's tests use.
+  SERVICE_DEVNET_PORT: String(Number(process.env.E2E_DEVNET_PORT_BASE ?? 8700) + (port % 100)),
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 };
 await mkdir(path.dirname(e2eEnvFile(port)), { recursive: true });

@@ -104,7 +104,7 @@ function banner(demo: DemoCredentials | null) {
   ];
   if (chain) {
     lines.push(
-      `  devnet:   ${chain.devnet.rpcUrl} (chain ${chain.network.chainId}), test USDC ${chain.network.tokens[0].address}`,
+      `  devnet:   ${chain.devnet.rpcUrl} (chain ${chain.network.chainId}), ETH and test USDC ${chain.network.tokens[0].address}`,
     );
   }
   lines.push(`  sign in:  ${baseUrl}/login${demo ? ` as ${demo.ownerEmail}` : ""}`);

@@ -1,11 +1,12 @@
 "use client";
 
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useState } from "react";
 import { CopyButton } from "./copy-button";
 
-type Option = { network: string; networkName: string; token: string };
+/** testWallet: the server says this network is the local devnet, where the test wallet can pay. */
+type Option = { network: string; networkName: string; token: string; testWallet: boolean };
 type PaymentRequest = {
   id: string;
   status: "AWAITING_PAYMENT" | "PARTIALLY_PAID" | "CONFIRMING" | "CONFIRMED" | "OVERDUE";
@@ -17,6 +18,7 @@ type PaymentRequest = {
   amountDue: string;
   amountPaid: string;
   remaining: string;
+  overpaid: string;
   requiredConfirmations: number | null;
   deadline: string;
   payments: { txHash: string; amount: string; confirmations: number; status: string }[];
@@ -88,6 +90,19 @@ export function CheckoutPayment(props: {
     refetchInterval: (query) => (query.state.data?.status === "CONFIRMED" ? false : 3000),
   });
   const request = payment.data ?? start.data;
+  const queryClient = useQueryClient();
+  const testWallet = useMutation({
+    mutationFn: async (id: string) => {
+      const response = await fetch(`/api/public/payments/${id}/devnet-pay`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      const body = await response.json();
+      if (!response.ok) throw new Error(body.error?.message ?? "The test wallet could not pay.");
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["payment", paymentId] }),
+  });
 
   useEffect(() => {
     if (request?.status === "CONFIRMED" && props.successUrl) {
@@ -125,6 +140,7 @@ export function CheckoutPayment(props: {
   }
 
   const payable = request.status === "AWAITING_PAYMENT" || request.status === "PARTIALLY_PAID";
+  const onDevnet = props.options.some((option) => option.network === request.network && option.testWallet);
   const confirmations = request.payments.reduce(
     (least, item) => Math.min(least, item.confirmations),
     Number.POSITIVE_INFINITY,
@@ -141,6 +157,12 @@ export function CheckoutPayment(props: {
           ? ` (${Math.min(confirmations, request.requiredConfirmations)} of ${request.requiredConfirmations})`
           : ""}
       </p>
+      {/* Any non-zero digit: amounts are compared as text, never as floats. */}
+      {/[1-9]/.test(request.overpaid) ? (
+        <p data-testid="overpaid" className="text-sm text-slate-700">
+          You sent {request.overpaid} {request.token} more than due; the merchant has been told.
+        </p>
+      ) : null}
       {payable ? (
         <>
           <div className="flex flex-col items-center gap-2">
@@ -174,6 +196,28 @@ export function CheckoutPayment(props: {
               </p>
             ) : null}
           </dl>
+          {onDevnet ? (
+            <div className="flex flex-col gap-2 border-t border-slate-200 pt-4">
+              <button
+                type="button"
+                disabled={testWallet.isPending}
+                onClick={() => testWallet.mutate(request.id)}
+                aria-describedby="test-wallet-note"
+                className="rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 disabled:opacity-50"
+              >
+                {testWallet.isPending ? "Paying with test wallet…" : "Pay with test wallet"}
+              </button>
+              <p id="test-wallet-note" className="text-xs text-slate-500">
+                Local devnet only: sends {request.remaining} {request.token} from the devnet's funded test
+                account.
+              </p>
+              {testWallet.error ? (
+                <p role="alert" className="text-sm text-red-700">
+                  {testWallet.error.message}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
         </>
       ) : null}
     </section>

@@ -1,16 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { type Address, createPublicClient, createWalletClient, http, type PublicClient } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "./compile-test-usdc";
+import { devnetFunder } from "./devnet-account";
 
 const root = path.resolve(import.meta.dirname, "../..");
-
-/** Hardhat's first development account: funded with ETH on every devnet, public knowledge. */
-export const devnetFunder = privateKeyToAccount(
-  "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-);
 
 export type Devnet = { rpcUrl: string; client: PublicClient; stop: () => Promise<void> };
 

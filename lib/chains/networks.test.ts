@@ -10,6 +10,20 @@ describe("parseNetworks", () => {
     );
   });
 
+  it("lists each preset's native coin, without a contract address", () => {
+    const networks = parseNetworks(
+      JSON.stringify(
+        ["ethereum", "base", "polygon", "arbitrum"].map((id) => ({ id, rpcUrl: "https://x.example" })),
+      ),
+    );
+    expect(networks.map((network) => network.tokens.find((token) => !token.address))).toEqual([
+      { symbol: "ETH", decimals: 18 },
+      { symbol: "ETH", decimals: 18 },
+      { symbol: "POL", decimals: 18 },
+      { symbol: "ETH", decimals: 18 },
+    ]);
+  });
+
   it("takes a complete network without a preset, and overrides a preset's fields", () => {
     const [devnet, ethereum] = parseNetworks(
       JSON.stringify([
@@ -32,6 +46,10 @@ describe("parseNetworks", () => {
     ['[{"id": "base"}]', "rpcUrl"],
     ['[{"id": "nowhere", "rpcUrl": "https://x.example"}]', "chainId"],
     ['[{"id": "base", "rpcUrl": "https://x.example", "confirmations": 0}]', "confirmations"],
+    [
+      '[{"id": "base", "rpcUrl": "https://x.example", "tokens": [{"symbol": "ETH", "decimals": 18}, {"symbol": "WEI", "decimals": 18}]}]',
+      "native coin",
+    ],
   ])("rejects %s", (json, field) => {
     expect(() => parseNetworks(json)).toThrow(field);
   });

@@ -1,9 +1,9 @@
 import { z } from "zod";
 
 // Networks come from configuration (SERVICE_NETWORKS, JSON): chain id, RPC URL, confirmations and
-// tokens. Presets carry the well-known stablecoin contracts of the main EVM networks, so adding
-// one takes `{"id": "base", "rpcUrl": "…"}`. Native coins are left out of the presets until the
-// watcher follows native transfers.
+// tokens. Presets carry the main EVM networks' native coin (a token without `address`; the
+// watcher follows plain value transfers) and well-known stablecoin contracts, so adding one takes
+// `{"id": "base", "rpcUrl": "…"}`.
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x address" });
 
@@ -22,7 +22,17 @@ export const networkSchema = z.strictObject({
   chainId: z.number().int().positive(),
   rpcUrl: z.url(),
   confirmations: z.number().int().min(1).max(200),
-  tokens: z.array(tokenSchema).min(1),
+  tokens: z
+    .array(tokenSchema)
+    .min(1)
+    .refine((tokens) => tokens.filter((token) => !token.address).length <= 1, {
+      error: "a network has at most one native coin (a token without address)",
+    }),
+  /**
+   * A local development chain (Hardhat) whose funded test account may pay its invoices: the
+   * checkout's "Pay with test wallet" button. Set by the zero-setup start (scripts/devnet-setup.ts).
+   */
+  devnet: z.boolean().optional(),
 });
 
 export type TokenConfig = z.output<typeof tokenSchema>;
@@ -30,6 +40,7 @@ export type NetworkConfig = z.output<typeof networkSchema>;
 
 const usdc = (address: string) => ({ symbol: "USDC", decimals: 6, address, peggedTo: "USD" as const });
 const usdt = (address: string) => ({ symbol: "USDT", decimals: 6, address, peggedTo: "USD" as const });
+const native = (symbol: string) => ({ symbol, decimals: 18 });
 
 export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   ethereum: {
@@ -38,6 +49,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     chainId: 1,
     confirmations: 12,
     tokens: [
+      native("ETH"),
       usdc("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
       usdt("0xdAC17F958D2ee523a2206206994597C13D831ec7"),
     ],
@@ -47,7 +59,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     name: "Base",
     chainId: 8453,
     confirmations: 10,
-    tokens: [usdc("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")],
+    tokens: [native("ETH"), usdc("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")],
   },
   polygon: {
     id: "polygon",
@@ -55,6 +67,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     chainId: 137,
     confirmations: 64,
     tokens: [
+      native("POL"),
       usdc("0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
       usdt("0xc2132D05D31c914a87C6611C10748AEb04B58e8F"),
     ],
@@ -65,6 +78,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     chainId: 42161,
     confirmations: 10,
     tokens: [
+      native("ETH"),
       usdc("0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
       usdt("0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9"),
     ],

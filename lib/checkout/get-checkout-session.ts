@@ -1,3 +1,4 @@
+import Decimal from "decimal.js";
 import { type Db, sqlPool } from "../db/client";
 import { notFound } from "../errors";
 import { type CheckoutSession, Prisma } from "../generated/prisma/client";
@@ -50,6 +51,11 @@ export async function getCheckoutSession(database: Db, organizationId: string, i
           token: invoiceToken,
           amountDue: formatTokenAmount(invoiceNetwork, invoiceToken, invoiceAmountDue),
           amountPaid: formatTokenAmount(invoiceNetwork, invoiceToken, invoiceAmountPaid),
+          overpaid: formatTokenAmount(
+            invoiceNetwork,
+            invoiceToken,
+            Decimal.max(new Decimal(invoiceAmountPaid).minus(invoiceAmountDue), 0),
+          ),
           deadline: invoiceDeadline.toISOString(),
         }
       : null;

@@ -3,7 +3,8 @@ import { pagingQuery } from "../http/fields";
 import { listOf, privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
-import { startPaymentSchema } from "./payment-schemas";
+import { devnetPaySchema, startPaymentSchema } from "./payment-schemas";
+import { devnetPaymentObject } from "./serialize-devnet-payment";
 import { invoiceObject } from "./serialize-invoice";
 import { publicPaymentObject } from "./serialize-public-payment";
 
@@ -33,6 +34,23 @@ export const paymentOperations: OperationSpec[] = [
     responses: {
       200: { description: "The payment request", schema: publicPaymentObject },
       ...errorResponses(404, 429),
+    },
+  },
+  {
+    method: "post",
+    path: "/api/public/payments/{id}/devnet-pay",
+    operationId: "payOnDevnet",
+    summary: "Local devnet only: the test wallet pays the invoice (the remaining amount by default)",
+    description:
+      "Sends the invoice's token from the devnet's funded account and answers once the transfer is mined; " +
+      "the watcher then records it like any payment. Invoices on any other network answer 404.",
+    tags: ["Hosted checkout"],
+    auth: ["none"],
+    params: z.object({ id: z.string() }),
+    body: devnetPaySchema,
+    responses: {
+      200: { description: "The transfer sent", schema: devnetPaymentObject },
+      ...errorResponses(400, 404, 409, 413, 415, 429),
     },
   },
   {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checkPositiveDecimal } from "../money/decimal";
 
 /** POST /api/public/payments: the buyer picks how to pay a session. */
 export const startPaymentSchema = z
@@ -12,3 +13,26 @@ export const startPaymentSchema = z
   .meta({ id: "StartPayment" });
 
 export type StartPaymentInput = z.output<typeof startPaymentSchema>;
+
+const amountProblems = {
+  not_a_decimal_string: 'must be a plain decimal string such as "0.5" (no sign, exponent or spaces)',
+  too_many_decimals: "has more than 18 decimal places",
+  not_positive: "must be greater than zero",
+  too_large: "is too large",
+} as const;
+
+/** POST /api/public/payments/{id}/devnet-pay: the test wallet pays, the remaining amount by default. */
+export const devnetPaySchema = z
+  .strictObject({
+    amount: z
+      .string({ error: 'must be a decimal string such as "0.5", not a number' })
+      .superRefine((value, context) => {
+        const problem = checkPositiveDecimal(value, 18, 30);
+        if (problem) context.addIssue({ code: "custom", message: amountProblems[problem], input: value });
+      })
+      .optional()
+      .meta({ description: "Token amount to send; the remaining amount when absent" }),
+  })
+  .meta({ id: "DevnetPay" });
+
+export type DevnetPayInput = z.output<typeof devnetPaySchema>;

@@ -12,6 +12,7 @@ export const paymentSummaryObject = z
     token: z.string(),
     amountDue: decimalString,
     amountPaid: decimalString,
+    overpaid: decimalString.meta({ description: "Received beyond the amount due" }),
     deadline: isoTimestamp,
   })
   .meta({ id: "PaymentSummary" });

@@ -1,8 +1,9 @@
-import { createWalletClient, type Hex, http, parseUnits } from "viem";
+import { createPublicClient, createWalletClient, type Hex, http, parseEther, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
-import { type Devnet, deployTestUsdc, devnetFunder, startDevnet } from "@/lib/chains/devnet";
+import { type Devnet, deployTestUsdc, startDevnet } from "@/lib/chains/devnet";
+import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
@@ -25,7 +26,10 @@ beforeAll(async () => {
     chainId: 31337,
     rpcUrl: devnet.rpcUrl,
     confirmations: 3,
-    tokens: [{ symbol: "USDC", decimals: 6, address: usdc, peggedTo: "USD" }],
+    tokens: [
+      { symbol: "USDC", decimals: 6, address: usdc, peggedTo: "USD" },
+      { symbol: "ETH", decimals: 18 },
+    ],
   };
   process.env.SERVICE_NETWORKS = JSON.stringify([network]);
   process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
@@ -48,7 +52,13 @@ async function pay(to: string, amount: string) {
   return hash;
 }
 
-async function invoiceFor(amount = "25.00") {
+async function payEth(to: string, amount: string) {
+  const hash = await wallet().sendTransaction({ to: to as Hex, value: parseEther(amount) });
+  await devnet.client.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+async function invoiceFor(amount = "25.00", token = "USDC") {
   const { organization } = await createTestOrganization();
   const created = await createCheckoutSession(db(), {
     organizationId: organization.id,
@@ -58,7 +68,7 @@ async function invoiceFor(amount = "25.00") {
   return startPayment(db(), {
     checkoutSessionId: (created.body as { id: string }).id,
     network: "devnet",
-    token: "USDC",
+    token,
   });
 }
 
@@ -154,5 +164,107 @@ describe("the deadline job", () => {
       where: { invoiceId: invoice.id, type: "payment.confirmed" },
     });
     expect(confirmed.payload).toMatchObject({ late: true, amountPaid: "7" });
+  });
+});
+
+describe("native ETH payments", () => {
+  it("quotes ETH from the rate table and confirms a plain transfer once", async () => {
+    const invoice = await invoiceFor("25.00", "ETH");
+    // 25 USD at 3000 USD/ETH, rounded up to 18 decimals.
+    expect(invoice.amountDue.toString()).toBe("0.008333333333333334");
+    await payEth(invoice.depositAddress, "0.008333333333333334");
+    await scanNetwork(db(), network, devnet.client);
+    expect(await status(invoice.id)).toBe("CONFIRMING");
+    await mine(2);
+    await scanNetwork(db(), network, devnet.client);
+    await mine(3);
+    await scanNetwork(db(), network, devnet.client);
+    expect(await status(invoice.id)).toBe("CONFIRMED");
+    expect(await events(invoice.id, "payment.confirmed")).toBe(1);
+    const payments = await db().payment.findMany({ where: { invoiceId: invoice.id } });
+    expect(payments).toHaveLength(1);
+    expect(payments[0]).toMatchObject({ logIndex: -1, status: "CONFIRMED", late: false });
+    expect(payments[0].amount.toString()).toBe("0.008333333333333334");
+  });
+
+  it("adds a top-up to a partial ETH payment", async () => {
+    const invoice = await invoiceFor("30.00", "ETH");
+    expect(invoice.amountDue.toString()).toBe("0.01");
+    await payEth(invoice.depositAddress, "0.004");
+    await scanNetwork(db(), network, devnet.client);
+    expect(await status(invoice.id)).toBe("PARTIALLY_PAID");
+    await payEth(invoice.depositAddress, "0.006");
+    await mine(3);
+    await scanNetwork(db(), network, devnet.client);
+    const updated = await db().invoice.findUniqueOrThrow({ where: { id: invoice.id } });
+    expect(updated.status).toBe("CONFIRMED");
+    expect(updated.amountPaid.toString()).toBe("0.01");
+    expect(await db().payment.count({ where: { invoiceId: invoice.id } })).toBe(2);
+  });
+
+  it("un-counts an ETH payment whose block was reorganised away", async () => {
+    const invoice = await invoiceFor("3.00", "ETH");
+    const snapshot = await devnet.client.request({ method: "evm_snapshot" as never });
+    await payEth(invoice.depositAddress, "0.001");
+    await scanNetwork(db(), network, devnet.client);
+    expect(await status(invoice.id)).toBe("CONFIRMING");
+    await devnet.client.request({ method: "evm_revert" as never, params: [snapshot] as never });
+    await mine(4);
+    await scanNetwork(db(), network, devnet.client);
+    expect(await status(invoice.id)).toBe("AWAITING_PAYMENT");
+    expect((await db().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } })).status).toBe(
+      "REORGED",
+    );
+    await mine(4);
+    await scanNetwork(db(), network, devnet.client);
+    expect(await events(invoice.id, "payment.confirmed")).toBe(0);
+  });
+
+  it("does not count a reverted transaction to a deposit address, nor another token sent there", async () => {
+    const invoice = await invoiceFor("3.00", "ETH");
+    // An address with code that reverts (PUSH1 0 PUSH1 0 REVERT) makes the value transfer fail
+    // while the transaction is still mined, with status 0.
+    await devnet.client.request({
+      method: "hardhat_setCode" as never,
+      params: [invoice.depositAddress, "0x60006000fd"] as never,
+    });
+    // Without automine Hardhat mines the failing transaction instead of rejecting it.
+    await devnet.client.request({ method: "evm_setAutomine" as never, params: [false] as never });
+    const hash = await wallet().sendTransaction({
+      to: invoice.depositAddress as Hex,
+      value: parseEther("0.001"),
+      gas: 100_000n,
+    });
+    await mine(1);
+    await devnet.client.request({ method: "evm_setAutomine" as never, params: [true] as never });
+    expect((await devnet.client.getTransactionReceipt({ hash })).status).toBe("reverted");
+    await devnet.client.request({
+      method: "hardhat_setCode" as never,
+      params: [invoice.depositAddress, "0x"] as never,
+    });
+    await pay(invoice.depositAddress, "3");
+    await mine(4);
+    await scanNetwork(db(), network, devnet.client);
+    expect(await status(invoice.id)).toBe("AWAITING_PAYMENT");
+    expect(await db().payment.count({ where: { invoiceId: invoice.id } })).toBe(0);
+  });
+
+  it("fetches each block of the range once, however many invoices are open", async () => {
+    for (let index = 0; index < 20; index++) await invoiceFor("1.00", "ETH");
+    await scanNetwork(db(), network, devnet.client);
+    await mine(5);
+    const calls: string[] = [];
+    const counting = createPublicClient({
+      transport: http(devnet.rpcUrl, {
+        onFetchRequest: async (request) => {
+          const body = await request.clone().json();
+          for (const call of [body].flat()) calls.push(call.method);
+        },
+      }),
+      cacheTime: 0,
+    });
+    await scanNetwork(db(), network, counting);
+    expect(calls.filter((method) => method === "eth_getBlockByNumber")).toHaveLength(5);
+    expect(calls.filter((method) => method === "eth_getTransactionReceipt")).toHaveLength(0);
   });
 });

@@ -19,6 +19,7 @@ export const publicPaymentObject = z
     amountDue: decimalString,
     amountPaid: decimalString,
     remaining: decimalString,
+    overpaid: decimalString.meta({ description: "Received beyond the amount due" }),
     requiredConfirmations: z.number().int().nullable(),
     deadline: isoTimestamp,
     payments: z.array(
@@ -39,10 +40,7 @@ export function serializePublicPayment(
   const network = config().networks.find((candidate) => candidate.id === invoice.network);
   const token = network?.tokens.find((candidate) => candidate.symbol === invoice.token);
   const format = (value: { toString(): string }) => formatTokenAmount(invoice.network, invoice.token, value);
-  const remaining = Decimal.max(
-    new Decimal(invoice.amountDue.toString()).minus(invoice.amountPaid.toString()),
-    0,
-  );
+  const balance = new Decimal(invoice.amountDue.toString()).minus(invoice.amountPaid.toString());
   return {
     id: invoice.id,
     object: "payment_request",
@@ -55,7 +53,8 @@ export function serializePublicPayment(
     depositAddress: invoice.depositAddress,
     amountDue: format(invoice.amountDue),
     amountPaid: format(invoice.amountPaid),
-    remaining: format(remaining),
+    remaining: format(Decimal.max(balance, 0)),
+    overpaid: format(Decimal.max(balance.neg(), 0)),
     requiredConfirmations: network?.confirmations ?? null,
     deadline: invoice.deadline.toISOString(),
     payments: invoice.payments

@@ -1,4 +1,4 @@
-import { findToken } from "../chains/networks";
+import { findToken, type TokenConfig } from "../chains/networks";
 import { transitionSession } from "../checkout/session-state";
 import { config } from "../config";
 import type { Db } from "../db/client";
@@ -8,7 +8,7 @@ import type { CheckoutSession } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { depositAddress, hdKeyFromMnemonic } from "./derive-deposit-address";
 import type { StartPaymentInput } from "./payment-schemas";
-import { quote } from "./quote";
+import { QuoteUnavailable, quote } from "./quote";
 import { serializeInvoiceEvent } from "./serialize-invoice-event";
 
 /** First-payment invoices are due within an hour (spec 6.5). */
@@ -27,6 +27,20 @@ function hdRoot() {
   }
   if (root?.mnemonic !== mnemonic) root = { mnemonic, key: hdKeyFromMnemonic(mnemonic) };
   return root.key;
+}
+
+/** The session's price in the token; a pair the rate table lacks is the buyer's 400, not a 500. */
+function priceSession(session: CheckoutSession, token: TokenConfig) {
+  try {
+    return quote({ amount: session.amount.toString(), currency: session.currency }, token, config().rates);
+  } catch (error) {
+    if (!(error instanceof QuoteUnavailable)) throw error;
+    throw invalidRequest(
+      "quote_unavailable",
+      `${token.symbol} cannot be priced in ${session.currency} here; choose another token.`,
+      "token",
+    );
+  }
 }
 
 /**
@@ -63,11 +77,7 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
         "checkoutSessionId",
       );
     }
-    const priced = quote(
-      { amount: session.amount.toString(), currency: session.currency },
-      token,
-      config().rates,
-    );
+    const priced = priceSession(session, token);
     const [{ nextIndex }] = await tx.$queryRaw<{ nextIndex: number }[]>`
       INSERT INTO "DerivationCounter" ("network", "nextIndex") VALUES (${network.id}, 1)
       ON CONFLICT ("network") DO UPDATE SET "nextIndex" = "DerivationCounter"."nextIndex" + 1

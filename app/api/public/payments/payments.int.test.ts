@@ -21,6 +21,8 @@ process.env.SERVICE_NETWORKS = JSON.stringify([
     tokens: [
       { symbol: "USDC", decimals: 6, address: usdcAddress, peggedTo: "USD" },
       { symbol: "ETH", decimals: 18 },
+      // Neither pegged nor in the rate table: cannot be quoted.
+      { symbol: "XYZ", decimals: 18, address: `0x${"6".repeat(40)}` },
     ],
   },
 ]);
@@ -64,6 +66,7 @@ describe("POST /api/public/payments", () => {
       amountDue: "49.000000",
       amountPaid: "0.000000",
       remaining: "49.000000",
+      overpaid: "0.000000",
       requiredConfirmations: 2,
       deadline: expect.any(String),
       payments: [],
@@ -101,6 +104,7 @@ describe("POST /api/public/payments", () => {
         token: "USDC",
         amountDue: "49.000000",
         amountPaid: "0.000000",
+        overpaid: "0.000000",
         deadline: response.json.deadline,
       },
     });
@@ -167,6 +171,13 @@ describe("POST /api/public/payments", () => {
       404,
       "resource_missing",
       "checkoutSessionId",
+    ],
+    [
+      "a token the rate table cannot price",
+      (id) => ({ checkoutSessionId: id, network: "devnet", token: "XYZ" }),
+      400,
+      "quote_unavailable",
+      "token",
     ],
     [
       "a missing token",

@@ -1,0 +1,198 @@
+// `npx tsx bench/payments.ts`: the chain watcher against a real Hardhat devnet and PostgreSQL
+// (TEST_DATABASE_URL's server, default postgresql://postgres@127.0.0.1:5432/postgres; a fresh
+// database for the run, dropped after).
+//  1. Confirmation latency: BENCH_INVOICES (default 120) invoices, half USDC and half native ETH,
+//     each paid by the test wallet while the watcher runs as the app runs it (the scan-networks
+//     periodic task, every 2 s) on a devnet mining a block a second, confirmations 2 as in the
+//     zero-setup start. Measured from the moment the transfer's receipt arrives to the invoice
+//     being CONFIRMED in the database (polled every 20 ms).
+//  2. Watcher CPU per block: 1,000 open invoices (half ETH, half USDC), blocks of 10 native
+//     transfers and one token transfer to other addresses, one scanNetwork per block, measured with
+//     process.cpuUsage() in this process (the database's and the node's CPU are not included).
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { privateKeyToAddress } from "viem/accounts";
+import { deployTestUsdc, startDevnet } from "../lib/chains/devnet";
+import { devnetFunder } from "../lib/chains/devnet-account";
+import type { NetworkConfig } from "../lib/chains/networks";
+import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
+import { closeDb, db } from "../lib/db/client";
+import { applyMigrations } from "../lib/db/schema-engine";
+import { backgroundTasks } from "../lib/jobs/background-tasks";
+import { startPeriodicTask } from "../lib/jobs/periodic-task";
+import { createOrganization } from "../lib/organizations/create-organization";
+import { payInvoiceOnDevnet } from "../lib/payments/pay-invoice-on-devnet";
+import { scanNetwork } from "../lib/payments/scan-network";
+import { startPayment } from "../lib/payments/start-payment";
+
+const invoiceCount = Number(process.env.BENCH_INVOICES ?? 120);
+const openInvoices = 1000;
+const cpuBlocks = Number(process.env.BENCH_BLOCKS ?? 50);
+const serverUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+const name = `cc_bench_payments_${Date.now()}`;
+const admin = new pg.Client(serverUrl);
+await admin.connect();
+await admin.query(`CREATE DATABASE "${name}"`);
+const databaseUrl = new URL(serverUrl);
+databaseUrl.pathname = `/${name}`;
+await applyMigrations(databaseUrl.toString());
+
+const devnet = await startDevnet({ port: 8690 + Math.floor(Math.random() * 10), blockIntervalMs: 1000 });
+const rpc = (method: string, params: unknown[] = []) =>
+  devnet.client.request({ method: method as never, params: params as never });
+try {
+  const network: NetworkConfig = {
+    id: "devnet",
+    name: "Local devnet",
+    chainId: 31337,
+    rpcUrl: devnet.rpcUrl,
+    confirmations: 2,
+    tokens: [
+      { symbol: "USDC", decimals: 6, address: await deployTestUsdc(devnet.rpcUrl), peggedTo: "USD" },
+      { symbol: "ETH", decimals: 18 },
+    ],
+    devnet: true,
+  };
+  // The app reads its configuration from the environment once, on first use: set it before that.
+  Object.assign(process.env, {
+    DATABASE_URL: databaseUrl.toString(),
+    DATABASE_POOL_SIZE: "10",
+    SERVICE_NETWORKS: JSON.stringify([network]),
+    SERVICE_HD_MNEMONIC: "test test test test test test test test test test test junk",
+    LOG_LEVEL: "warn",
+  });
+  const { organization } = await createOrganization(db(), {
+    name: "Bench Store",
+    ownerEmail: "bench@example.com",
+  });
+  const newInvoice = async (token: string) => {
+    const created = await createCheckoutSession(db(), {
+      organizationId: organization.id,
+      request: { mode: "standalone", amount: "25.00", currency: "USD", expiresInMinutes: 60 },
+      idempotency: null,
+    });
+    return startPayment(db(), {
+      checkoutSessionId: (created.body as { id: string }).id,
+      network: "devnet",
+      token,
+    });
+  };
+
+  // 1. Confirmation latency, with the watcher as the app runs it.
+  const scanTask = backgroundTasks.find((task) => task.name === "scan-networks");
+  if (!scanTask) throw new Error("no scan-networks task");
+  const invoices: Awaited<ReturnType<typeof newInvoice>>[] = [];
+  for (let index = 0; index < invoiceCount; index++)
+    invoices.push(await newInvoice(index % 2 ? "ETH" : "USDC"));
+  // The app's task, timed: how long each watcher pass takes explains the latency.
+  const passes: number[] = [];
+  const stopWatcher = startPeriodicTask(db(), {
+    ...scanTask,
+    run: async (database) => {
+      const begun = performance.now();
+      await scanTask.run(database);
+      passes.push(performance.now() - begun);
+    },
+  });
+  const paidAt = new Map<string, number>();
+  const latencies = new Map<string, number>();
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const waiting = [...paidAt.keys()].filter((id) => !latencies.has(id));
+      if (waiting.length) {
+        const confirmed = await db().invoice.findMany({
+          where: { id: { in: waiting }, status: "CONFIRMED" },
+          select: { id: true },
+        });
+        const now = performance.now();
+        for (const { id } of confirmed) latencies.set(id, now - (paidAt.get(id) as number));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const started = performance.now();
+  for (const invoice of invoices) {
+    await payInvoiceOnDevnet(db(), invoice.id, {});
+    paidAt.set(invoice.id, performance.now());
+    // Spread the payments over time, as buyers would, rather than all in one block.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  while (latencies.size < invoices.length) {
+    if (performance.now() - started > 10 * 60_000) throw new Error("invoices did not confirm in 10 minutes");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  polling = false;
+  await poller;
+  stopWatcher();
+  const ms = [...latencies.values()];
+  const byToken = (symbol: string) =>
+    invoices
+      .filter((invoice) => invoice.token === symbol)
+      .map((invoice) => latencies.get(invoice.id) as number);
+  const events = await db().event.count({ where: { type: "payment.confirmed" } });
+
+  // 2. Watcher CPU per block with 1,000 open invoices.
+  for (let index = 0; index < openInvoices; index++) await newInvoice(index % 2 ? "ETH" : "USDC");
+  await rpc("evm_setIntervalMining", [0]);
+  await rpc("evm_setAutomine", [false]);
+  await scanNetwork(db(), network, devnet.client);
+  const others = Array.from({ length: 11 }, () =>
+    privateKeyToAddress(`0x${randomBytes(32).toString("hex")}`),
+  );
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  for (let block = 0; block < cpuBlocks; block++) {
+    for (const to of others.slice(0, 10))
+      await rpc("eth_sendTransaction", [{ from: devnetFunder.address, to, value: "0x2386f26fc10000" }]);
+    await rpc("eth_sendTransaction", [
+      {
+        from: devnetFunder.address,
+        to: network.tokens[0].address,
+        // mint(others[10], 1 USDC)
+        data: `0x40c10f19${others[10].slice(2).toLowerCase().padStart(64, "0")}${(1_000_000).toString(16).padStart(64, "0")}`,
+      },
+    ]);
+    await rpc("evm_mine");
+    const before = process.cpuUsage();
+    const t0 = performance.now();
+    await scanNetwork(db(), network, devnet.client);
+    wall.push(performance.now() - t0);
+    const used = process.cpuUsage(before);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  const open = await db().invoice.count({ where: { status: "AWAITING_PAYMENT" } });
+
+  console.log(
+    `\npayments.ts: ${invoices.length} invoices paid (${byToken("USDC").length} USDC, ${byToken("ETH").length} ETH), confirmations ${network.confirmations}, devnet block every 1 s, watcher every ${scanTask.intervalMs} ms`,
+  );
+  console.log(`payment.confirmed events: ${events}`);
+  console.log("receipt -> CONFIRMED latency, ms:");
+  for (const [label, values] of [
+    ["all", ms],
+    ["USDC", byToken("USDC")],
+    ["ETH", byToken("ETH")],
+  ] as const)
+    console.log(
+      `  ${label.padEnd(5)} p50 ${percentile(values, 50).toFixed(0)}  p99 ${percentile(values, 99).toFixed(0)}  max ${Math.max(...values).toFixed(0)}`,
+    );
+  console.log(
+    `watcher passes during payments: ${passes.length}, ms p50 ${percentile(passes, 50).toFixed(0)}  p99 ${percentile(passes, 99).toFixed(0)}`,
+  );
+  console.log(`watcher per block, ${open} open invoices, ${cpuBlocks} blocks of 11 transactions:`);
+  console.log(
+    `  CPU ms   p50 ${percentile(cpu, 50).toFixed(2)}  p99 ${percentile(cpu, 99).toFixed(2)}  mean ${(cpu.reduce((a, b) => a + b, 0) / cpu.length).toFixed(2)}`,
+  );
+  console.log(`  wall ms  p50 ${percentile(wall, 50).toFixed(2)}  p99 ${percentile(wall, 99).toFixed(2)}`);
+} finally {
+  await closeDb(db()).catch(() => {});
+  await devnet.stop();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+}
