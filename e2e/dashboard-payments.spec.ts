@@ -1,15 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { createWalletClient, type Hex, http, parseUnits } from "viem";
-import { hardhat } from "viem/chains";
-import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
-import { devnetFunder } from "../lib/chains/devnet";
 import { expect, type Merchant, signIn, test } from "./fixtures";
 
-const rpcUrl = `http://127.0.0.1:${8700 + (Number(process.env.E2E_PORT ?? 3100) % 100)}`;
-const { abi } = compileTestUsdc();
-
-/** A session paid in full on the devnet, as a buyer would: start paying, send the USDC. */
+/** A session paid in full on the devnet, as a buyer would: start paying, pay from the test wallet. */
 async function paidSession(request: APIRequestContext, merchant: Merchant, orderId: string) {
   const created = await request.post("/api/checkout-sessions", {
     headers: {
@@ -24,14 +17,10 @@ async function paidSession(request: APIRequestContext, merchant: Merchant, order
     data: { checkoutSessionId: session.id, network: "devnet", token: "USDC" },
   });
   expect(started.status()).toBe(201);
-  const invoice = (await started.json()) as { id: string; depositAddress: string; tokenAddress: string };
-  const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl) });
-  await wallet.writeContract({
-    address: invoice.tokenAddress as Hex,
-    abi,
-    functionName: "mint",
-    args: [invoice.depositAddress, parseUnits("42.5", 6)],
-  });
+  const invoice = (await started.json()) as { id: string };
+  expect((await request.post(`/api/public/payments/${invoice.id}/devnet-pay`, { data: {} })).status()).toBe(
+    200,
+  );
   await expect
     .poll(async () => (await (await request.get(`/api/public/payments/${invoice.id}`)).json()).status, {
       timeout: 60_000,
