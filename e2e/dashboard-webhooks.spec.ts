@@ -41,6 +41,7 @@ test("a merchant adds a webhook endpoint, tests it and watches deliveries and re
       "href",
       "/docs/api",
     );
+    await screenshots(page, "webhooks-empty");
 
     // Create: the signing secret is shown once, and the copy button puts it on the clipboard.
     await page.getByLabel("Name").fill("Orders");
