@@ -33,6 +33,21 @@ test("a merchant adds a webhook endpoint, tests it and watches deliveries and re
 }) => {
   test.setTimeout(180_000);
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+  // Hydration mismatches (server and browser formatting times differently, say) and failing
+  // API calls (the live log's polling) surface here. Failed loads are counted by URL instead:
+  // the nav prefetches dashboard sections this branch does not have.
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      problems.push(message.text());
+    }
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400 && new URL(response.url()).pathname.startsWith("/api/")) {
+      problems.push(`${response.status()} ${response.url()}`);
+    }
+  });
   const receiver = await startWebhookReceiver();
   try {
     await page.goto("/dashboard/webhooks");
@@ -173,6 +188,7 @@ test("a merchant adds a webhook endpoint, tests it and watches deliveries and re
     await page.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page).toHaveURL(/\/dashboard\/webhooks$/);
     await expect(page.getByText("No webhook endpoints yet")).toBeVisible();
+    expect(problems).toEqual([]);
   } finally {
     await receiver.close();
   }
