@@ -136,7 +136,7 @@ export const webhookOperations: OperationSpec[] = [
     operationId: "listEndpointDeliveries",
     summary: "Delivery log of an endpoint, newest first, with every attempt",
     tags,
-    auth: ["apiKey"],
+    auth: ["apiKey", "session"],
     params: idParam,
     query: pagingQuery,
     responses: {

@@ -1,11 +1,12 @@
 import { db } from "@/lib/db/client";
 import { pagingQuery } from "@/lib/http/fields";
 import { readQuery } from "@/lib/http/read-query";
-import { apiKeyRoute } from "@/lib/http/route";
+import { apiKeyOrMemberRoute } from "@/lib/http/route";
 import { listEndpointDeliveries } from "@/lib/webhooks/list-endpoint-deliveries";
 import { serializeDeliveryPage } from "@/lib/webhooks/serialize-webhook";
 
-export const GET = apiKeyRoute<{ id: string }>(async ({ request, organizationId, params }) => {
+// The dashboard's delivery log polls this with the session cookie.
+export const GET = apiKeyOrMemberRoute<{ id: string }>(async ({ request, organizationId, params }) => {
   const paging = readQuery(request, pagingQuery);
   return {
     body: serializeDeliveryPage(

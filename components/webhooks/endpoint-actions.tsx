@@ -1,0 +1,115 @@
+"use client";
+
+import Link from "next/link";
+import { useId } from "react";
+import {
+  deleteWebhookEndpointAction,
+  rotateWebhookSecretAction,
+  sendTestEventAction,
+  setWebhookEndpointEnabledAction,
+} from "@/app/dashboard/webhooks/actions";
+import { ActionForm } from "@/components/ui/action-form";
+import { ConfirmAction } from "@/components/ui/confirm-action";
+import { inputStyles } from "@/components/ui/field";
+import { SecretReveal } from "@/components/ui/secret-reveal";
+import { Time } from "@/components/ui/time";
+
+type Endpoint = { id: string; name: string; enabled: boolean };
+
+/** Sends an evt_test_… event of the chosen type to one endpoint. */
+export function SendTestEventForm({
+  endpoint,
+  eventTypes,
+  linkToLog = false,
+}: {
+  endpoint: Endpoint;
+  eventTypes: readonly string[];
+  linkToLog?: boolean;
+}) {
+  const selectId = useId();
+  return (
+    <ActionForm
+      action={sendTestEventAction}
+      submitLabel="Send test event"
+      pendingLabel="Sending…"
+      variant="secondary"
+      className="flex w-full flex-wrap items-center gap-2 sm:w-auto"
+      success={(data) => (
+        <p role="status" className="w-full text-sm text-emerald-700">
+          Sent <code className="font-mono text-xs">{data.eventId}</code> ({data.type}).{" "}
+          {linkToLog ? (
+            <Link
+              className="font-medium text-brand-600 hover:underline"
+              href={`/dashboard/webhooks/${endpoint.id}`}
+            >
+              See its delivery
+            </Link>
+          ) : (
+            "It appears in the delivery log below."
+          )}
+        </p>
+      )}
+    >
+      <input type="hidden" name="id" value={endpoint.id} />
+      <label htmlFor={selectId} className="sr-only">
+        Test event type
+      </label>
+      <div className="min-w-0 flex-1 sm:w-56 sm:flex-none">
+        <select id={selectId} name="type" className={inputStyles} defaultValue="payment.confirmed">
+          {eventTypes.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+      </div>
+    </ActionForm>
+  );
+}
+
+/** Enable/disable, rotate the secret and delete: the changes an endpoint can go through. */
+export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
+  return (
+    <div className="flex flex-wrap items-start gap-2">
+      <ActionForm
+        action={setWebhookEndpointEnabledAction}
+        submitLabel={endpoint.enabled ? "Disable" : "Enable"}
+        variant="secondary"
+        className="contents"
+      >
+        <input type="hidden" name="id" value={endpoint.id} />
+        <input type="hidden" name="enabled" value={endpoint.enabled ? "false" : "true"} />
+      </ActionForm>
+      <ConfirmAction
+        action={rotateWebhookSecretAction}
+        label="Rotate secret"
+        question="Replace the signing secret? The current one keeps signing for 24 hours."
+        confirmLabel="Yes, rotate"
+        fields={{ id: endpoint.id }}
+        result={(data) => (
+          <div className="flex w-full flex-col gap-2">
+            <SecretReveal label="New signing secret" value={data.signingSecret} />
+            <p className="text-sm text-slate-600">
+              The previous secret keeps signing alongside the new one for 24 hours
+              {data.previousSecretExpiresAt ? (
+                <>
+                  {" "}
+                  (until <Time value={data.previousSecretExpiresAt} />)
+                </>
+              ) : null}
+              : update your server before then.
+            </p>
+          </div>
+        )}
+      />
+      <ConfirmAction
+        action={deleteWebhookEndpointAction}
+        label="Delete"
+        variant="ghost"
+        question={`Delete “${endpoint.name}” and its delivery log?`}
+        confirmLabel="Yes, delete"
+        fields={{ id: endpoint.id }}
+      />
+    </div>
+  );
+}
