@@ -12,14 +12,22 @@ export function formatMoney(amount: { toString(): string }, currency: string): s
   );
 }
 
-const dateTime = new Intl.DateTimeFormat("en-US", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-  hourCycle: "h23",
-});
+const formats = {
+  minutes: new Intl.DateTimeFormat("en-US", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "UTC",
+    hourCycle: "h23",
+  }),
+  seconds: new Intl.DateTimeFormat("en-US", {
+    dateStyle: "medium",
+    timeStyle: "medium",
+    timeZone: "UTC",
+    hourCycle: "h23",
+  }),
+};
 
-/** "Nov 23, 2026, 09:14 UTC" */
-export function formatDateTime(value: Date | string): string {
-  return `${dateTime.format(new Date(value))} UTC`;
+/** "Nov 23, 2026, 09:14 UTC", or with seconds where retries seconds apart must be told apart. */
+export function formatDateTime(value: Date | string, precision: keyof typeof formats = "minutes"): string {
+  return `${formats[precision].format(new Date(value))} UTC`;
 }
