@@ -25,9 +25,17 @@ export function CreateApiKeyForm({
         </div>
       )}
     >
-      <Field label="Name" hint="Where the key will live, so you can tell keys apart later.">
-        <input className={inputStyles} name="name" required maxLength={100} placeholder="Production server" />
-      </Field>
+      <div className="max-w-md">
+        <Field label="Name" hint="Where the key will live, so you can tell keys apart later.">
+          <input
+            className={inputStyles}
+            name="name"
+            required
+            maxLength={100}
+            placeholder="Production server"
+          />
+        </Field>
+      </div>
     </ActionForm>
   );
 }

@@ -30,76 +30,69 @@ export default async function ApiKeysPage() {
         title="API keys"
         description="Your servers call the API with a secret key in the Authorization header. Keep keys on servers only, never in a browser or an app."
       />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <div className="flex min-w-0 flex-col gap-6">
-          <Card title="Keys" description="A key is shown in full only once, when it is created.">
-            {keys.length === 0 ? (
-              <EmptyState title="No API keys">
-                Create a key to create checkout sessions and paylinks from your server.
-              </EmptyState>
-            ) : (
-              <DataTable<Key>
-                caption="API keys, newest first"
-                rows={keys}
-                rowKey={(key) => key.id}
-                columns={[
-                  {
-                    header: "Name",
-                    cell: (key) => (
-                      <span className="block max-w-[12rem] truncate font-medium text-slate-900">
-                        {key.name}
-                      </span>
+      <div className="flex flex-col gap-6">
+        <Card title="Keys" description="A key is shown in full only once, when it is created.">
+          {keys.length === 0 ? (
+            <EmptyState title="No API keys">
+              Create a key to create checkout sessions and paylinks from your server.
+            </EmptyState>
+          ) : (
+            <DataTable<Key>
+              caption="API keys, newest first"
+              rows={keys}
+              rowKey={(key) => key.id}
+              columns={[
+                {
+                  header: "Name",
+                  cell: (key) => (
+                    <span
+                      className="block max-w-[9rem] truncate font-medium text-slate-900 sm:max-w-xs"
+                      title={key.name}
+                    >
+                      {key.name}
+                    </span>
+                  ),
+                },
+                {
+                  header: "Key",
+                  wide: true,
+                  cell: (key) => <code className="font-mono text-xs">{key.prefix}…</code>,
+                },
+                { header: "Status", cell: (key) => <StatusBadge status={key.status} /> },
+                { header: "Created", wide: true, cell: (key) => <DateTime value={key.createdAt} dateOnly /> },
+                {
+                  header: "Last used",
+                  wide: true,
+                  cell: (key) =>
+                    key.lastUsedAt ? (
+                      <DateTime value={key.lastUsedAt} dateOnly />
+                    ) : (
+                      <span className="text-slate-400">Never</span>
                     ),
-                  },
-                  { header: "Key", cell: (key) => <code className="font-mono text-xs">{key.prefix}…</code> },
-                  { header: "Status", cell: (key) => <StatusBadge status={key.status} /> },
-                  { header: "Created", wide: true, cell: (key) => <DateTime value={key.createdAt} /> },
-                  {
-                    header: "Last used",
-                    wide: true,
-                    cell: (key) =>
-                      key.lastUsedAt ? (
-                        <DateTime value={key.lastUsedAt} />
-                      ) : (
-                        <span className="text-slate-400">Never</span>
-                      ),
-                  },
-                  ...(isOwner
-                    ? [
-                        {
-                          header: "Actions",
-                          cell: (key: Key) =>
-                            key.status === "active" ? (
-                              <ConfirmAction
-                                action={revokeApiKeyAction}
-                                label="Revoke"
-                                question={`Requests with ${key.prefix}… will fail at once.`}
-                                confirmLabel="Yes, revoke"
-                                fields={{ apiKeyId: key.id }}
-                              />
-                            ) : key.revokedAt ? (
-                              <span className="text-xs text-slate-500">
-                                Revoked <DateTime value={key.revokedAt} />
-                              </span>
-                            ) : null,
-                        },
-                      ]
-                    : []),
-                ]}
-              />
-            )}
-          </Card>
-          <Card
-            title="Try a key"
-            description="Any request with a live key answers; this one reads your organization."
-          >
-            <div className="p-5">
-              <CodeBlock>{`curl ${baseUrl}/api/private/organization/current \\\n  -H "Authorization: Bearer sk_live_…"`}</CodeBlock>
-            </div>
-          </Card>
-        </div>
-        <Card title="New key" className="lg:self-start">
-          <div className="p-5">
+                },
+                ...(isOwner
+                  ? [
+                      {
+                        header: "Actions",
+                        cell: (key: Key) =>
+                          key.status === "active" ? (
+                            <ConfirmAction
+                              action={revokeApiKeyAction}
+                              label="Revoke"
+                              question={`Requests with ${key.prefix}… will fail at once.`}
+                              confirmLabel="Yes, revoke"
+                              fields={{ apiKeyId: key.id }}
+                            />
+                          ) : null,
+                      },
+                    ]
+                  : []),
+              ]}
+            />
+          )}
+        </Card>
+        <Card title="New key">
+          <div className="max-w-3xl p-5">
             {isOwner ? (
               <CreateApiKeyForm action={createApiKeyAction} baseUrl={baseUrl} />
             ) : (
@@ -107,6 +100,14 @@ export default async function ApiKeysPage() {
                 Only owners of {member.organization.name} can create and revoke keys. Ask an owner for one.
               </p>
             )}
+          </div>
+        </Card>
+        <Card
+          title="Try a key"
+          description="Any request with a live key answers; this one reads your organization."
+        >
+          <div className="max-w-3xl p-5">
+            <CodeBlock>{`curl ${baseUrl}/api/private/organization/current \\\n  -H "Authorization: Bearer sk_live_…"`}</CodeBlock>
           </div>
         </Card>
       </div>

@@ -32,7 +32,7 @@ export default async function PaylinksPage({ searchParams }: { searchParams: Pro
         title="Paylinks"
         description="Reusable payment links at a fixed price: share one, and every buyer who opens it pays through a checkout of their own."
       />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <Card title="All paylinks">
           {total === 0 ? (
             <EmptyState title="No paylinks yet">
@@ -69,14 +69,18 @@ export default async function PaylinksPage({ searchParams }: { searchParams: Pro
                     header: "Status",
                     cell: (row) => <StatusBadge status={row.enabled ? "ENABLED" : "DISABLED"} />,
                   },
-                  { header: "Created", wide: true, cell: (row) => <DateTime value={row.createdAt} /> },
+                  {
+                    header: "Created",
+                    wide: true,
+                    cell: (row) => <DateTime value={row.createdAt} dateOnly />,
+                  },
                 ]}
               />
               <Pagination page={paging.page} rows={paging.rows} total={total} query={{}} />
             </>
           )}
         </Card>
-        <Card title="New paylink" className="self-start">
+        <Card title="New paylink">
           <div className="p-5">
             <CreatePaylinkForm action={createPaylinkAction} />
           </div>

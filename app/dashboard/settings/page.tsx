@@ -5,7 +5,6 @@ import { InviteMemberForm } from "@/components/dashboard/invite-member-form";
 import { ActionForm } from "@/components/ui/action-form";
 import { Card } from "@/components/ui/card";
 import { ConfirmAction } from "@/components/ui/confirm-action";
-import { DataTable } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
 import { Field, inputStyles } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
@@ -28,8 +27,6 @@ import {
 
 export const metadata: Metadata = { title: "Settings" };
 
-type Team = Awaited<ReturnType<typeof listTeam>>;
-
 /**
  * The networks to ask an address for: those buyers can pay on, plus any that already has a
  * wallet (so the form, which replaces the list, shows everything it would keep or remove).
@@ -46,6 +43,32 @@ function walletNetworks(wallets: { network: string }[]) {
       (id === "devnet" ? "Devnet (local test chain)" : id),
     accepting: configured.some((n) => n.id === id),
   }));
+}
+
+/** A person in the team list: email and role on the left, what an owner can do on the right. */
+function TeamRow({
+  email,
+  you = false,
+  detail,
+  children,
+}: {
+  email: string;
+  you?: boolean;
+  detail: React.ReactNode;
+  children?: React.ReactNode;
+}) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-5 py-3">
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-medium text-slate-900" title={email}>
+          {email}
+          {you ? <span className="font-normal text-slate-400"> (you)</span> : null}
+        </p>
+        <p className="text-xs text-slate-500">{detail}</p>
+      </div>
+      {children}
+    </li>
+  );
 }
 
 function ReadOnlyNote({ organization }: { organization: string }) {
@@ -178,85 +201,61 @@ export default async function SettingsPage() {
           description="Everyone here can see and create payments. Owners also manage keys, settings and the team."
           className="lg:col-span-2"
         >
-          <DataTable<Team["members"][number]>
-            caption="Members"
-            rows={team.members}
-            rowKey={(m) => m.id}
-            columns={[
-              {
-                header: "Member",
-                cell: (m) => (
-                  <span
-                    className="block max-w-[13rem] truncate text-slate-900 sm:max-w-sm"
-                    title={m.user.email}
-                  >
-                    {m.user.email}
-                    {m.user.id === member.user.id ? (
-                      <span className="ml-1.5 text-slate-400">(you)</span>
-                    ) : null}
-                  </span>
-                ),
-              },
-              { header: "Role", cell: (m) => humanize(m.role) },
-              { header: "Joined", wide: true, cell: (m) => <DateTime value={m.createdAt} /> },
-              ...(isOwner
-                ? [
-                    {
-                      header: "Actions",
-                      cell: (m: Team["members"][number]) => (
-                        <ConfirmAction
-                          action={removeMemberAction}
-                          label="Remove"
-                          question={
-                            m.user.id === member.user.id
-                              ? "You will lose access to this organization."
-                              : `${m.user.email} will lose access at once.`
-                          }
-                          confirmLabel="Yes, remove"
-                          fields={{ membershipId: m.id }}
-                        />
-                      ),
-                    },
-                  ]
-                : []),
-            ]}
-          />
+          <ul aria-label="Members" className="divide-y divide-slate-100">
+            {team.members.map((m) => (
+              <TeamRow
+                key={m.id}
+                email={m.user.email}
+                you={m.user.id === member.user.id}
+                detail={
+                  <>
+                    {humanize(m.role)} · joined <DateTime value={m.createdAt} dateOnly />
+                  </>
+                }
+              >
+                {isOwner ? (
+                  <ConfirmAction
+                    action={removeMemberAction}
+                    label="Remove"
+                    question={
+                      m.user.id === member.user.id
+                        ? "You will lose access to this organization."
+                        : `${m.user.email} will lose access at once.`
+                    }
+                    confirmLabel="Yes, remove"
+                    fields={{ membershipId: m.id }}
+                  />
+                ) : null}
+              </TeamRow>
+            ))}
+          </ul>
           {team.invitations.length > 0 ? (
             <div className="border-t border-slate-100">
               <h3 className="px-5 pt-4 text-sm font-semibold text-slate-900">Pending invitations</h3>
-              <DataTable<Team["invitations"][number]>
-                caption="Pending invitations"
-                rows={team.invitations}
-                rowKey={(i) => i.id}
-                columns={[
-                  {
-                    header: "Email",
-                    cell: (i) => (
-                      <span className="block max-w-[13rem] truncate sm:max-w-sm" title={i.email}>
-                        {i.email}
-                      </span>
-                    ),
-                  },
-                  { header: "Role", cell: (i) => humanize(i.role) },
-                  { header: "Invited", wide: true, cell: (i) => <DateTime value={i.createdAt} /> },
-                  ...(isOwner
-                    ? [
-                        {
-                          header: "Actions",
-                          cell: (i: Team["invitations"][number]) => (
-                            <ConfirmAction
-                              action={cancelInvitationAction}
-                              label="Cancel invitation"
-                              question={`${i.email} will not join when they sign in.`}
-                              confirmLabel="Yes, cancel it"
-                              fields={{ invitationId: i.id }}
-                            />
-                          ),
-                        },
-                      ]
-                    : []),
-                ]}
-              />
+              <ul aria-label="Pending invitations" className="divide-y divide-slate-100">
+                {team.invitations.map((i) => (
+                  <TeamRow
+                    key={i.id}
+                    email={i.email}
+                    detail={
+                      <>
+                        {humanize(i.role)} · invited <DateTime value={i.createdAt} dateOnly /> · joins at
+                        first sign-in
+                      </>
+                    }
+                  >
+                    {isOwner ? (
+                      <ConfirmAction
+                        action={cancelInvitationAction}
+                        label="Cancel invitation"
+                        question={`${i.email} will not join when they sign in.`}
+                        confirmLabel="Yes, cancel it"
+                        fields={{ invitationId: i.id }}
+                      />
+                    ) : null}
+                  </TeamRow>
+                ))}
+              </ul>
             </div>
           ) : null}
           <div className="border-t border-slate-100 p-5">

@@ -21,7 +21,7 @@ export const metadata: Metadata = { title: "Paylink" };
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="flex flex-col gap-0.5 sm:flex-row sm:gap-4">
-      <dt className="shrink-0 text-slate-500 sm:w-28">{label}</dt>
+      <dt className="shrink-0 text-slate-500 sm:w-24">{label}</dt>
       <dd className="min-w-0 break-words text-slate-900">{children}</dd>
     </div>
   );
@@ -54,7 +54,7 @@ export default async function PaylinkPage({ params }: { params: Promise<{ id: st
           ) : null
         }
       />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="flex min-w-0 flex-col gap-6">
           <Card
             title="Share"
