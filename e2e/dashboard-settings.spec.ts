@@ -151,6 +151,56 @@ test("team: an owner invites a teammate by email, who signs in as a member of th
   );
 });
 
+test("settings: the owner renames the organization, sets a checksum-checked wallet and the default webhook URL", async ({
+  dashboard: page,
+  merchant,
+  request,
+}) => {
+  const address = "0x52908400098527886E0F7030069857D2E4169EE7"; // EIP-55 test vector
+  const organization = async () =>
+    (
+      await (
+        await request.get("/api/private/organization/current", {
+          headers: { authorization: `Bearer ${merchant.apiKey}` },
+        })
+      ).json()
+    ).data;
+  const card = (title: string) =>
+    page.locator("section").filter({ has: page.getByRole("heading", { name: title }) });
+  await page.goto("/dashboard/settings");
+
+  await page.getByLabel("Name").fill("Renamed Store");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(card("Organization").getByRole("status")).toHaveText("Saved.");
+  await expect(page.getByText("Renamed Store").first()).toBeVisible();
+
+  const wallets = card("Settlement wallets");
+  await page.getByLabel("Local devnet").fill(address.replace("E0F", "e0F"));
+  await page.getByRole("button", { name: "Save wallets" }).click();
+  await expect(wallets.getByRole("alert")).toHaveText(
+    "Invalid devnet: has a wrong EIP-55 checksum (check the mixed-case letters)",
+  );
+  await page.getByLabel("Local devnet").fill(address.toLowerCase());
+  await page.getByRole("button", { name: "Save wallets" }).click();
+  await expect(wallets.getByRole("status")).toHaveText("Saved.");
+
+  await page.getByLabel("URL").fill("http://127.0.0.1:9/hooks");
+  await page.getByRole("button", { name: "Save URL" }).click();
+  await expect(card("Default webhook URL").getByRole("status")).toHaveText("Saved.");
+  expect(await organization()).toMatchObject({
+    name: "Renamed Store",
+    webhookUrl: "http://127.0.0.1:9/hooks",
+    settlementWallets: [{ network: "devnet", address }],
+  });
+
+  await page.reload();
+  await expect(page.getByLabel("Local devnet")).toHaveValue(address);
+  await page.getByLabel("URL").fill("");
+  await page.getByRole("button", { name: "Save URL" }).click();
+  await expect(card("Default webhook URL").getByRole("status")).toHaveText("Saved.");
+  expect((await organization()).webhookUrl).toBeNull();
+});
+
 test("a member of another organization gets a 404 for the first organization's paylink", async ({
   dashboard: page,
   browser,
