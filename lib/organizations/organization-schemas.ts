@@ -1,21 +1,24 @@
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
-import { settlementNetworks } from "../chains/settlement-networks";
+import { type SettlementNetwork, settlementNetworks } from "../chains/settlement-networks";
 import { text } from "../http/fields";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
 
+const settlementAddress = z
+  .string({ error: "must be an EVM address (0x followed by 40 hex digits)" })
+  .trim()
+  .refine((value) => isAddress(value, { strict: false }), {
+    error: "must be an EVM address (0x followed by 40 hex digits)",
+  })
+  // Mixed case carries an EIP-55 checksum; a typo in it must not send money elsewhere.
+  .refine((value) => isAddress(value), {
+    error: "has a wrong EIP-55 checksum (check the mixed-case letters)",
+  })
+  .transform((value) => getAddress(value));
+
 const settlementWallet = z.strictObject({
   network: z.enum(settlementNetworks, { error: `must be one of ${settlementNetworks.join(", ")}` }),
-  address: z
-    .string({ error: "must be an EVM address (0x followed by 40 hex digits)" })
-    .refine((value) => isAddress(value, { strict: false }), {
-      error: "must be an EVM address (0x followed by 40 hex digits)",
-    })
-    // Mixed case carries an EIP-55 checksum; a typo in it must not send money elsewhere.
-    .refine((value) => isAddress(value), {
-      error: "has a wrong EIP-55 checksum (check the mixed-case letters)",
-    })
-    .transform((value) => getAddress(value)),
+  address: settlementAddress,
 });
 
 /** PUT /api/private/organization/current: what is sent changes; settlementWallets replaces the list. */
@@ -34,3 +37,23 @@ export const updateOrganizationSchema = z
   .meta({ id: "UpdateOrganization" });
 
 export type UpdateOrganizationInput = z.output<typeof updateOrganizationSchema>;
+
+/**
+ * The dashboard's wallet form: one address input per network, named by the network. It shows
+ * every network that has a wallet, so like the API it replaces the list: an emptied input
+ * removes that network's wallet.
+ */
+export const settlementWalletsFormSchema = z
+  .strictObject(
+    Object.fromEntries(
+      settlementNetworks.map((network) => [network, settlementAddress.optional()]),
+    ) as Record<SettlementNetwork, z.ZodOptional<typeof settlementAddress>>,
+  )
+  .transform(
+    (addresses): UpdateOrganizationInput => ({
+      settlementWallets: settlementNetworks.flatMap((network) => {
+        const address = addresses[network];
+        return address ? [{ network, address }] : [];
+      }),
+    }),
+  );

@@ -1,0 +1,6 @@
+import { z } from "zod";
+import { text } from "../http/fields";
+
+export const createApiKeySchema = z.strictObject({ name: text(100) });
+
+export const revokeApiKeySchema = z.strictObject({ apiKeyId: z.string().max(64) });

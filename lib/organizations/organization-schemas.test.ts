@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { validationError } from "../http/validation-error";
+import { settlementWalletsFormSchema } from "./organization-schemas";
+
+const address = "0x52908400098527886E0F7030069857D2E4169EE7"; // EIP-55 test vector
+
+describe("settlementWalletsFormSchema (the dashboard's wallet form)", () => {
+  it.each<[string, Record<string, string>, unknown]>([
+    ["no addresses: clears the list", {}, []],
+    [
+      "lower-case and padded addresses: checksummed, in network order",
+      { polygon: ` ${address.toLowerCase()} `, devnet: address },
+      [
+        { network: "devnet", address },
+        { network: "polygon", address },
+      ],
+    ],
+  ])("%s", (_case, form, wallets) => {
+    expect(settlementWalletsFormSchema.parse(form)).toEqual({ settlementWallets: wallets });
+  });
+
+  it.each<[string, Record<string, string>, string, string]>([
+    ["a bad checksum", { base: address.replace("E0F", "e0F") }, "base", "has a wrong EIP-55 checksum"],
+    ["a non-address", { base: "0x1234" }, "base", "must be an EVM address"],
+    ["an unknown network", { solana: address }, "solana", "Received unknown parameter: solana."],
+  ])("rejects %s, naming the network", (_case, form, param, message) => {
+    const parsed = settlementWalletsFormSchema.safeParse(form);
+    if (parsed.success) throw new Error("the form was accepted");
+    const error = validationError(parsed.error, form);
+    expect(error.param).toBe(param);
+    expect(error.message).toContain(message);
+  });
+});
