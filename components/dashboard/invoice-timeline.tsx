@@ -4,26 +4,29 @@ import { formatDateTime } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { config } from "@/lib/config";
 import type { getInvoiceTimeline } from "@/lib/payments/get-invoice-timeline";
+import { formatTokenAmount } from "@/lib/payments/payment-summary";
 
 type Timeline = Awaited<ReturnType<typeof getInvoiceTimeline>>;
 type Entry = { at: Date; key: string; title: ReactNode; body?: ReactNode };
 
 /** Everything that happened to an invoice, oldest first: creation, transfers, events and their deliveries. */
 export function InvoiceTimeline({ invoice, events }: Timeline) {
+  const tokens = (value: { toString(): string }) =>
+    `${formatTokenAmount(invoice.network, invoice.token, value)} ${invoice.token}`;
   const required = config().networks.find((network) => network.id === invoice.network)?.confirmations;
   const entries: Entry[] = [
     {
       at: invoice.createdAt,
       key: invoice.id,
       title: "Invoice created",
-      body: `${invoice.amountDue.toString()} ${invoice.token} due on ${invoice.network} by ${formatDateTime(invoice.deadline)}`,
+      body: `${tokens(invoice.amountDue)} due on ${invoice.network} by ${formatDateTime(invoice.deadline)}`,
     },
     ...invoice.payments.map((payment) => ({
       at: payment.createdAt,
       key: payment.id,
       title: (
         <span className="flex flex-wrap items-center gap-2">
-          Transfer of {payment.amount.toString()} {invoice.token} <StatusBadge status={payment.status} />
+          Transfer of {tokens(payment.amount)} <StatusBadge status={payment.status} />
           {payment.late ? <StatusBadge status="LATE" /> : null}
         </span>
       ),

@@ -1,17 +1,11 @@
-const formats = {
-  full: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }),
-  date: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }),
-};
+import { formatDateTime, type Precision } from "./format";
 
-/**
- * A moment as people read it ("Nov 23, 2026, 9:10 AM UTC", or only the date where space is
- * short, as in table columns), exact in the tooltip.
- */
-export function DateTime({ value, dateOnly = false }: { value: Date | string; dateOnly?: boolean }) {
-  const date = typeof value === "string" ? new Date(value) : value;
+/** A moment as a <time> element, exact in the tooltip. UTC, so server and browser render the same text. */
+export function DateTime({ value, precision = "minutes" }: { value: Date | string; precision?: Precision }) {
+  const date = new Date(value);
   return (
-    <time dateTime={date.toISOString()} title={date.toISOString()}>
-      {dateOnly ? formats.date.format(date) : `${formats.full.format(date)} UTC`}
+    <time dateTime={date.toISOString()} title={date.toISOString()} className="tabular-nums">
+      {formatDateTime(date, precision)}
     </time>
   );
 }

@@ -13,6 +13,7 @@ export function formatMoney(amount: { toString(): string }, currency: string): s
 }
 
 const formats = {
+  date: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }),
   minutes: new Intl.DateTimeFormat("en-US", {
     dateStyle: "medium",
     timeStyle: "short",
@@ -27,7 +28,13 @@ const formats = {
   }),
 };
 
-/** "Nov 23, 2026, 09:14 UTC", or with seconds where retries seconds apart must be told apart. */
-export function formatDateTime(value: Date | string, precision: keyof typeof formats = "minutes"): string {
-  return `${formats[precision].format(new Date(value))} UTC`;
+export type Precision = keyof typeof formats;
+
+/**
+ * "Nov 23, 2026, 09:14 UTC"; with seconds where retries seconds apart must be told apart; the
+ * date alone ("Nov 23, 2026") where space is short, as in table columns.
+ */
+export function formatDateTime(value: Date | string, precision: Precision = "minutes"): string {
+  const text = formats[precision].format(new Date(value));
+  return precision === "date" ? text : `${text} UTC`;
 }

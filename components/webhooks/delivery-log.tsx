@@ -3,10 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { redeliverEventAction } from "@/app/dashboard/webhooks/actions";
 import { ActionForm } from "@/components/ui/action-form";
+import { DateTime } from "@/components/ui/date-time";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { Time } from "@/components/ui/time";
 import type { serializeDeliveryPage, serializeWebhookDelivery } from "@/lib/webhooks/serialize-webhook";
 
 type DeliveryPage = ReturnType<typeof serializeDeliveryPage>;
@@ -83,11 +83,11 @@ function DeliveryItem({ delivery }: { delivery: Delivery }) {
               {delivery.attemptCount} {delivery.attemptCount === 1 ? "attempt" : "attempts"}
             </span>
             <span>
-              Created <Time value={delivery.createdAt} />
+              Created <DateTime value={delivery.createdAt} precision="seconds" />
             </span>
             {waiting && delivery.nextAttemptAt ? (
               <span className="text-amber-800">
-                Next attempt <Time value={delivery.nextAttemptAt} />
+                Next attempt <DateTime value={delivery.nextAttemptAt} precision="seconds" />
               </span>
             ) : null}
           </p>
@@ -114,7 +114,7 @@ function DeliveryItem({ delivery }: { delivery: Delivery }) {
               className="flex flex-wrap items-baseline gap-x-3 gap-y-1 rounded-lg bg-slate-50 px-3 py-2 text-xs sm:grid sm:grid-cols-[2rem_13rem_minmax(7rem,auto)_4.5rem_minmax(0,1fr)]"
             >
               <span className="font-medium text-slate-500">#{index + 1}</span>
-              <Time value={attempt.attemptedAt} />
+              <DateTime value={attempt.attemptedAt} precision="seconds" />
               <AttemptResult httpStatus={attempt.httpStatus} error={attempt.error} />
               <span className="tabular-nums text-slate-500 sm:text-right">{attempt.durationMs} ms</span>
               <code

@@ -10,9 +10,9 @@ import {
 } from "@/app/dashboard/webhooks/actions";
 import { ActionForm } from "@/components/ui/action-form";
 import { ConfirmAction } from "@/components/ui/confirm-action";
+import { DateTime } from "@/components/ui/date-time";
 import { inputStyles } from "@/components/ui/field";
 import { SecretReveal } from "@/components/ui/secret-reveal";
-import { Time } from "@/components/ui/time";
 
 type Endpoint = { id: string; name: string; enabled: boolean };
 
@@ -94,7 +94,7 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
               {data.previousSecretExpiresAt ? (
                 <>
                   {" "}
-                  (until <Time value={data.previousSecretExpiresAt} />)
+                  (until <DateTime value={data.previousSecretExpiresAt} precision="seconds" />)
                 </>
               ) : null}
               : update your server before then.

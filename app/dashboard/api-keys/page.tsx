@@ -59,13 +59,17 @@ export default async function ApiKeysPage() {
                   cell: (key) => <code className="font-mono text-xs">{key.prefix}…</code>,
                 },
                 { header: "Status", cell: (key) => <StatusBadge status={key.status} /> },
-                { header: "Created", wide: true, cell: (key) => <DateTime value={key.createdAt} dateOnly /> },
+                {
+                  header: "Created",
+                  wide: true,
+                  cell: (key) => <DateTime value={key.createdAt} precision="date" />,
+                },
                 {
                   header: "Last used",
                   wide: true,
                   cell: (key) =>
                     key.lastUsedAt ? (
-                      <DateTime value={key.lastUsedAt} dateOnly />
+                      <DateTime value={key.lastUsedAt} precision="date" />
                     ) : (
                       <span className="text-slate-400">Never</span>
                     ),

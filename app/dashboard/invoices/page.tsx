@@ -12,6 +12,7 @@ import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
 import { readPageQuery } from "@/lib/http/read-page-query";
 import { invoiceListQuery, invoiceStatuses, listInvoices } from "@/lib/payments/list-invoices";
+import { formatTokenAmount } from "@/lib/payments/payment-summary";
 
 export const metadata: Metadata = { title: "Invoices" };
 
@@ -39,7 +40,8 @@ const columns: Column<Row>[] = [
     header: "Paid",
     numeric: true,
     wide: true,
-    cell: (invoice) => `${invoice.amountPaid.toString()} / ${invoice.amountDue.toString()} ${invoice.token}`,
+    cell: (invoice) =>
+      `${formatTokenAmount(invoice.network, invoice.token, invoice.amountPaid)} / ${formatTokenAmount(invoice.network, invoice.token, invoice.amountDue)} ${invoice.token}`,
   },
   { header: "Network", wide: true, cell: (invoice) => invoice.network },
   { header: "Order", wide: true, cell: (invoice) => invoice.checkoutSession.merchantOrderId ?? "—" },

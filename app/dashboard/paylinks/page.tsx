@@ -72,7 +72,7 @@ export default async function PaylinksPage({ searchParams }: { searchParams: Pro
                   {
                     header: "Created",
                     wide: true,
-                    cell: (row) => <DateTime value={row.createdAt} dateOnly />,
+                    cell: (row) => <DateTime value={row.createdAt} precision="date" />,
                   },
                 ]}
               />

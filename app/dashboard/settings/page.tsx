@@ -209,7 +209,7 @@ export default async function SettingsPage() {
                 you={m.user.id === member.user.id}
                 detail={
                   <>
-                    {humanize(m.role)} · joined <DateTime value={m.createdAt} dateOnly />
+                    {humanize(m.role)} · joined <DateTime value={m.createdAt} precision="date" />
                   </>
                 }
               >
@@ -239,8 +239,8 @@ export default async function SettingsPage() {
                     email={i.email}
                     detail={
                       <>
-                        {humanize(i.role)} · invited <DateTime value={i.createdAt} dateOnly /> · joins at
-                        first sign-in
+                        {humanize(i.role)} · invited <DateTime value={i.createdAt} precision="date" /> · joins
+                        at first sign-in
                       </>
                     }
                   >

@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { buttonStyles } from "@/components/ui/button-styles";
 import { Card } from "@/components/ui/card";
+import { DateTime } from "@/components/ui/date-time";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { Time } from "@/components/ui/time";
 import { CreateEndpointForm } from "@/components/webhooks/create-endpoint-form";
 import { EndpointActions, SendTestEventForm } from "@/components/webhooks/endpoint-actions";
 import { db } from "@/lib/db/client";
@@ -69,7 +69,7 @@ export default async function WebhooksPage() {
                     </div>
                     <code className="break-all font-mono text-sm text-slate-700">{endpoint.url}</code>
                     <p className="text-xs text-slate-500">
-                      Created <Time value={endpoint.createdAt} />
+                      Created <DateTime value={endpoint.createdAt} precision="seconds" />
                       {endpoint.isDefault ? " · the webhook URL of your organization settings" : ""}
                     </p>
                   </div>

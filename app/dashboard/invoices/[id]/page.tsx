@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/checkout/copy-button";
 import { InvoiceTimeline } from "@/components/dashboard/invoice-timeline";
 import { Card } from "@/components/ui/card";
@@ -9,20 +8,20 @@ import { formatDateTime, formatMoney } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
-import { ServiceError } from "@/lib/errors";
 import { requireMember } from "@/lib/http/dashboard-session";
+import { orNotFound } from "@/lib/http/or-not-found";
 import { getInvoiceTimeline } from "@/lib/payments/get-invoice-timeline";
+import { formatTokenAmount } from "@/lib/payments/payment-summary";
 
 export const metadata: Metadata = { title: "Invoice" };
 
 export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
   const member = await requireMember();
   const { id } = await params;
-  const timeline = await getInvoiceTimeline(db(), member.organization.id, id).catch((error) => {
-    if (error instanceof ServiceError && error.status === 404) notFound();
-    throw error;
-  });
+  const timeline = await orNotFound(getInvoiceTimeline(db(), member.organization.id, id));
   const { invoice } = timeline;
+  const tokens = (value: { toString(): string }) =>
+    `${formatTokenAmount(invoice.network, invoice.token, value)} ${invoice.token}`;
   return (
     <>
       <PageHeader
@@ -35,8 +34,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <DetailList
             items={[
               ["Price", formatMoney(invoice.pricingAmount, invoice.pricingCurrency)],
-              ["Amount due", `${invoice.amountDue.toString()} ${invoice.token}`],
-              ["Amount paid", `${invoice.amountPaid.toString()} ${invoice.token}`],
+              ["Amount due", tokens(invoice.amountDue)],
+              ["Amount paid", tokens(invoice.amountPaid)],
               ["Rate", `${invoice.rate.toString()} ${invoice.token} per ${invoice.pricingCurrency}`],
               ["Network", invoice.network],
               [

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/checkout/copy-button";
 import { CodeBlock } from "@/components/code-block";
 import { InvoiceTimeline } from "@/components/dashboard/invoice-timeline";
@@ -12,23 +11,18 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { getCheckoutSession } from "@/lib/checkout/get-checkout-session";
 import { serializeCheckoutSessionDetail } from "@/lib/checkout/serialize-checkout-session";
 import { db } from "@/lib/db/client";
-import { ServiceError } from "@/lib/errors";
 import { requireMember } from "@/lib/http/dashboard-session";
+import { orNotFound } from "@/lib/http/or-not-found";
 import { getInvoiceTimeline } from "@/lib/payments/get-invoice-timeline";
 
 export const metadata: Metadata = { title: "Checkout session" };
-
-const orNotFound = (error: unknown): never => {
-  if (error instanceof ServiceError && error.status === 404) notFound();
-  throw error;
-};
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const member = await requireMember();
   const { id } = await params;
   // The same view the merchant API returns, so the dashboard never shows another truth.
   const session = serializeCheckoutSessionDetail(
-    await getCheckoutSession(db(), member.organization.id, id).catch(orNotFound),
+    await orNotFound(getCheckoutSession(db(), member.organization.id, id)),
   );
   const timeline = session.payment
     ? await getInvoiceTimeline(db(), member.organization.id, session.payment.invoiceId)

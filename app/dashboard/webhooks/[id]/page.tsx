@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { Card } from "@/components/ui/card";
+import { DateTime } from "@/components/ui/date-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { Time } from "@/components/ui/time";
 import { DeliveryLog } from "@/components/webhooks/delivery-log";
 import { EndpointActions, SendTestEventForm } from "@/components/webhooks/endpoint-actions";
 import { db } from "@/lib/db/client";
@@ -57,7 +57,7 @@ export default async function WebhookEndpointPage({
               {view.adapter === "STRIPE" ? "Stripe-compatible (STRIPE)" : "Standard JSON (NONE)"}
             </Detail>
             <Detail label="Created">
-              <Time value={view.createdAt} />
+              <DateTime value={view.createdAt} precision="seconds" />
             </Detail>
             <Detail label="Endpoint ID">
               <code className="break-all font-mono text-xs">{view.id}</code>
