@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
 import { getDashboardOverview } from "./get-dashboard-overview";
 
 const now = new Date("2026-11-20T12:00:00Z");
@@ -10,33 +10,7 @@ async function invoice(
   organizationId: string,
   input: { amount: string; currency: string; status: "CONFIRMED" | "AWAITING_PAYMENT"; confirmedAt?: Date },
 ) {
-  const session = await db().checkoutSession.create({
-    data: {
-      id: newId("checkoutSession"),
-      organizationId,
-      status: "COMPLETED",
-      amount: input.amount,
-      currency: input.currency,
-      expiresAt: now,
-    },
-  });
-  const created = await db().invoice.create({
-    data: {
-      id: newId("invoice"),
-      organizationId,
-      checkoutSessionId: session.id,
-      network: "devnet",
-      token: "USDC",
-      depositAddress: `0x${newId("invoice").slice(4, 24).padEnd(40, "0")}`,
-      derivationIndex: Math.floor(Math.random() * 1e9),
-      amountDue: input.amount,
-      pricingAmount: input.amount,
-      pricingCurrency: input.currency,
-      rate: "1",
-      status: input.status,
-      deadline: now,
-    },
-  });
+  const created = await createTestInvoice(organizationId, input);
   if (input.confirmedAt) {
     await db().event.create({
       data: {

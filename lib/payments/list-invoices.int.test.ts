@@ -2,40 +2,12 @@ import { describe, expect, it } from "vitest";
 import { listCheckoutSessions, sessionListQuery } from "@/lib/checkout/list-checkout-sessions";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
 import { getInvoiceTimeline } from "./get-invoice-timeline";
 import { invoiceListQuery, listInvoices } from "./list-invoices";
 
-async function paidOrder(organizationId: string, orderId: string, status: "CONFIRMED" | "OVERDUE") {
-  const session = await db().checkoutSession.create({
-    data: {
-      id: newId("checkoutSession"),
-      organizationId,
-      status: "COMPLETED",
-      amount: "12",
-      currency: "USD",
-      merchantOrderId: orderId,
-      expiresAt: new Date(),
-    },
-  });
-  return db().invoice.create({
-    data: {
-      id: newId("invoice"),
-      organizationId,
-      checkoutSessionId: session.id,
-      network: "devnet",
-      token: "USDC",
-      depositAddress: `0x${newId("invoice").slice(4, 24).padEnd(40, "a")}`,
-      derivationIndex: Math.floor(Math.random() * 1e9),
-      amountDue: "12",
-      pricingAmount: "12",
-      pricingCurrency: "USD",
-      rate: "1",
-      status,
-      deadline: new Date(),
-    },
-  });
-}
+const paidOrder = (organizationId: string, merchantOrderId: string, status: "CONFIRMED" | "OVERDUE") =>
+  createTestInvoice(organizationId, { amount: "12", status, merchantOrderId });
 
 describe("dashboard lists and the invoice timeline", async () => {
   const { organization } = await createTestOrganization();

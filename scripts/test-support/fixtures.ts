@@ -1,5 +1,5 @@
 import { db } from "../../lib/db/client";
-import { randomBase62 } from "../../lib/ids";
+import { newId, randomBase62 } from "../../lib/ids";
 import { createOrganization } from "../../lib/organizations/create-organization";
 
 /** A fresh organization with an owner and a live API key, in the test file's database. */
@@ -13,4 +13,44 @@ export async function createTestOrganization(name = "Test Store") {
     apiKey: result.apiKey,
     auth: { authorization: `Bearer ${result.apiKey}` },
   };
+}
+
+/** A checkout session with an invoice in the given state, as the payment flow would leave them. */
+export async function createTestInvoice(
+  organizationId: string,
+  input: {
+    amount: string;
+    currency?: string;
+    status: "AWAITING_PAYMENT" | "PARTIALLY_PAID" | "CONFIRMING" | "CONFIRMED" | "OVERDUE";
+    merchantOrderId?: string;
+  },
+) {
+  const session = await db().checkoutSession.create({
+    data: {
+      id: newId("checkoutSession"),
+      organizationId,
+      status: "COMPLETED",
+      amount: input.amount,
+      currency: input.currency ?? "USD",
+      merchantOrderId: input.merchantOrderId,
+      expiresAt: new Date(),
+    },
+  });
+  return db().invoice.create({
+    data: {
+      id: newId("invoice"),
+      organizationId,
+      checkoutSessionId: session.id,
+      network: "devnet",
+      token: "USDC",
+      depositAddress: `0x${randomBase62(20).toLowerCase().padEnd(40, "0")}`,
+      derivationIndex: Math.floor(Math.random() * 1e9),
+      amountDue: input.amount,
+      pricingAmount: input.amount,
+      pricingCurrency: input.currency ?? "USD",
+      rate: "1",
+      status: input.status,
+      deadline: new Date(),
+    },
+  });
 }
