@@ -1,4 +1,6 @@
-import { createWalletClient, type Hex, http, parseEther, parseUnits } from "viem";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { createPublicClient, createWalletClient, type Hex, http, parseEther, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
 import { devnetFunder } from "../lib/chains/devnet-account";
@@ -219,4 +221,28 @@ test("a buyer pays in devnet ETH by a plain transfer", async ({ page, request, m
     token: "ETH",
     amountPaid: "0.008333333333333334",
   });
+});
+
+test("npm run devnet:pay pays an ETH invoice by a native transfer", async ({
+  page,
+  request,
+  merchant,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const session = await createSession(request, merchant, baseURL as string);
+  await page.goto(session.url);
+  await page.getByRole("button", { name: /ETH\s*on Local devnet/ }).click();
+  const address = (await page.getByTestId("deposit-address").textContent()) as string;
+  const { invoiceId } = (await retrieve(request, merchant, session.id)).payment;
+  const { stdout } = await promisify(execFile)("npm", ["run", "--silent", "devnet:pay", "--", invoiceId], {
+    env: { ...process.env, ...appEnv() },
+  });
+  expect(stdout).toContain(`sent 0.008333333333333334 ETH to ${address}`);
+  const txHash = /tx (0x[0-9a-f]{64})/.exec(stdout)?.[1] as Hex;
+  const client = createPublicClient({ chain: hardhat, transport: http(rpcUrl()) });
+  const transaction = await client.getTransaction({ hash: txHash });
+  expect(transaction.to?.toLowerCase()).toBe(address.toLowerCase());
+  expect(transaction.input).toBe("0x");
+  await page.waitForURL(new RegExp(`paid=${session.id}$`), { timeout: 60_000 });
 });
