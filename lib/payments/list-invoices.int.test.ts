@@ -9,22 +9,23 @@ import { invoiceListQuery, listInvoices } from "./list-invoices";
 const paidOrder = (organizationId: string, merchantOrderId: string, status: "CONFIRMED" | "OVERDUE") =>
   createTestInvoice(organizationId, { amount: "12", status, merchantOrderId });
 
-describe("dashboard lists and the invoice timeline", async () => {
-  const { organization } = await createTestOrganization();
-  const other = await createTestOrganization();
-  const confirmed = await paidOrder(organization.id, "order-1", "CONFIRMED");
-  const overdue = await paidOrder(organization.id, "order-2", "OVERDUE");
-  const foreign = await paidOrder(other.organization.id, "order-1", "CONFIRMED");
-  await db().checkoutSession.create({
-    data: {
-      id: newId("checkoutSession"),
-      organizationId: organization.id,
-      amount: "1",
-      currency: "EUR",
-      expiresAt: new Date(),
-    },
-  });
+// Collected before the tables below, which name these rows.
+const { organization } = await createTestOrganization();
+const other = await createTestOrganization();
+const confirmed = await paidOrder(organization.id, "order-1", "CONFIRMED");
+const overdue = await paidOrder(organization.id, "order-2", "OVERDUE");
+const foreign = await paidOrder(other.organization.id, "order-1", "CONFIRMED");
+await db().checkoutSession.create({
+  data: {
+    id: newId("checkoutSession"),
+    organizationId: organization.id,
+    amount: "1",
+    currency: "EUR",
+    expiresAt: new Date(),
+  },
+});
 
+describe("dashboard lists and the invoice timeline", () => {
   it.each([
     [{}, [overdue.id, confirmed.id]],
     [{ status: "CONFIRMED" }, [confirmed.id]],
