@@ -10,7 +10,11 @@ const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD",
 export function VolumeChart({ series }: { series: Point[] }) {
   const data = series.map((point) => ({ ...point, volume: Number(point.volumeUsd) }));
   return (
-    <div className="h-64 w-full min-w-0 overflow-hidden" role="img" aria-label="Confirmed volume per day over the last 30 days">
+    <div
+      className="h-64 w-full min-w-0 overflow-hidden"
+      role="img"
+      aria-label="Confirmed volume per day over the last 30 days"
+    >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
