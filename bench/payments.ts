@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { privateKeyToAddress } from "viem/accounts";
-import { deployTestUsdc, startDevnet } from "../lib/chains/devnet";
+import { deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import type { NetworkConfig } from "../lib/chains/networks";
 import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
@@ -47,18 +47,11 @@ const devnet = await startDevnet({ port: 8690 + Math.floor(Math.random() * 10), 
 const rpc = (method: string, params: unknown[] = []) =>
   devnet.client.request({ method: method as never, params: params as never });
 try {
-  const network: NetworkConfig = {
-    id: "devnet",
-    name: "Local devnet",
-    chainId: 31337,
+  const network = devnetNetwork({
     rpcUrl: devnet.rpcUrl,
+    usdc: await deployTestUsdc(devnet.rpcUrl),
     confirmations: 2,
-    tokens: [
-      { symbol: "USDC", decimals: 6, address: await deployTestUsdc(devnet.rpcUrl), peggedTo: "USD" },
-      { symbol: "ETH", decimals: 18 },
-    ],
-    devnet: true,
-  };
+  });
   // The app reads its configuration from the environment once, on first use: set it before that.
   Object.assign(process.env, {
     DATABASE_URL: databaseUrl.toString(),

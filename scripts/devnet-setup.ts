@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import { type Devnet, deployTestUsdc, startDevnet } from "../lib/chains/devnet";
+import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
 import type { NetworkConfig } from "../lib/chains/networks";
 import type { Db } from "../lib/db/client";
 
@@ -28,18 +28,7 @@ export async function setUpDevnet(options: {
 }): Promise<DevnetSetup> {
   const devnet = await startDevnet({ port: options.port });
   const usdc = await deployTestUsdc(devnet.rpcUrl);
-  const network: NetworkConfig = {
-    id: "devnet",
-    name: "Local devnet",
-    chainId: 31337,
-    rpcUrl: devnet.rpcUrl,
-    confirmations: 2,
-    tokens: [
-      { symbol: "USDC", decimals: 6, address: usdc, peggedTo: "USD" },
-      { symbol: "ETH", decimals: 18 },
-    ],
-    devnet: true,
-  };
+  const network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2 });
   // The devnet starts from block 0 every time: forget how far the previous one was scanned.
   await options.database.chainCursor.deleteMany({ where: { network: "devnet" } });
   return {

@@ -4,6 +4,7 @@ import { type Address, createPublicClient, createWalletClient, http, type Public
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "./compile-test-usdc";
 import { devnetFunder } from "./devnet-account";
+import type { NetworkConfig } from "./networks";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -65,4 +66,24 @@ export async function deployTestUsdc(rpcUrl: string): Promise<Address> {
   const receipt = await client.waitForTransactionReceipt({ hash });
   if (!receipt.contractAddress) throw new Error("test USDC deployment failed");
   return receipt.contractAddress;
+}
+
+/** The network configuration of a local devnet: its test USDC and ETH, flagged as the devnet. */
+export function devnetNetwork(options: {
+  rpcUrl: string;
+  usdc: Address;
+  confirmations: number;
+}): NetworkConfig {
+  return {
+    id: "devnet",
+    name: "Local devnet",
+    chainId: 31337,
+    rpcUrl: options.rpcUrl,
+    confirmations: options.confirmations,
+    tokens: [
+      { symbol: "USDC", decimals: 6, address: options.usdc, peggedTo: "USD" },
+      { symbol: "ETH", decimals: 18 },
+    ],
+    devnet: true,
+  };
 }

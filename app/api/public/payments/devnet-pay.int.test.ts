@@ -2,7 +2,7 @@ import { getAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as retrieveSession } from "@/app/api/checkout-sessions/[id]/route";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
-import { type Devnet, deployTestUsdc, startDevnet } from "@/lib/chains/devnet";
+import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "@/lib/chains/devnet";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { scanNetwork } from "@/lib/payments/scan-network";
@@ -20,18 +20,7 @@ beforeAll(async () => {
   const usdc = await deployTestUsdc(devnet.rpcUrl);
   process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
   process.env.SERVICE_NETWORKS = JSON.stringify([
-    {
-      id: "devnet",
-      name: "Local devnet",
-      chainId: 31337,
-      rpcUrl: devnet.rpcUrl,
-      confirmations: 1,
-      tokens: [
-        { symbol: "USDC", decimals: 6, address: usdc, peggedTo: "USD" },
-        { symbol: "ETH", decimals: 18 },
-      ],
-      devnet: true,
-    },
+    devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 1 }),
     // Same node, but not flagged: the test wallet must refuse it all the same.
     { id: "base", rpcUrl: devnet.rpcUrl },
   ]);
