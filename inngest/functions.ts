@@ -1,8 +1,9 @@
 import { expireCheckoutSessions } from "@/lib/checkout/expire-checkout-sessions";
 import { db } from "@/lib/db/client";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/purge-idempotency-keys";
+import { scanNetworksTask } from "@/lib/jobs/background-tasks";
+import { runTaskOnce } from "@/lib/jobs/periodic-task";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
-import { scanConfiguredNetworks } from "@/lib/payments/scan-configured-networks";
 import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { deliveryDueEvent, inngest } from "./client";
@@ -36,9 +37,19 @@ export const expireCheckoutSessionsCron = inngest.createFunction(
   async ({ step }) => step.run("expire", () => expireCheckoutSessions(db())),
 );
 
+/** How long one cron run follows new heads: most of the minute, so the runs follow each other. */
+export const scanNetworksBudgetMs = 55_000;
+
+/**
+ * The chain watcher, as the in-process engine runs it (the same task and lease, so the two engines
+ * never scan at once), for most of a minute per run; singleton, so runs never overlap.
+ */
 export const scanNetworksCron = inngest.createFunction(
-  { id: "scan-networks", triggers: [{ cron: "* * * * *" }] },
-  async ({ step }) => step.run("scan", () => scanConfiguredNetworks(db())),
+  { id: "scan-networks", singleton: { mode: "skip" }, triggers: [{ cron: "* * * * *" }] },
+  async ({ step }) =>
+    step.run("watch", () =>
+      runTaskOnce(db(), scanNetworksTask, undefined, AbortSignal.timeout(scanNetworksBudgetMs)),
+    ),
 );
 
 export const markOverdueInvoicesCron = inngest.createFunction(

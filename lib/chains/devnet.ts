@@ -80,6 +80,8 @@ export function devnetNetwork(options: {
     chainId: 31337,
     rpcUrl: options.rpcUrl,
     confirmations: options.confirmations,
+    // The devnet mines a block a second (scripts/devnet-setup.ts, bench/payments.ts).
+    blockTimeMs: 1000,
     tokens: [
       { symbol: "USDC", decimals: 6, address: options.usdc, peggedTo: "USD" },
       { symbol: "ETH", decimals: 18 },

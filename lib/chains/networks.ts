@@ -33,6 +33,13 @@ export const networkSchema = z.strictObject({
    * checkout's "Pay with test wallet" button. Set by the zero-setup start (scripts/devnet-setup.ts).
    */
   devnet: z.boolean().optional(),
+  /**
+   * Most blocks one getLogs may span (default 2,000, the tightest limit of the common providers);
+   * the watcher scans a longer gap, after downtime, in ranges of this size.
+   */
+  maxBlockRange: z.number().int().min(1).max(1_000_000).optional(),
+  /** Average time between blocks; the watcher polls for a new head at a fraction of it. */
+  blockTimeMs: z.number().int().min(100).max(600_000).optional(),
 });
 
 export type TokenConfig = z.output<typeof tokenSchema>;
@@ -48,6 +55,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     name: "Ethereum",
     chainId: 1,
     confirmations: 12,
+    blockTimeMs: 12_000,
     tokens: [
       native("ETH"),
       usdc("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
@@ -59,6 +67,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     name: "Base",
     chainId: 8453,
     confirmations: 10,
+    blockTimeMs: 2_000,
     tokens: [native("ETH"), usdc("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")],
   },
   polygon: {
@@ -66,6 +75,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     name: "Polygon",
     chainId: 137,
     confirmations: 64,
+    blockTimeMs: 2_000,
     tokens: [
       native("POL"),
       usdc("0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
@@ -77,6 +87,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     name: "Arbitrum One",
     chainId: 42161,
     confirmations: 10,
+    blockTimeMs: 250,
     tokens: [
       native("ETH"),
       usdc("0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),

@@ -1,9 +1,21 @@
 import { expireCheckoutSessions } from "../checkout/expire-checkout-sessions";
 import { purgeIdempotencyKeys } from "../idempotency/purge-idempotency-keys";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
-import { scanConfiguredNetworks } from "../payments/scan-configured-networks";
+import { watchConfiguredNetworks } from "../payments/watch-networks";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
 import type { PeriodicTask } from "./periodic-task";
+
+/**
+ * The chain watcher: one pass follows new heads until its signal aborts (the runner stopping, the
+ * lease lost, or an engine's time budget), renewing its lease meanwhile. Another instance retries
+ * every intervalMs and takes over within leaseMs of the holder dying.
+ */
+export const scanNetworksTask: PeriodicTask = {
+  name: "scan-networks",
+  intervalMs: 2_000,
+  leaseMs: 15_000,
+  run: (database, { signal }) => watchConfiguredNetworks(database, signal),
+};
 
 // Every periodic task of the in-process engine. Each is a thin wrapper over a domain function
 // that the Inngest functions in inngest/ call too, so no logic lives only in one engine.
@@ -15,7 +27,7 @@ export const backgroundTasks: PeriodicTask[] = [
     everyInstance: true,
     run: (database) => deliverDueWebhooks(database),
   },
-  { name: "scan-networks", intervalMs: 2_000, run: (database) => scanConfiguredNetworks(database) },
+  scanNetworksTask,
   { name: "mark-overdue-invoices", intervalMs: 15_000, run: (database) => markOverdueInvoices(database) },
   {
     name: "expire-checkout-sessions",

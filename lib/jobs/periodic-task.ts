@@ -4,15 +4,22 @@ import { log } from "../log";
 
 // The in-process engine runs each periodic task on a timer. With several app instances on one
 // database, a lease row per task lets one instance run it at a time, without holding a
-// transaction open while it works. Tasks must still claim rows themselves (FOR UPDATE SKIP
-// LOCKED) and be idempotent: a lease can lapse while a slow pass is still running.
+// transaction open while it works. The runner renews the lease while a pass runs, so a long pass
+// (a chain scan catching up) keeps it; if a renewal finds the lease taken (this process stalled
+// past it), the pass's signal aborts and the task stops at its next checkpoint. Tasks must still
+// claim rows themselves (FOR UPDATE SKIP LOCKED) and be idempotent.
+
+export type TaskContext = {
+  /** Aborted when the runner stops, or the lease was lost: stop before the next write. */
+  signal: AbortSignal;
+};
 
 export type PeriodicTask = {
   name: string;
   intervalMs: number;
   /** One pass: do what is due now and return; the runner calls it again after intervalMs. */
-  run: (database: Db) => Promise<unknown>;
-  /** How long a lease lasts; a pass should finish well within it. Default 60 s. */
+  run: (database: Db, context: TaskContext) => Promise<unknown>;
+  /** How long a lease lasts without renewal; renewed every third of it while a pass runs. Default 60 s. */
   leaseMs?: number;
   /** Run on every instance at once, without a lease: for tasks that claim their rows themselves. */
   everyInstance?: boolean;
@@ -21,6 +28,7 @@ export type PeriodicTask = {
 /** This process's name in leases. */
 export const instanceId = `inst_${randomBase62(12)}`;
 
+/** Takes the task's lease, or extends it if this owner holds it; false while another holds it. */
 async function acquireLease(database: Db, task: PeriodicTask, owner: string): Promise<boolean> {
   const leaseMs = task.leaseMs ?? 60_000;
   const rows = await database.$queryRaw<{ owner: string }[]>`
@@ -32,28 +40,66 @@ async function acquireLease(database: Db, task: PeriodicTask, owner: string): Pr
   return rows.length === 1;
 }
 
-/** Runs one pass of the task unless another instance holds its lease. Returns whether it ran. */
-export async function runTaskOnce(database: Db, task: PeriodicTask, owner = instanceId): Promise<boolean> {
-  if (!task.everyInstance && !(await acquireLease(database, task, owner))) return false;
-  await task.run(database);
+/** Gives the lease up, so another instance takes over at once rather than when it lapses. */
+async function releaseLease(database: Db, task: PeriodicTask, owner: string) {
+  await database.jobLease.deleteMany({ where: { name: task.name, owner } });
+}
+
+/**
+ * Runs one pass of the task unless another instance holds its lease. Returns whether it ran.
+ * `signal` ends the pass from outside (the runner stopping, an engine's time budget).
+ */
+export async function runTaskOnce(
+  database: Db,
+  task: PeriodicTask,
+  owner = instanceId,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  if (task.everyInstance) {
+    await task.run(database, { signal: signal ?? new AbortController().signal });
+    return true;
+  }
+  if (!(await acquireLease(database, task, owner))) return false;
+  const controller = new AbortController();
+  const stop = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", stop, { once: true });
+  if (signal?.aborted) stop();
+  const renewal = setInterval(
+    () => {
+      acquireLease(database, task, owner).then(
+        (held) => {
+          if (!held) controller.abort(new Error(`lease of ${task.name} lost to another instance`));
+        },
+        (error) => log.warn({ task: task.name, err: error }, "lease renewal failed"),
+      );
+    },
+    (task.leaseMs ?? 60_000) / 3,
+  );
+  try {
+    await task.run(database, { signal: controller.signal });
+  } finally {
+    clearInterval(renewal);
+    signal?.removeEventListener("abort", stop);
+  }
+  if (controller.signal.aborted) await releaseLease(database, task, owner).catch(() => {});
   return true;
 }
 
-/** Starts the timer loop of a task; returns a function that stops it. */
+/** Starts the timer loop of a task; returns a function that stops it (and aborts a running pass). */
 export function startPeriodicTask(database: Db, task: PeriodicTask): () => void {
-  let stopped = false;
+  const stopping = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const tick = async () => {
     try {
-      await runTaskOnce(database, task);
+      await runTaskOnce(database, task, instanceId, stopping.signal);
     } catch (error) {
-      log.error({ task: task.name, err: error }, "periodic task failed");
+      if (!stopping.signal.aborted) log.error({ task: task.name, err: error }, "periodic task failed");
     }
-    if (!stopped) timer = setTimeout(tick, task.intervalMs);
+    if (!stopping.signal.aborted) timer = setTimeout(tick, task.intervalMs);
   };
   timer = setTimeout(tick, 0);
   return () => {
-    stopped = true;
+    stopping.abort(new Error("stopped"));
     clearTimeout(timer);
   };
 }

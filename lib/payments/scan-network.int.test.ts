@@ -146,7 +146,7 @@ describe("the deadline job", () => {
 
     await pay(invoice.depositAddress, "7");
     await mine(3);
-    await scanNetwork(db(), network, devnet.client, afterDeadline);
+    await scanNetwork(db(), network, devnet.client, { now: afterDeadline });
     expect(await status(invoice.id)).toBe("CONFIRMED");
     const [payment] = await db().payment.findMany({ where: { invoiceId: invoice.id } });
     expect(payment.late).toBe(true);

@@ -12,16 +12,28 @@ const openStatuses = ["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "OVERD
 /** Blocks requested at once from the node. */
 const blockFetchConcurrency = 8;
 
-/** Fetches per block, a few at a time, yielding each chunk so whole blocks are not all held at once. */
-async function* fetchInChunks<T>(numbers: bigint[], fetch: (blockNumber: bigint) => Promise<T>) {
-  for (let start = 0; start < numbers.length; start += blockFetchConcurrency)
-    yield await Promise.all(numbers.slice(start, start + blockFetchConcurrency).map(fetch));
-}
+/**
+ * How long after its deadline an invoice's deposit address is still watched. A late payment
+ * inside this window is recorded and reported; after it the address is dropped, so abandoned
+ * invoices cannot pile up in every scan (BTCPay Server's default monitoring window is the same).
+ */
+export const lateWatchWindowMs = 24 * 60 * 60 * 1000;
+/** Deposit addresses per getLogs filter (and per lookup of a block's recipients). */
+export const addressBatchSize = 500;
+/** Blocks per getLogs range when a network sets no maxBlockRange (common provider limit). */
+export const defaultMaxBlockRange = 2_000;
 
-/** A transfer to a watched address, ERC-20 or native, as the watcher records it. */
+type WatchedInvoice = {
+  id: string;
+  organizationId: string;
+  depositAddress: string;
+  token: string;
+  deadline: Date;
+};
+
+/** A transfer to a watched invoice's address, ERC-20 or native, as the watcher records it. */
 type Transfer = {
-  to: Address;
-  symbol: string;
+  invoice: WatchedInvoice;
   txHash: Hex;
   logIndex: number;
   amount: string;
@@ -29,64 +41,205 @@ type Transfer = {
   blockHash: Hex;
 };
 
-/**
- * Plain native-coin transfers to deposit addresses in [from, to]: one getBlock with its
- * transactions per block (a value transfer emits no log to filter on), and a receipt only for a
- * matching transaction, because a reverted one moved nothing.
- */
-async function nativeTransfers(
+const watchedSelect = { id: true, organizationId: true, depositAddress: true, token: true, deadline: true };
+
+/** Open invoices in a token whose deadline is at most lateWatchWindowMs ago. */
+function watchedWhere(network: NetworkConfig, token: TokenConfig, now: Date) {
+  return {
+    network: network.id,
+    token: token.symbol,
+    status: { in: [...openStatuses] },
+    deadline: { gte: new Date(now.getTime() - lateWatchWindowMs) },
+  };
+}
+
+/** The watched invoices in a token, addressBatchSize at a time (keyset pages, bounded memory). */
+async function* watchedBatches(database: Db, network: NetworkConfig, token: TokenConfig, now: Date) {
+  for (let after: string | undefined; ; ) {
+    const batch: WatchedInvoice[] = await database.invoice.findMany({
+      where: { ...watchedWhere(network, token, now), ...(after ? { id: { gt: after } } : {}) },
+      select: watchedSelect,
+      orderBy: { id: "asc" },
+      take: addressBatchSize,
+    });
+    if (batch.length > 0) yield batch;
+    if (batch.length < addressBatchSize) return;
+    after = batch[batch.length - 1].id;
+  }
+}
+
+/** Fetches per block, a few at a time, yielding each chunk so whole blocks are not all held at once. */
+async function* fetchInChunks<T>(
+  numbers: bigint[],
+  fetch: (blockNumber: bigint) => Promise<T>,
+  signal?: AbortSignal,
+) {
+  for (let start = 0; start < numbers.length; start += blockFetchConcurrency) {
+    signal?.throwIfAborted();
+    yield await Promise.all(numbers.slice(start, start + blockFetchConcurrency).map(fetch));
+  }
+}
+
+/** ERC-20 transfers to watched addresses in [from, to]: one filtered getLogs per address batch. */
+async function tokenTransfers(
+  database: Db,
   client: PublicClient,
+  network: NetworkConfig,
   token: TokenConfig,
-  watched: Map<Address, { token: string }>,
-  from: bigint,
-  to: bigint,
+  range: { from: bigint; to: bigint; now: Date },
 ): Promise<Transfer[]> {
-  // Lower-case keys: checksumming (a keccak hash) every recipient in every block is needless work.
-  const byRecipient = new Map([...watched].map(([address, invoice]) => [address.toLowerCase(), invoice]));
   const found: Transfer[] = [];
-  const numbers: bigint[] = [];
-  for (let number = from; number <= to; number++) numbers.push(number);
-  const chunks = fetchInChunks(numbers, (blockNumber) =>
-    client.getBlock({ blockNumber, includeTransactions: true }),
-  );
-  for await (const blocks of chunks) {
-    for (const block of blocks) {
-      for (const transaction of block.transactions) {
-        if (!transaction.to || transaction.value === 0n) continue;
-        if (byRecipient.get(transaction.to.toLowerCase())?.token !== token.symbol) continue;
-        const receipt = await client.getTransactionReceipt({ hash: transaction.hash });
-        if (receipt.status !== "success") continue;
-        found.push({
-          to: transaction.to,
-          symbol: token.symbol,
-          txHash: transaction.hash,
-          // A transaction carries at most one top-level value transfer and no log for it, and log
-          // indexes start at 0: -1 keeps (txHash, logIndex) unique next to ERC-20 payments.
-          logIndex: -1,
-          amount: fromBaseUnits(transaction.value, token.decimals),
-          blockNumber: block.number as bigint,
-          blockHash: block.hash as Hex,
-        });
-      }
+  for await (const batch of watchedBatches(database, network, token, range.now)) {
+    const byAddress = new Map(batch.map((invoice) => [getAddress(invoice.depositAddress), invoice]));
+    const logs = await client.getLogs({
+      address: token.address as Address,
+      event: transfer,
+      args: { to: [...byAddress.keys()] },
+      fromBlock: range.from,
+      toBlock: range.to,
+    });
+    for (const log of logs) {
+      const invoice = log.args.to && byAddress.get(getAddress(log.args.to));
+      if (!invoice || log.transactionHash === null || log.logIndex === null || log.blockNumber === null)
+        continue;
+      found.push({
+        invoice,
+        txHash: log.transactionHash,
+        logIndex: log.logIndex,
+        amount: fromBaseUnits(log.args.value ?? 0n, token.decimals),
+        blockNumber: log.blockNumber,
+        blockHash: log.blockHash as Hex,
+      });
     }
   }
   return found;
 }
 
 /**
- * One pass of the chain watcher over a network: records ERC-20 and native-coin transfers to open
- * invoices' deposit addresses (idempotent on tx hash + log index), re-checks that counted
- * payments' blocks are still canonical (a vanished block un-counts its payment and rewinds the
- * cursor), updates confirmations, and moves the affected invoices on. Resumes from a cursor kept
- * in PostgreSQL.
+ * Plain native-coin transfers to watched addresses in [from, to]: one getBlock with its
+ * transactions per block (a value transfer emits no log to filter on), then the blocks'
+ * recipients looked up among the watched invoices (by the unique address index, so the cost
+ * follows the blocks, not the number of invoices), and a receipt only for a match, because a
+ * reverted transaction moved nothing.
+ */
+async function nativeTransfers(
+  database: Db,
+  client: PublicClient,
+  network: NetworkConfig,
+  token: TokenConfig,
+  range: { from: bigint; to: bigint; now: Date; signal?: AbortSignal },
+): Promise<Transfer[]> {
+  const found: Transfer[] = [];
+  const numbers: bigint[] = [];
+  for (let number = range.from; number <= range.to; number++) numbers.push(number);
+  const chunks = fetchInChunks(
+    numbers,
+    (blockNumber) => client.getBlock({ blockNumber, includeTransactions: true }),
+    range.signal,
+  );
+  for await (const blocks of chunks) {
+    const candidates = blocks.flatMap((block) =>
+      block.transactions
+        .filter((transaction) => transaction.to && transaction.value > 0n)
+        .map((transaction) => ({ block, transaction, to: getAddress(transaction.to as Address) })),
+    );
+    const recipients = [...new Set(candidates.map((candidate) => candidate.to))];
+    const byAddress = new Map<string, WatchedInvoice>();
+    for (let start = 0; start < recipients.length; start += addressBatchSize) {
+      const invoices = await database.invoice.findMany({
+        where: {
+          ...watchedWhere(network, token, range.now),
+          depositAddress: { in: recipients.slice(start, start + addressBatchSize) },
+        },
+        select: watchedSelect,
+      });
+      for (const invoice of invoices) byAddress.set(invoice.depositAddress, invoice);
+    }
+    for (const { block, transaction, to } of candidates) {
+      const invoice = byAddress.get(to);
+      if (!invoice) continue;
+      const receipt = await client.getTransactionReceipt({ hash: transaction.hash });
+      if (receipt.status !== "success") continue;
+      found.push({
+        invoice,
+        txHash: transaction.hash,
+        // A transaction carries at most one top-level value transfer and no log for it, and log
+        // indexes start at 0: -1 keeps (txHash, logIndex) unique next to ERC-20 payments.
+        logIndex: -1,
+        amount: fromBaseUnits(transaction.value, token.decimals),
+        blockNumber: block.number as bigint,
+        blockHash: block.hash as Hex,
+      });
+    }
+  }
+  return found;
+}
+
+/** Records transfers as payments (idempotent) and returns the invoices they touched. */
+async function recordTransfers(database: Db, transfers: Transfer[], now: Date) {
+  const touched = new Set<string>();
+  for (const found of transfers) {
+    const { invoice } = found;
+    await database.payment.createMany({
+      data: [
+        {
+          id: newId("payment"),
+          organizationId: invoice.organizationId,
+          invoiceId: invoice.id,
+          txHash: found.txHash,
+          logIndex: found.logIndex,
+          amount: found.amount,
+          blockNumber: found.blockNumber,
+          blockHash: found.blockHash,
+          late: now.getTime() > invoice.deadline.getTime(),
+        },
+      ],
+      skipDuplicates: true,
+    });
+    // A transfer un-counted by a reorganisation and mined again counts again, in its new block.
+    await database.payment.updateMany({
+      where: { txHash: found.txHash, logIndex: found.logIndex, status: "REORGED" },
+      data: {
+        status: "CONFIRMING",
+        blockNumber: found.blockNumber,
+        blockHash: found.blockHash,
+        confirmations: 0,
+      },
+    });
+    touched.add(invoice.id);
+  }
+  return touched;
+}
+
+async function settleInvoices(database: Db, invoiceIds: Iterable<string>, now: Date) {
+  for (const invoiceId of invoiceIds)
+    await database.$transaction((tx) => updateInvoiceFromPayments(tx, invoiceId, now));
+}
+
+export type ScanOptions = {
+  now?: Date;
+  /** The head just read by the caller (saves a call); read here when absent. */
+  head?: bigint;
+  /** Checked before each block range's writes: the task's lease was lost, or the runner stops. */
+  signal?: AbortSignal;
+};
+
+/**
+ * One pass of the chain watcher over a network: re-checks that counted payments' blocks are still
+ * canonical (a vanished block un-counts its payment and rewinds the cursor), then walks from the
+ * cursor to the head in ranges of at most `maxBlockRange` blocks, recording ERC-20 and native
+ * transfers to watched invoices' deposit addresses (idempotent on tx hash + log index), moving
+ * their invoices on and the cursor forward after each range; finally updates confirmations.
+ * Resumes from the cursor kept in PostgreSQL, so an interrupted catch-up continues where it was.
  */
 export async function scanNetwork(
   database: Db,
   network: NetworkConfig,
   client: PublicClient,
-  now = new Date(),
+  options: ScanOptions = {},
 ) {
-  const head = await client.getBlockNumber();
+  const { now = new Date(), signal } = options;
+  const head = options.head ?? (await client.getBlockNumber());
   const cursor = await database.chainCursor.findUnique({ where: { network: network.id } });
   let from = cursor ? cursor.lastScannedBlock + 1n : head > firstScanDepth ? head - firstScanDepth : 0n;
   const touched = new Set<string>();
@@ -118,76 +271,29 @@ export async function scanNetwork(
     if (payment.blockNumber <= from) from = payment.blockNumber;
   }
 
-  const invoices = await database.invoice.findMany({
-    where: { network: network.id, status: { in: [...openStatuses] } },
-    select: { id: true, organizationId: true, depositAddress: true, token: true, deadline: true },
-  });
-  const byAddress = new Map(invoices.map((invoice) => [getAddress(invoice.depositAddress), invoice]));
-  const transfers: Transfer[] = [];
-  if (from <= head && invoices.length > 0) {
-    for (const token of network.tokens.filter((candidate) => candidate.address)) {
-      const watched = invoices
-        .filter((invoice) => invoice.token === token.symbol)
-        .map((invoice) => getAddress(invoice.depositAddress));
-      if (watched.length === 0) continue;
-      const logs = await client.getLogs({
-        address: token.address as Address,
-        event: transfer,
-        args: { to: watched },
-        fromBlock: from,
-        toBlock: head,
-      });
-      for (const log of logs) {
-        if (log.transactionHash === null || log.logIndex === null || log.blockNumber === null) continue;
-        transfers.push({
-          to: log.args.to as Address,
-          symbol: token.symbol,
-          txHash: log.transactionHash,
-          logIndex: log.logIndex,
-          amount: fromBaseUnits(log.args.value ?? 0n, token.decimals),
-          blockNumber: log.blockNumber,
-          blockHash: log.blockHash as Hex,
-        });
-      }
-    }
-    const native = network.tokens.find((candidate) => !candidate.address);
-    if (native && invoices.some((invoice) => invoice.token === native.symbol)) {
-      transfers.push(...(await nativeTransfers(client, native, byAddress, from, head)));
-    }
-  }
-
-  for (const found of transfers) {
-    const invoice = byAddress.get(getAddress(found.to));
-    // The address must belong to an invoice in the token that moved (USDC sent to an ETH
-    // invoice's address is not a payment of it).
-    if (!invoice || invoice.token !== found.symbol) continue;
-    await database.payment.createMany({
-      data: [
-        {
-          id: newId("payment"),
-          organizationId: invoice.organizationId,
-          invoiceId: invoice.id,
-          txHash: found.txHash,
-          logIndex: found.logIndex,
-          amount: found.amount,
-          blockNumber: found.blockNumber,
-          blockHash: found.blockHash,
-          late: now.getTime() > invoice.deadline.getTime(),
-        },
-      ],
-      skipDuplicates: true,
+  // Bounded ranges: after downtime the gap can exceed what a provider answers in one getLogs.
+  const maxRange = BigInt(network.maxBlockRange ?? defaultMaxBlockRange);
+  const native = network.tokens.find((token) => !token.address);
+  for (let start = from; start <= head; start += maxRange) {
+    const range = {
+      from: start,
+      to: start + maxRange - 1n < head ? start + maxRange - 1n : head,
+      now,
+      signal,
+    };
+    const transfers: Transfer[] = [];
+    for (const token of network.tokens.filter((candidate) => candidate.address))
+      transfers.push(...(await tokenTransfers(database, client, network, token, range)));
+    if (native) transfers.push(...(await nativeTransfers(database, client, network, native, range)));
+    signal?.throwIfAborted();
+    for (const invoiceId of await recordTransfers(database, transfers, now)) touched.add(invoiceId);
+    await settleInvoices(database, touched, now);
+    touched.clear();
+    await database.chainCursor.upsert({
+      where: { network: network.id },
+      create: { network: network.id, lastScannedBlock: range.to },
+      update: { lastScannedBlock: range.to },
     });
-    // A transfer un-counted by a reorganisation and mined again counts again, in its new block.
-    await database.payment.updateMany({
-      where: { txHash: found.txHash, logIndex: found.logIndex, status: "REORGED" },
-      data: {
-        status: "CONFIRMING",
-        blockNumber: found.blockNumber,
-        blockHash: found.blockHash,
-        confirmations: 0,
-      },
-    });
-    touched.add(invoice.id);
   }
 
   // Confirmations of everything still counted on this network.
@@ -202,14 +308,6 @@ export async function scanNetwork(
       touched.add(payment.invoiceId);
     }
   }
-
-  for (const invoiceId of touched) {
-    await database.$transaction((tx) => updateInvoiceFromPayments(tx, invoiceId, now));
-  }
-  await database.chainCursor.upsert({
-    where: { network: network.id },
-    create: { network: network.id, lastScannedBlock: head },
-    update: { lastScannedBlock: head },
-  });
-  return { head, touched: touched.size };
+  await settleInvoices(database, touched, now);
+  return { head };
 }

@@ -1,0 +1,62 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { createPublicClient, http, type PublicClient } from "viem";
+import type { NetworkConfig } from "../chains/networks";
+import { config } from "../config";
+import type { Db } from "../db/client";
+import { log } from "../log";
+import { scanNetwork } from "./scan-network";
+
+const clients = new Map<string, PublicClient>();
+function clientFor(network: NetworkConfig) {
+  let client = clients.get(network.id);
+  if (!client) {
+    // cacheTime 0: the watcher must see the current head, not viem's cached one.
+    client = createPublicClient({ transport: http(network.rpcUrl), cacheTime: 0 });
+    clients.set(network.id, client);
+  }
+  return client;
+}
+
+/**
+ * How often to ask for the head: a quarter of the block time, at most 250 ms and at least 100 ms
+ * apart, so a new block is seen within 250 ms (the scan then confirms within about 500 ms of it)
+ * while an idle chain costs one cheap eth_blockNumber per poll.
+ */
+export function headPollIntervalMs(network: NetworkConfig): number {
+  return Math.min(250, Math.max(100, Math.floor((network.blockTimeMs ?? 2_000) / 4)));
+}
+
+/** Polls one network's head and scans whenever it moves, until the signal aborts. */
+async function followNetwork(database: Db, network: NetworkConfig, signal: AbortSignal) {
+  const client = clientFor(network);
+  const pollMs = headPollIntervalMs(network);
+  let scanned: bigint | undefined;
+  let backoffMs = 1_000;
+  while (!signal.aborted) {
+    let waitMs = pollMs;
+    try {
+      const head = await client.getBlockNumber();
+      // The first poll always scans: it settles what happened while nobody watched.
+      if (head !== scanned) {
+        await scanNetwork(database, network, client, { head, signal });
+        scanned = head;
+      }
+      backoffMs = 1_000;
+    } catch (error) {
+      if (signal.aborted) break;
+      log.warn({ network: network.id, err: error }, "chain scan failed; retrying");
+      waitMs = backoffMs;
+      backoffMs = Math.min(backoffMs * 2, 30_000);
+    }
+    await sleep(waitMs, undefined, { signal }).catch(() => {});
+  }
+}
+
+/**
+ * The chain watcher: follows every configured network's new heads (each on its own, so a slow
+ * RPC delays only its network) and scans on each, until the signal aborts. Run under the
+ * scan-networks lease, so one instance watches at a time.
+ */
+export async function watchConfiguredNetworks(database: Db, signal: AbortSignal) {
+  await Promise.all(config().networks.map((network) => followNetwork(database, network, signal)));
+}
