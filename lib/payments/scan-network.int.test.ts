@@ -1,15 +1,18 @@
 import { createPublicClient, createWalletClient, type Hex, http, parseEther, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
 import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "@/lib/chains/devnet";
 import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
+import { backgroundTasks } from "@/lib/jobs/background-tasks";
+import { type PeriodicTask, runTaskOnce, startPeriodicTask } from "@/lib/jobs/periodic-task";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
 import { markOverdueInvoices } from "./mark-overdue-invoices";
-import { scanNetwork } from "./scan-network";
+import { addressBatchSize, lateWatchWindowMs, scanNetwork } from "./scan-network";
 import { startPayment } from "./start-payment";
 
 // A real Hardhat node per file, mining only on transactions (and when told to).
@@ -256,5 +259,199 @@ describe("native ETH payments", () => {
     await scanNetwork(db(), network, counting);
     expect(calls.filter((method) => method === "eth_getBlockByNumber")).toHaveLength(5);
     expect(calls.filter((method) => method === "eth_getTransactionReceipt")).toHaveLength(0);
+  });
+});
+
+/** Watching starts at the current head, as if every earlier block had been scanned. */
+async function cursorAtHead() {
+  const head = await devnet.client.getBlockNumber();
+  await db().chainCursor.upsert({
+    where: { network: network.id },
+    create: { network: network.id, lastScannedBlock: head },
+    update: { lastScannedBlock: head },
+  });
+  return head;
+}
+
+/** A devnet behind a provider-like proxy, as the watcher sees it through that provider. */
+async function throughProvider(limits: Parameters<typeof startLimitedRpc>[1]) {
+  const rpc = await startLimitedRpc(devnet.rpcUrl, limits);
+  const limited = { ...network, rpcUrl: rpc.url, maxBlockRange: limits.maxBlockRange };
+  const client = createPublicClient({ transport: http(rpc.url), cacheTime: 0 });
+  return { rpc, network: limited, client };
+}
+
+describe("scanning after downtime (block ranges)", () => {
+  it("catches up a gap longer than the provider's block range, in ranges it accepts", async () => {
+    const provider = await throughProvider({ maxBlockRange: 50 });
+    try {
+      const usdcInvoice = await invoiceFor("6.00");
+      const ethInvoice = await invoiceFor("30.00", "ETH");
+      const start = await cursorAtHead();
+      await mine(120);
+      await pay(usdcInvoice.depositAddress, "6");
+      await mine(120);
+      await payEth(ethInvoice.depositAddress, "0.01");
+      await mine(3);
+      const head = await devnet.client.getBlockNumber();
+
+      await scanNetwork(db(), provider.network, provider.client);
+      expect(await status(usdcInvoice.id)).toBe("CONFIRMED");
+      expect(await status(ethInvoice.id)).toBe("CONFIRMED");
+      expect(
+        (await db().chainCursor.findUniqueOrThrow({ where: { network: "devnet" } })).lastScannedBlock,
+      ).toBe(head);
+      // Every request within the limit, and together exactly the gap, once.
+      const ranges = provider.rpc.getLogs.map((call) => [call.fromBlock, call.toBlock]);
+      for (const [from, to] of ranges) expect(to - from + 1n).toBeLessThanOrEqual(50n);
+      const starts = [...new Set(ranges.map(([from]) => from))];
+      expect(starts[0]).toBe(start + 1n);
+      expect(ranges.at(-1)?.[1]).toBe(head);
+    } finally {
+      await provider.rpc.close();
+    }
+  });
+
+  it("renews the lease during a long scan, so a second runner never scans alongside it", async () => {
+    // 300 blocks in ranges of 10, each getLogs taking 100 ms: a scan of several seconds, far
+    // longer than the 900 ms lease.
+    const provider = await throughProvider({ maxBlockRange: 10, getLogsDelayMs: 100 });
+    try {
+      const start = await cursorAtHead();
+      await mine(300);
+      const task: PeriodicTask = {
+        name: "long-scan-probe",
+        intervalMs: 1000,
+        leaseMs: 900,
+        run: (database, { signal }) => scanNetwork(database, provider.network, provider.client, { signal }),
+      };
+      let done = false;
+      const first = runTaskOnce(db(), task, "instance-a").finally(() => {
+        done = true;
+      });
+      const secondRan: boolean[] = [];
+      const cursors: bigint[] = [];
+      while (!done) {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        secondRan.push(await runTaskOnce(db(), task, "instance-b"));
+        const cursor = await db().chainCursor.findUniqueOrThrow({ where: { network: "devnet" } });
+        cursors.push(cursor.lastScannedBlock);
+      }
+      expect(await first).toBe(true);
+      expect(secondRan.length).toBeGreaterThan(10);
+      expect(secondRan).not.toContain(true);
+      // Each range was asked for once, and the cursor moved range by range while the scan ran.
+      const starts = provider.rpc.getLogs.map((call) => call.fromBlock);
+      expect(new Set(starts).size).toBe(starts.length);
+      expect(starts).toHaveLength(30);
+      expect(cursors.some((cursor) => cursor > start && cursor < start + 300n)).toBe(true);
+    } finally {
+      await provider.rpc.close();
+    }
+  });
+});
+
+describe("what the watcher watches", () => {
+  it("detects a payment among 10,000 stale invoices, with bounded address lists", async () => {
+    const { organization } = await createTestOrganization("Stale Store");
+    // 10,000 invoices overdue for longer than the watch window (half USDC, half ETH), and 1,100
+    // USDC invoices inside it: more than two batches of addresses.
+    await db().$executeRaw`
+      INSERT INTO "CheckoutSession" ("id", "organizationId", "status", "amount", "currency", "expiresAt", "updatedAt")
+      SELECT 'ycs_bulk' || i, ${organization.id}, 'COMPLETED', 1, 'USD', now(), now()
+      FROM generate_series(1, 11100) AS i`;
+    await db().$executeRaw`
+      INSERT INTO "Invoice" ("id", "organizationId", "checkoutSessionId", "network", "token", "depositAddress",
+        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "status", "deadline", "updatedAt")
+      SELECT 'inv_bulk' || i, ${organization.id}, 'ycs_bulk' || i, 'devnet',
+        CASE WHEN i <= 10000 AND i % 2 = 0 THEN 'ETH' ELSE 'USDC' END,
+        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, 1, 1, 'USD', 1,
+        CASE WHEN i <= 10000 THEN 'OVERDUE' ELSE 'AWAITING_PAYMENT' END::"InvoiceStatus",
+        CASE WHEN i <= 10000 THEN now() - interval '25 hours' ELSE now() + interval '1 hour' END, now()
+      FROM generate_series(1, 11100) AS i`;
+    const usdcInvoice = await invoiceFor("9.00");
+    const ethInvoice = await invoiceFor("30.00", "ETH");
+    // A provider that refuses filters of more than 1,000 addresses.
+    const provider = await throughProvider({ maxBlockRange: 2000, maxAddresses: 1000 });
+    try {
+      await cursorAtHead();
+      await pay(usdcInvoice.depositAddress, "9");
+      await payEth(ethInvoice.depositAddress, "0.01");
+      await mine(3);
+      await scanNetwork(db(), provider.network, provider.client);
+      expect(await status(usdcInvoice.id)).toBe("CONFIRMED");
+      expect(await status(ethInvoice.id)).toBe("CONFIRMED");
+      const watchedUsdc = await db().invoice.count({
+        where: {
+          network: "devnet",
+          token: "USDC",
+          status: { in: ["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "OVERDUE"] },
+          deadline: { gte: new Date(Date.now() - lateWatchWindowMs) },
+        },
+      });
+      const lists = provider.rpc.getLogs.map((call) => call.addresses);
+      expect(Math.max(...lists)).toBeLessThanOrEqual(addressBatchSize);
+      expect(lists.length).toBeGreaterThanOrEqual(3);
+      // No stale address is asked for: the lists hold exactly the watched invoices (before the
+      // fresh one was confirmed), never the 5,000 stale USDC ones.
+      expect(lists.reduce((total, count) => total + count, 0)).toBe(watchedUsdc + 1);
+    } finally {
+      await provider.rpc.close();
+    }
+  });
+
+  it.each([
+    { hours: 23, payments: 1, expected: "CONFIRMED" },
+    { hours: 25, payments: 0, expected: "OVERDUE" },
+  ])(
+    "a payment $hours hours after the deadline: $payments recorded, invoice $expected",
+    async ({ hours, payments, expected }) => {
+      const invoice = await invoiceFor("4.00");
+      const now = new Date();
+      await db().invoice.update({
+        where: { id: invoice.id },
+        data: { status: "OVERDUE", deadline: new Date(now.getTime() - hours * 60 * 60 * 1000) },
+      });
+      await cursorAtHead();
+      await pay(invoice.depositAddress, "4");
+      await mine(3);
+      await scanNetwork(db(), network, devnet.client, { now });
+      expect(await status(invoice.id)).toBe(expected);
+      expect(await db().payment.count({ where: { invoiceId: invoice.id, late: true } })).toBe(payments);
+    },
+  );
+});
+
+describe("the watcher task (as the app runs it)", () => {
+  it("confirms within 500 ms of the block that reaches the confirmations", async () => {
+    const watcher = backgroundTasks.find((task) => task.name === "scan-networks");
+    if (!watcher) throw new Error("no scan-networks task");
+    await cursorAtHead();
+    const stop = startPeriodicTask(db(), watcher);
+    try {
+      const latencies: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        const invoice = await invoiceFor("2.00");
+        await pay(invoice.depositAddress, "2");
+        await vi.waitFor(async () => expect(await status(invoice.id)).toBe("CONFIRMING"), {
+          timeout: 5000,
+          interval: 20,
+        });
+        // Confirmations 3: the payment's block and two more; the second of them completes it.
+        await mine(1);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await mine(1);
+        const mined = performance.now();
+        await vi.waitFor(async () => expect(await status(invoice.id)).toBe("CONFIRMED"), {
+          timeout: 5000,
+          interval: 10,
+        });
+        latencies.push(performance.now() - mined);
+      }
+      expect(Math.max(...latencies)).toBeLessThan(500);
+    } finally {
+      stop();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   });
 });

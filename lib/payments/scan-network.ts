@@ -90,16 +90,17 @@ async function tokenTransfers(
 ): Promise<Transfer[]> {
   const found: Transfer[] = [];
   for await (const batch of watchedBatches(database, network, token, range.now)) {
-    const byAddress = new Map(batch.map((invoice) => [getAddress(invoice.depositAddress), invoice]));
+    // Lower-case keys: checksumming (a keccak hash) every watched address on every head is needless.
+    const byAddress = new Map(batch.map((invoice) => [invoice.depositAddress.toLowerCase(), invoice]));
     const logs = await client.getLogs({
       address: token.address as Address,
       event: transfer,
-      args: { to: [...byAddress.keys()] },
+      args: { to: batch.map((invoice) => invoice.depositAddress as Address) },
       fromBlock: range.from,
       toBlock: range.to,
     });
     for (const log of logs) {
-      const invoice = log.args.to && byAddress.get(getAddress(log.args.to));
+      const invoice = log.args.to && byAddress.get(log.args.to.toLowerCase());
       if (!invoice || log.transactionHash === null || log.logIndex === null || log.blockNumber === null)
         continue;
       found.push({

@@ -33,6 +33,7 @@ async function followNetwork(database: Db, network: NetworkConfig, signal: Abort
   let scanned: bigint | undefined;
   let backoffMs = 1_000;
   while (!signal.aborted) {
+    const polled = performance.now();
     let waitMs = pollMs;
     try {
       const head = await client.getBlockNumber();
@@ -48,7 +49,8 @@ async function followNetwork(database: Db, network: NetworkConfig, signal: Abort
       waitMs = backoffMs;
       backoffMs = Math.min(backoffMs * 2, 30_000);
     }
-    await sleep(waitMs, undefined, { signal }).catch(() => {});
+    // The interval runs from the poll, not from the end of a scan, so a slow scan adds no wait.
+    await sleep(Math.max(0, waitMs - (performance.now() - polled)), undefined, { signal }).catch(() => {});
   }
 }
 
