@@ -1,6 +1,6 @@
 // `npx tsx bench/payments.ts`: the chain watcher against a real Hardhat devnet and PostgreSQL
 // (TEST_DATABASE_URL's server, default postgresql://postgres@127.0.0.1:5432/postgres; a fresh
-// database for the run, dropped after).
+// database for the run, dropped after; the devnet on BENCH_DEVNET_PORT, default a random 869x).
 //  1. Confirmation latency: BENCH_INVOICES (default 120) invoices, half USDC and half native ETH,
 //     each paid by the test wallet while the watcher runs as the app runs it (the scan-networks
 //     task, following new heads) on a devnet mining a block a second, confirmations 2 as in the
@@ -14,7 +14,6 @@ import pg from "pg";
 import { privateKeyToAddress } from "viem/accounts";
 import { deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
 import { devnetFunder } from "../lib/chains/devnet-account";
-import type { NetworkConfig } from "../lib/chains/networks";
 import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
 import { closeDb, db } from "../lib/db/client";
 import { applyMigrations } from "../lib/db/schema-engine";
