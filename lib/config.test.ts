@@ -1,6 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "./config";
 
+// The development mnemonic, its account (m/44'/60'/0') xpub and xprv, and its master xpub.
+const devMnemonic = "test test test test test test test test test test test junk";
+const accountXpub =
+  "xpub6Ce9NcJvTk36xtLSrJLZqE7wtgA5deCeYs7rSQtreh4cj6ByPtrg9sD7V2FNFLPnf8heNP3FGkeV9qwfzvZNSd54JoNXVsXFYSYwHsnJxqP";
+const accountXprv =
+  "xprv9yeny6n2dNUokQFykGoZU6BDLeKbEBUoBeCFe2VF6MXdrHrprMYRc4tddncDRxrJCy7GtPDk68zRcgWtGFveqdCV5NyhZwVgMoZVbTm78vx";
+const masterXpub =
+  "xpub661MyMwAqRbcGCHqYL6cunEAC4sjobr4oEsADYNVSpvM1oCFfV98EVtMuHVmKomD5EWqhYwUPCkQdrti7hUGbmxaoTGLSkzhtBmR5tk9Jtu";
+const baseNetworks = '[{"id": "base", "rpcUrl": "https://base.example/rpc"}]';
+const devnetNetworks = JSON.stringify([
+  {
+    id: "devnet",
+    name: "Local devnet",
+    chainId: 31337,
+    rpcUrl: "http://127.0.0.1:8545",
+    confirmations: 2,
+    tokens: [{ symbol: "ETH", decimals: 18 }],
+    devnet: true,
+  },
+]);
+
 describe("parseConfig", () => {
   it("fills defaults for an empty environment", () => {
     const config = parseConfig({});
@@ -18,6 +39,7 @@ describe("parseConfig", () => {
       webhooks: { allowPrivateUrls: false, timeoutMs: 10_000 },
       networks: [],
       hdMnemonic: undefined,
+      hdXpub: undefined,
       email: { smtpUrl: undefined, devMailbox: true },
     });
   });
@@ -85,6 +107,27 @@ describe("parseConfig", () => {
       'SERVICE_RATE_LIMIT_API_PER_SECOND must be a whole number from 1 to 1000000 (got "0")',
     ],
     [{ DATABASE_POOL_SIZE: "0" }, 'DATABASE_POOL_SIZE must be a whole number from 1 to 100 (got "0")'],
+    [{ SERVICE_HD_XPUB: "xpub-nonsense" }, "SERVICE_HD_XPUB must be a BIP32 extended public key (xpub…)"],
+    [
+      { SERVICE_HD_XPUB: accountXprv },
+      "SERVICE_HD_XPUB is a private key: give the account's xpub, never its xprv",
+    ],
+    [
+      { SERVICE_HD_XPUB: masterXpub },
+      "SERVICE_HD_XPUB must be an account-level key (depth 3, m/44'/60'/0'), not depth 0",
+    ],
+    [
+      { SERVICE_HD_XPUB: accountXpub, SERVICE_HD_MNEMONIC: devMnemonic },
+      "SERVICE_HD_XPUB cannot be set together with SERVICE_HD_MNEMONIC: keep one (a web tier needs only the xpub)",
+    ],
+    [
+      { SERVICE_NETWORKS: baseNetworks },
+      "SERVICE_HD_XPUB or SERVICE_HD_MNEMONIC is needed to derive deposit addresses on SERVICE_NETWORKS",
+    ],
+    [
+      { SERVICE_NETWORKS: devnetNetworks, SERVICE_HD_XPUB: accountXpub },
+      "SERVICE_HD_XPUB is for real networks: the devnet and its test wallet run with SERVICE_HD_MNEMONIC",
+    ],
   ])("rejects %j with a readable message", (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     try {
@@ -103,6 +146,22 @@ describe("parseConfig", () => {
       const problems = (error as ConfigError).problems;
       expect(problems).toHaveLength(2);
       expect((error as Error).message).not.toContain("hunter2");
+    }
+  });
+
+  it.each([
+    ["the account xpub", { SERVICE_HD_XPUB: accountXpub }, { hdXpub: accountXpub, hdMnemonic: undefined }],
+    ["the mnemonic", { SERVICE_HD_MNEMONIC: devMnemonic }, { hdXpub: undefined, hdMnemonic: devMnemonic }],
+  ])("takes payments on a network with %s", (_label, env, expected) => {
+    expect(parseConfig({ SERVICE_NETWORKS: baseNetworks, ...env })).toMatchObject(expected);
+  });
+
+  it("never echoes a private key given as SERVICE_HD_XPUB", () => {
+    expect(() => parseConfig({ SERVICE_HD_XPUB: accountXprv })).toThrow(ConfigError);
+    try {
+      parseConfig({ SERVICE_HD_XPUB: accountXprv });
+    } catch (error) {
+      expect((error as Error).message).not.toContain(accountXprv.slice(4, 20));
     }
   });
 

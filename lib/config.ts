@@ -1,3 +1,4 @@
+import { HDKey } from "@scure/bip32";
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { z } from "zod";
@@ -68,6 +69,24 @@ export const configSchema = z
         error: "must be a valid BIP39 mnemonic",
       })
       .optional(),
+    SERVICE_HD_XPUB: z
+      .string()
+      .trim()
+      .superRefine((value, context) => {
+        const problem = (() => {
+          if (value.startsWith("xprv")) return "is a private key: give the account's xpub, never its xprv";
+          try {
+            const key = HDKey.fromExtendedKey(value);
+            return key.depth === 3
+              ? null
+              : `must be an account-level key (depth 3, m/44'/60'/0'), not depth ${key.depth}`;
+          } catch {
+            return "must be a BIP32 extended public key (xpub…)";
+          }
+        })();
+        if (problem) context.addIssue({ code: "custom", message: problem });
+      })
+      .optional(),
     SERVICE_RATES: z
       .string()
       .transform((json, context) => {
@@ -106,6 +125,18 @@ export const configSchema = z
     path: ["SERVICE_RATE_LIMIT_STORE"],
     error: "postgres needs DATABASE_URL (a PostgreSQL server shared by the app instances)",
   })
+  .refine((env) => !(env.SERVICE_HD_MNEMONIC && env.SERVICE_HD_XPUB), {
+    path: ["SERVICE_HD_XPUB"],
+    error: "cannot be set together with SERVICE_HD_MNEMONIC: keep one (a web tier needs only the xpub)",
+  })
+  .refine((env) => !env.SERVICE_NETWORKS?.length || env.SERVICE_HD_MNEMONIC || env.SERVICE_HD_XPUB, {
+    path: ["SERVICE_HD_XPUB"],
+    error: "or SERVICE_HD_MNEMONIC is needed to derive deposit addresses on SERVICE_NETWORKS",
+  })
+  .refine((env) => !(env.SERVICE_HD_XPUB && env.SERVICE_NETWORKS?.some((network) => network.devnet)), {
+    path: ["SERVICE_HD_XPUB"],
+    error: "is for real networks: the devnet and its test wallet run with SERVICE_HD_MNEMONIC",
+  })
   .transform((env) => {
     const baseUrl = (env.SERVICE_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
     return {
@@ -123,6 +154,7 @@ export const configSchema = z
       jobEngine: env.SERVICE_JOB_ENGINE,
       networks: env.SERVICE_NETWORKS ?? [],
       hdMnemonic: env.SERVICE_HD_MNEMONIC?.trim(),
+      hdXpub: env.SERVICE_HD_XPUB,
       // A static table for the devnet and tests; production sets SERVICE_RATES from its provider.
       rates: env.SERVICE_RATES ?? {
         "ETH/USD": "3000",
@@ -171,7 +203,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       const name = String(issue.path[0] ?? "environment");
       const value = env[name];
       const shown =
-        value === undefined || /URL|SECRET|KEY|MNEMONIC|NETWORKS/.test(name) ? "" : ` (got "${value}")`;
+        value === undefined || /URL|SECRET|KEY|MNEMONIC|XPUB|NETWORKS/.test(name) ? "" : ` (got "${value}")`;
       return `${name} ${issue.message}${shown}`;
     }),
   );

@@ -1,3 +1,4 @@
+import type { HDKey } from "@scure/bip32";
 import { findToken, type TokenConfig } from "../chains/networks";
 import { transitionSession } from "../checkout/session-state";
 import { config } from "../config";
@@ -6,7 +7,7 @@ import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
 import { recordEvent } from "../events/record-event";
 import type { CheckoutSession } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { depositAddress, hdKeyFromMnemonic } from "./derive-deposit-address";
+import { depositAddress, depositKeyFromMnemonic, depositKeyFromXpub } from "./derive-deposit-address";
 import type { StartPaymentInput } from "./payment-schemas";
 import { QuoteUnavailable, quote } from "./quote";
 import { serializeInvoiceEvent } from "./serialize-invoice-event";
@@ -14,10 +15,12 @@ import { serializeInvoiceEvent } from "./serialize-invoice-event";
 /** First-payment invoices are due within an hour (spec 6.5). */
 export const invoiceDeadlineMs = 60 * 60 * 1000;
 
-let root: { mnemonic: string; key: ReturnType<typeof hdKeyFromMnemonic> } | undefined;
-function hdRoot() {
-  const mnemonic = config().hdMnemonic;
-  if (!mnemonic) {
+let cached: { source: string; key: HDKey } | undefined;
+/** The deposit chain key: from the account xpub (no private key) or else the mnemonic. */
+function depositKey() {
+  const { hdXpub, hdMnemonic } = config();
+  const source = hdXpub ?? hdMnemonic;
+  if (!source) {
     throw new ServiceError(
       503,
       "api_error",
@@ -25,8 +28,9 @@ function hdRoot() {
       "Payments are not configured on this service yet.",
     );
   }
-  if (root?.mnemonic !== mnemonic) root = { mnemonic, key: hdKeyFromMnemonic(mnemonic) };
-  return root.key;
+  if (cached?.source !== source)
+    cached = { source, key: hdXpub ? depositKeyFromXpub(hdXpub) : depositKeyFromMnemonic(source) };
+  return cached.key;
 }
 
 /** The session's price in the token; a pair the rate table lacks is the buyer's 400, not a 500. */
@@ -90,7 +94,7 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
         checkoutSessionId: session.id,
         network: network.id,
         token: token.symbol,
-        depositAddress: depositAddress(hdRoot(), index),
+        depositAddress: depositAddress(depositKey(), index),
         derivationIndex: index,
         amountDue: priced.amountDue,
         pricingAmount: session.amount,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as retrieveSession } from "@/app/api/checkout-sessions/[id]/route";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { db } from "@/lib/db/client";
-import { depositAddress, hdKeyFromMnemonic } from "@/lib/payments/derive-deposit-address";
+import { depositAddress, depositKeyFromMnemonic } from "@/lib/payments/derive-deposit-address";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { GET } from "./[id]/route";
@@ -26,7 +26,7 @@ process.env.SERVICE_NETWORKS = JSON.stringify([
     ],
   },
 ]);
-const root = hdKeyFromMnemonic(mnemonic);
+const root = depositKeyFromMnemonic(mnemonic);
 
 async function session(body: Record<string, unknown> = {}) {
   const merchant = await createTestOrganization();
