@@ -6,7 +6,12 @@ import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { type ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { deliveryDueEvent } from "./client";
-import { deliverDueWebhooksCron, deliverWebhook, expireCheckoutSessionsCron } from "./functions";
+import {
+  deliverDueWebhooksCron,
+  deliverWebhook,
+  expireCheckoutSessionsCron,
+  scanNetworksCron,
+} from "./functions";
 
 const receivers: Awaited<ReturnType<typeof startWebhookReceiver>>[] = [];
 afterEach(async () => {
@@ -89,5 +94,18 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
       (await db().checkoutSession.findUniqueOrThrow({ where: { id: "ycs_inngestexpiry000000000001" } }))
         .status,
     ).toBe("EXPIRED");
+  });
+
+  it("the chain watcher run stays out while another engine's instance holds the scan lease", async () => {
+    await db().jobLease.create({
+      data: { name: "scan-networks", owner: "inst_inprocess", expiresAt: new Date(Date.now() + 60_000) },
+    });
+    const started = performance.now();
+    const { result } = await new InngestTestEngine({ function: scanNetworksCron }).execute();
+    expect(result).toBe(false);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect((await db().jobLease.findUniqueOrThrow({ where: { name: "scan-networks" } })).owner).toBe(
+      "inst_inprocess",
+    );
   });
 });

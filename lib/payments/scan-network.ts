@@ -275,6 +275,10 @@ export async function scanNetwork(
   // Bounded ranges: after downtime the gap can exceed what a provider answers in one getLogs.
   const maxRange = BigInt(network.maxBlockRange ?? defaultMaxBlockRange);
   const native = network.tokens.find((token) => !token.address);
+  // Whole blocks are fetched only while some invoice in the native coin is watched.
+  const nativeWatched =
+    native &&
+    (await database.invoice.findFirst({ where: watchedWhere(network, native, now), select: { id: true } }));
   for (let start = from; start <= head; start += maxRange) {
     const range = {
       from: start,
@@ -285,7 +289,8 @@ export async function scanNetwork(
     const transfers: Transfer[] = [];
     for (const token of network.tokens.filter((candidate) => candidate.address))
       transfers.push(...(await tokenTransfers(database, client, network, token, range)));
-    if (native) transfers.push(...(await nativeTransfers(database, client, network, native, range)));
+    if (native && nativeWatched)
+      transfers.push(...(await nativeTransfers(database, client, network, native, range)));
     signal?.throwIfAborted();
     for (const invoiceId of await recordTransfers(database, transfers, now)) touched.add(invoiceId);
     await settleInvoices(database, touched, now);

@@ -18,12 +18,12 @@ function clientFor(network: NetworkConfig) {
 }
 
 /**
- * How often to ask for the head: a quarter of the block time, at most 250 ms and at least 100 ms
+ * How often to ask for the head: an eighth of the block time, at most 250 ms and at least 100 ms
  * apart, so a new block is seen within 250 ms (the scan then confirms within about 500 ms of it)
  * while an idle chain costs one cheap eth_blockNumber per poll.
  */
 export function headPollIntervalMs(network: NetworkConfig): number {
-  return Math.min(250, Math.max(100, Math.floor((network.blockTimeMs ?? 2_000) / 4)));
+  return Math.min(250, Math.max(100, Math.floor((network.blockTimeMs ?? 2_000) / 8)));
 }
 
 /** Polls one network's head and scans whenever it moves, until the signal aborts. */
