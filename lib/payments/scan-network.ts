@@ -286,11 +286,15 @@ export async function scanNetwork(
       now,
       signal,
     };
-    const transfers: Transfer[] = [];
-    for (const token of network.tokens.filter((candidate) => candidate.address))
-      transfers.push(...(await tokenTransfers(database, client, network, token, range)));
-    if (native && nativeWatched)
-      transfers.push(...(await nativeTransfers(database, client, network, native, range)));
+    // Tokens and the native coin side by side: on each new head this is the latency path.
+    const transfers = (
+      await Promise.all([
+        ...network.tokens
+          .filter((candidate) => candidate.address)
+          .map((token) => tokenTransfers(database, client, network, token, range)),
+        native && nativeWatched ? nativeTransfers(database, client, network, native, range) : [],
+      ])
+    ).flat();
     signal?.throwIfAborted();
     for (const invoiceId of await recordTransfers(database, transfers, now)) touched.add(invoiceId);
     await settleInvoices(database, touched, now);
