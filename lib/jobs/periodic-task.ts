@@ -16,6 +16,11 @@ export type PeriodicTask = {
   leaseMs?: number;
   /** Run on every instance at once, without a lease: for tasks that claim their rows themselves. */
   everyInstance?: boolean;
+  /**
+   * Subscribes to signals that work is due now, calling `wake` on each; the runner then starts a
+   * pass at once instead of waiting out the interval. Returns a function that unsubscribes.
+   */
+  wakeOn?: (wake: () => void) => () => void;
 };
 
 /** This process's name in leases. */
@@ -42,18 +47,37 @@ export async function runTaskOnce(database: Db, task: PeriodicTask, owner = inst
 /** Starts the timer loop of a task; returns a function that stops it. */
 export function startPeriodicTask(database: Db, task: PeriodicTask): () => void {
   let stopped = false;
+  let running = false;
+  let again = false;
   let timer: NodeJS.Timeout | undefined;
   const tick = async () => {
-    try {
-      await runTaskOnce(database, task);
-    } catch (error) {
-      log.error({ task: task.name, err: error }, "periodic task failed");
-    }
+    running = true;
+    do {
+      again = false;
+      try {
+        await runTaskOnce(database, task);
+      } catch (error) {
+        log.error({ task: task.name, err: error }, "periodic task failed");
+      }
+    } while (again && !stopped);
+    running = false;
     if (!stopped) timer = setTimeout(tick, task.intervalMs);
   };
+  // Woken while a pass runs, the task runs once more right after it: that pass may have missed it.
+  const wake = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    void tick();
+  };
+  const stopWaking = task.wakeOn?.(wake) ?? (() => {});
   timer = setTimeout(tick, 0);
   return () => {
     stopped = true;
     clearTimeout(timer);
+    stopWaking();
   };
 }
