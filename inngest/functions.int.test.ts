@@ -5,9 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
-import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
-import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
-import { type ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
+import { createTestInvoice, createTestReceiverEndpoint } from "@/scripts/test-support/fixtures";
+import type { ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { deliveryDueEvent, inngest } from "./client";
 import { deliverDueWebhooksCron, deliverWebhook, expireCheckoutSessionsCron } from "./functions";
 
@@ -19,20 +18,13 @@ afterEach(async () => {
 });
 
 async function dueDelivery(script: ScriptedAnswer[]) {
-  const receiver = await startWebhookReceiver(script);
+  const { receiver, organization } = await createTestReceiverEndpoint(script);
   receivers.push(receiver);
-  const { organization } = await createTestOrganization();
-  await createWebhookEndpoint(db(), organization.id, {
-    name: "Shop",
-    url: receiver.url,
-    adapter: "NONE",
-    enabled: true,
-  });
   const event = await db().$transaction((tx) =>
     recordEvent(tx, { organizationId: organization.id, type: "invoice.created", data: { amount: "1.00" } }),
   );
   const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { eventId: event.id } });
-  return { receiver, delivery };
+  return { receiver, delivery, organizationId: organization.id };
 }
 
 describe("Inngest functions (same domain functions as the in-process engine)", () => {
@@ -98,9 +90,7 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
       INNGEST_EVENT_KEY: "test-event-key",
     });
     try {
-      const { receiver } = await dueDelivery([{ status: 200 }]);
-      const organizationId = (await db().webhookEndpoint.findFirstOrThrow({ where: { url: receiver.url } }))
-        .organizationId;
+      const { receiver, organizationId } = await dueDelivery([{ status: 200 }]);
       await db().webhookDelivery.deleteMany({ where: { organizationId } });
       await createTestInvoice(organizationId, { amount: "10.00", status: "AWAITING_PAYMENT" });
       // The deadline job: the invoice goes overdue and invoice.overdue is recorded, live.

@@ -2,9 +2,7 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { closeDb, createDb, db } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
-import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
-import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
-import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
+import { createTestInvoice, createTestReceiverEndpoint } from "@/scripts/test-support/fixtures";
 import { backgroundTasks } from "./background-tasks";
 import { startPeriodicTask } from "./periodic-task";
 
@@ -15,15 +13,8 @@ afterEach(async () => {
 
 /** The in-process delivery worker, polling only once a minute: anything sooner was a wake-up. */
 async function startDeliveryWorker(intervalMs = 60_000) {
-  const receiver = await startWebhookReceiver();
+  const { receiver, organization } = await createTestReceiverEndpoint();
   cleanups.push(() => receiver.close());
-  const { organization } = await createTestOrganization();
-  await createWebhookEndpoint(db(), organization.id, {
-    name: "Shop",
-    url: receiver.url,
-    adapter: "NONE",
-    enabled: true,
-  });
   const task = backgroundTasks.find((candidate) => candidate.name === "deliver-webhooks");
   if (!task) throw new Error("no delivery task");
   cleanups.push(startPeriodicTask(db(), { ...task, intervalMs }));
