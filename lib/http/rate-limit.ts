@@ -69,9 +69,5 @@ export async function consumeRateLimit(scope: RateLimitScope, key: string): Prom
   }
 }
 
-/** The client address as the nearest proxy (or Next.js itself) reported it. */
-export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for");
-  const nearest = forwarded?.split(",").at(-1)?.trim();
-  return nearest || headers.get("x-real-ip") || "unknown";
-}
+// Callers of the limits read the client address from here too.
+export { clientAddress } from "./client-address";
