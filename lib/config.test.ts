@@ -152,9 +152,9 @@ describe("parseConfig", () => {
     expect(networks[0]).toMatchObject({ devnet: true, chainId: 31337 });
   });
 
-  it("listens on loopback for the zero-setup start, everywhere with a configured database, or on HOST", () => {
+  it("listens on loopback unless HOST says otherwise", () => {
     expect(parseConfig({}).host).toBe("127.0.0.1");
-    expect(parseConfig({ DATABASE_URL: "postgresql://db/x" }).host).toBe("0.0.0.0");
+    expect(parseConfig({ DATABASE_URL: "postgresql://db/x" }).host).toBe("127.0.0.1");
     expect(parseConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
     expect(parseConfig({ DATABASE_URL: "postgresql://db/x", HOST: "::1" }).host).toBe("::1");
     expect(parseConfig({}).trustedProxies).toBe(0);

@@ -53,6 +53,9 @@ export const configSchema = z
     SERVICE_RATE_LIMIT_EMAILS_PER_CLIENT_PER_HOUR: wholeNumber(1, 1_000_000).default(20),
     SERVICE_RATE_LIMIT_EMAILS_PER_ADDRESS_PER_HOUR: wholeNumber(1, 1_000_000).default(5),
     SERVICE_RATE_LIMIT_EMAILS_PER_ORGANIZATION_PER_HOUR: wholeNumber(1, 1_000_000).default(50),
+    SERVICE_RATE_LIMIT_CHECKOUTS_PER_CLIENT_PER_HOUR: wholeNumber(1, 1_000_000).default(60),
+    SERVICE_RATE_LIMIT_CHECKOUTS_PER_PAYLINK_PER_HOUR: wholeNumber(1, 1_000_000).default(1000),
+    SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR: wholeNumber(1, 1_000_000).default(10),
     SERVICE_RATE_LIMIT_STORE: z
       .enum(["memory", "postgres"], { error: "must be memory or postgres" })
       .default("memory"),
@@ -138,8 +141,8 @@ export const configSchema = z
     return {
       nodeEnv: env.NODE_ENV,
       port: env.PORT,
-      // The zero-setup start (embedded database, development mailbox) is for this machine only.
-      host: env.HOST ?? (env.DATABASE_URL === undefined ? "127.0.0.1" : "0.0.0.0"),
+      // This machine only unless told: the zero-setup start shows sign-in links at /dev/mailbox.
+      host: env.HOST ?? "127.0.0.1",
       trustedProxies: env.SERVICE_TRUSTED_PROXIES,
       databaseUrl: env.DATABASE_URL,
       databasePoolSize: env.DATABASE_POOL_SIZE,
@@ -179,6 +182,9 @@ export const configSchema = z
         emailsPerClientPerHour: env.SERVICE_RATE_LIMIT_EMAILS_PER_CLIENT_PER_HOUR,
         emailsPerAddressPerHour: env.SERVICE_RATE_LIMIT_EMAILS_PER_ADDRESS_PER_HOUR,
         emailsPerOrganizationPerHour: env.SERVICE_RATE_LIMIT_EMAILS_PER_ORGANIZATION_PER_HOUR,
+        checkoutsPerClientPerHour: env.SERVICE_RATE_LIMIT_CHECKOUTS_PER_CLIENT_PER_HOUR,
+        checkoutsPerPaylinkPerHour: env.SERVICE_RATE_LIMIT_CHECKOUTS_PER_PAYLINK_PER_HOUR,
+        paymentStartsPerSessionPerHour: env.SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR,
         store: env.SERVICE_RATE_LIMIT_STORE,
       },
     };

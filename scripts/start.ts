@@ -155,8 +155,6 @@ async function main() {
         ...process.env,
         NODE_ENV: dev ? "development" : "production",
         DATABASE_URL: databaseUrl,
-        // Decided here, where "zero-setup" is known: the server sees the embedded DATABASE_URL.
-        HOST: settings.host,
         SERVICE_SECRET_KEY: secretKey,
         ...chain?.env,
         // The zero-setup start is a laptop: webhooks to a local receiver are the common case.

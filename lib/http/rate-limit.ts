@@ -17,7 +17,12 @@ export type RateLimitScope =
   // Outgoing emails (sign-in links, invitations): per client address, per recipient, per organization.
   | "emailClient"
   | "emailAddress"
-  | "emailOrganization";
+  | "emailOrganization"
+  // Buyers' starts: sessions opened from paylinks and payments started, per client; sessions
+  // per paylink; payment starts per session.
+  | "checkoutClient"
+  | "checkoutPaylink"
+  | "paymentSession";
 
 const hour = 60 * 60;
 
@@ -39,6 +44,13 @@ export function createRateLimiters(
       points: rateLimits.emailsPerOrganizationPerHour,
       duration: hour,
       keyPrefix: "mail-org",
+    },
+    checkoutClient: { points: rateLimits.checkoutsPerClientPerHour, duration: hour, keyPrefix: "co-ip" },
+    checkoutPaylink: { points: rateLimits.checkoutsPerPaylinkPerHour, duration: hour, keyPrefix: "co-pl" },
+    paymentSession: {
+      points: rateLimits.paymentStartsPerSessionPerHour,
+      duration: hour,
+      keyPrefix: "pay-cs",
     },
   };
   const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
