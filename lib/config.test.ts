@@ -10,17 +10,18 @@ const accountXprv =
 const masterXpub =
   "xpub661MyMwAqRbcGCHqYL6cunEAC4sjobr4oEsADYNVSpvM1oCFfV98EVtMuHVmKomD5EWqhYwUPCkQdrti7hUGbmxaoTGLSkzhtBmR5tk9Jtu";
 const baseNetworks = '[{"id": "base", "rpcUrl": "https://base.example/rpc"}]';
-const devnetNetworks = JSON.stringify([
-  {
-    id: "devnet",
-    name: "Local devnet",
-    chainId: 31337,
-    rpcUrl: "http://127.0.0.1:8545",
-    confirmations: 2,
-    tokens: [{ symbol: "ETH", decimals: 18 }],
-    devnet: true,
-  },
-]);
+/** SERVICE_NETWORKS with one network flagged as the devnet. */
+const devnetOn = (network: { chainId: number; rpcUrl: string }) =>
+  JSON.stringify([
+    {
+      id: "devnet",
+      name: "Devnet",
+      confirmations: 1,
+      tokens: [{ symbol: "ETH", decimals: 18 }],
+      devnet: true,
+      ...network,
+    },
+  ]);
 
 describe("parseConfig", () => {
   it("fills defaults for an empty environment", () => {
@@ -125,10 +126,43 @@ describe("parseConfig", () => {
       "SERVICE_HD_XPUB or SERVICE_HD_MNEMONIC is needed to derive deposit addresses on SERVICE_NETWORKS",
     ],
     [
-      { SERVICE_NETWORKS: devnetNetworks, SERVICE_HD_XPUB: accountXpub },
+      {
+        SERVICE_NETWORKS: devnetOn({ chainId: 31337, rpcUrl: "http://127.0.0.1:8545" }),
+        SERVICE_HD_XPUB: accountXpub,
+      },
       "SERVICE_HD_XPUB is for real networks: the devnet and its test wallet run with SERVICE_HD_MNEMONIC",
     ],
-  ])("rejects %j with a readable message", (env, message) => {
+    [
+      {
+        SERVICE_HD_MNEMONIC: devMnemonic,
+        SERVICE_NETWORKS: devnetOn({ chainId: 1, rpcUrl: "http://127.0.0.1:8545" }),
+      },
+      "SERVICE_NETWORKS must be a JSON list of networks (devnet: only a local Hardhat chain (chain id 31337) can be a devnet)",
+    ],
+    [
+      {
+        SERVICE_HD_MNEMONIC: devMnemonic,
+        SERVICE_NETWORKS: devnetOn({ chainId: 8453, rpcUrl: "https://base.example" }),
+      },
+      "SERVICE_NETWORKS must be a JSON list of networks (devnet: only a local Hardhat chain (chain id 31337) can be a devnet)",
+    ],
+    ...["http://10.0.0.5:8545", "https://rpc.example.com", "http://hardhat:8545"].map((rpcUrl) => [
+      {
+        NODE_ENV: "production",
+        SERVICE_HD_MNEMONIC: devMnemonic,
+        SERVICE_NETWORKS: devnetOn({ chainId: 31337, rpcUrl }),
+      },
+      "SERVICE_NETWORKS a devnet network must use a local RPC URL (localhost, 127.0.0.1 or ::1) in production",
+    ]),
+    [
+      { SERVICE_TRUSTED_PROXIES: "-1" },
+      'SERVICE_TRUSTED_PROXIES must be a whole number from 0 to 10 (got "-1")',
+    ],
+    [
+      { HOST: "example.com" },
+      'HOST must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0 (got "example.com")',
+    ],
+  ] as [Record<string, string>, string][])("rejects %j with a readable message", (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     try {
       parseConfig(env);
@@ -163,6 +197,28 @@ describe("parseConfig", () => {
     } catch (error) {
       expect((error as Error).message).not.toContain(accountXprv.slice(4, 20));
     }
+  });
+
+  it.each([
+    ["development", "http://10.0.0.5:8545"],
+    ["production", "http://127.0.0.1:8545"],
+    ["production", "http://localhost:8545"],
+    ["production", "http://[::1]:8545"],
+  ])("lets the test wallet pay on a devnet in %s at %s", (nodeEnv, rpcUrl) => {
+    const networks = parseConfig({
+      NODE_ENV: nodeEnv,
+      SERVICE_HD_MNEMONIC: devMnemonic,
+      SERVICE_NETWORKS: devnetOn({ chainId: 31337, rpcUrl }),
+    }).networks;
+    expect(networks[0]).toMatchObject({ devnet: true, chainId: 31337 });
+  });
+
+  it("listens on loopback unless HOST says otherwise", () => {
+    expect(parseConfig({}).host).toBe("127.0.0.1");
+    expect(parseConfig({ DATABASE_URL: "postgresql://db/x" }).host).toBe("127.0.0.1");
+    expect(parseConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+    expect(parseConfig({ DATABASE_URL: "postgresql://db/x", HOST: "::1" }).host).toBe("::1");
+    expect(parseConfig({}).trustedProxies).toBe(0);
   });
 
   it("treats empty variables as unset", () => {

@@ -11,7 +11,20 @@ import { rateLimited } from "../errors";
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
 
-export type RateLimitScope = "apiKey" | "publicIp";
+export type RateLimitScope =
+  | "apiKey"
+  | "publicIp"
+  // Outgoing emails (sign-in links, invitations): per client address, per recipient, per organization.
+  | "emailClient"
+  | "emailAddress"
+  | "emailOrganization"
+  // Buyers' starts: sessions opened from paylinks and payments started, per client; sessions
+  // per paylink; payment starts per session.
+  | "checkoutClient"
+  | "checkoutPaylink"
+  | "paymentSession";
+
+const hour = 60 * 60;
 
 const holder = globalThis as typeof globalThis & {
   __cryptoCheckoutLimiters?: Record<RateLimitScope, RateLimiterAbstract>;
@@ -22,23 +35,38 @@ export function createRateLimiters(
   rateLimits = config().rateLimits,
   postgresPool: () => pg.Pool = () => new pg.Pool({ connectionString: config().databaseUrl, max: 4 }),
 ): Record<RateLimitScope, RateLimiterAbstract> {
-  const windows = {
+  const windows: Record<RateLimitScope, { points: number; duration: number; keyPrefix: string }> = {
     apiKey: { points: rateLimits.apiKeyPerSecond, duration: 1, keyPrefix: "api" },
     publicIp: { points: rateLimits.publicPerMinute, duration: 60, keyPrefix: "ip" },
+    emailClient: { points: rateLimits.emailsPerClientPerHour, duration: hour, keyPrefix: "mail-ip" },
+    emailAddress: { points: rateLimits.emailsPerAddressPerHour, duration: hour, keyPrefix: "mail-to" },
+    emailOrganization: {
+      points: rateLimits.emailsPerOrganizationPerHour,
+      duration: hour,
+      keyPrefix: "mail-org",
+    },
+    checkoutClient: { points: rateLimits.checkoutsPerClientPerHour, duration: hour, keyPrefix: "co-ip" },
+    checkoutPaylink: { points: rateLimits.checkoutsPerPaylinkPerHour, duration: hour, keyPrefix: "co-pl" },
+    paymentSession: {
+      points: rateLimits.paymentStartsPerSessionPerHour,
+      duration: hour,
+      keyPrefix: "pay-cs",
+    },
   };
-  if (rateLimits.store === "postgres") {
-    const storeClient = postgresPool();
-    const make = (options: (typeof windows)[RateLimitScope]) =>
-      new RateLimiterPostgres({
-        ...options,
-        storeClient,
-        storeType: "pool",
-        tableName: "rate_limits",
-        tableCreated: true,
-      });
-    return { apiKey: make(windows.apiKey), publicIp: make(windows.publicIp) };
-  }
-  return { apiKey: new RateLimiterMemory(windows.apiKey), publicIp: new RateLimiterMemory(windows.publicIp) };
+  const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
+  const make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>
+    storeClient
+      ? new RateLimiterPostgres({
+          ...options,
+          storeClient,
+          storeType: "pool",
+          tableName: "rate_limits",
+          tableCreated: true,
+        })
+      : new RateLimiterMemory(options);
+  return Object.fromEntries(
+    Object.entries(windows).map(([scope, options]) => [scope, make(options)]),
+  ) as Record<RateLimitScope, RateLimiterAbstract>;
 }
 
 /** Counts one request against `key` in `scope`; throws the 429 (with Retry-After) when over. */
@@ -53,9 +81,5 @@ export async function consumeRateLimit(scope: RateLimitScope, key: string): Prom
   }
 }
 
-/** The client address as the nearest proxy (or Next.js itself) reported it. */
-export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for");
-  const nearest = forwarded?.split(",").at(-1)?.trim();
-  return nearest || headers.get("x-real-ip") || "unknown";
-}
+// Callers of the limits read the client address from here too.
+export { clientAddress } from "./client-address";

@@ -3,6 +3,7 @@ import { authenticateApiKey } from "../api-keys/authenticate-api-key";
 import { db } from "../db/client";
 import { unauthenticated } from "../errors";
 import { log } from "../log";
+import { clientLimitKey } from "./client-address";
 import { errorResponse } from "./error-response";
 import { clientAddress, consumeRateLimit } from "./rate-limit";
 import { requestIdFor } from "./request-id";
@@ -61,7 +62,7 @@ export function publicApiRoute<P = Record<string, never>>(
   handler: (context: PublicContext<P>) => Promise<Reply | Response>,
 ) {
   return publicRoute<P>(async (context) => {
-    await consumeRateLimit("publicIp", clientAddress(context.request.headers));
+    await consumeRateLimit("publicIp", clientLimitKey(clientAddress(context.request.headers)));
     return handler(context);
   });
 }

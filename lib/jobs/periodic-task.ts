@@ -23,6 +23,11 @@ export type PeriodicTask = {
   leaseMs?: number;
   /** Run on every instance at once, without a lease: for tasks that claim their rows themselves. */
   everyInstance?: boolean;
+  /**
+   * Subscribes to signals that work is due now, calling `wake` on each; the runner then starts a
+   * pass at once instead of waiting out the interval. Returns a function that unsubscribes.
+   */
+  wakeOn?: (wake: () => void) => () => void;
 };
 
 /** This process's name in leases. */
@@ -88,18 +93,37 @@ export async function runTaskOnce(
 /** Starts the timer loop of a task; returns a function that stops it (and aborts a running pass). */
 export function startPeriodicTask(database: Db, task: PeriodicTask): () => void {
   const stopping = new AbortController();
+  let running = false;
+  let again = false;
   let timer: NodeJS.Timeout | undefined;
   const tick = async () => {
-    try {
-      await runTaskOnce(database, task, instanceId, stopping.signal);
-    } catch (error) {
-      if (!stopping.signal.aborted) log.error({ task: task.name, err: error }, "periodic task failed");
-    }
+    running = true;
+    do {
+      again = false;
+      try {
+        await runTaskOnce(database, task, instanceId, stopping.signal);
+      } catch (error) {
+        if (!stopping.signal.aborted) log.error({ task: task.name, err: error }, "periodic task failed");
+      }
+    } while (again && !stopping.signal.aborted);
+    running = false;
     if (!stopping.signal.aborted) timer = setTimeout(tick, task.intervalMs);
   };
+  // Woken while a pass runs, the task runs once more right after it: that pass may have missed it.
+  const wake = () => {
+    if (stopping.signal.aborted) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    void tick();
+  };
+  const stopWaking = task.wakeOn?.(wake) ?? (() => {});
   timer = setTimeout(tick, 0);
   return () => {
     stopping.abort(new Error("stopped"));
     clearTimeout(timer);
+    stopWaking();
   };
 }

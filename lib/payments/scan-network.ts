@@ -1,6 +1,7 @@
 import { type Address, getAddress, type Hex, type PublicClient, parseAbiItem } from "viem";
 import type { NetworkConfig, TokenConfig } from "../chains/networks";
 import type { Db } from "../db/client";
+import { transactWithEvents } from "../events/transact-with-events";
 import { newId } from "../ids";
 import { fromBaseUnits } from "../money/decimal";
 import { updateInvoiceFromPayments } from "./update-invoice-from-payments";
@@ -214,7 +215,7 @@ async function recordTransfers(database: Db, transfers: Transfer[], now: Date) {
 
 async function settleInvoices(database: Db, invoiceIds: Iterable<string>, now: Date) {
   for (const invoiceId of invoiceIds)
-    await database.$transaction((tx) => updateInvoiceFromPayments(tx, invoiceId, now));
+    await transactWithEvents(database, (tx) => updateInvoiceFromPayments(tx, invoiceId, now));
 }
 
 export type ScanOptions = {
