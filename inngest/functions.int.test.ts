@@ -5,7 +5,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
-import { createTestInvoice, createTestReceiverEndpoint } from "@/scripts/test-support/fixtures";
+import {
+  createTestInvoice,
+  createTestOrganization,
+  createTestReceiverEndpoint,
+} from "@/scripts/test-support/fixtures";
 import type { ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { deliveryDueEvent, inngest } from "./client";
 import { deliverDueWebhooksCron, deliverWebhook, expireCheckoutSessionsCron } from "./functions";

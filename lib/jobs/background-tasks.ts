@@ -18,6 +18,7 @@ export const backgroundTasks: PeriodicTask[] = [
     everyInstance: true,
     run: (database) => deliverDueWebhooks(database),
     wakeOn: (wake) => onDeliveriesDue(wake, config().databaseUrl),
+    maxConcurrentPasses: 4,
   },
   { name: "scan-networks", intervalMs: 2_000, run: (database) => scanConfiguredNetworks(database) },
   { name: "mark-overdue-invoices", intervalMs: 15_000, run: (database) => markOverdueInvoices(database) },

@@ -21,6 +21,12 @@ export type PeriodicTask = {
    * pass at once instead of waiting out the interval. Returns a function that unsubscribes.
    */
   wakeOn?: (wake: () => void) => () => void;
+  /**
+   * Passes a wake-up may start while others still run (default 1). More than one keeps a slow
+   * pass (a receiver taking its whole timeout) from holding up work that came due after it; only
+   * for tasks whose passes claim their own rows.
+   */
+  maxConcurrentPasses?: number;
 };
 
 /** This process's name in leases. */
@@ -46,12 +52,13 @@ export async function runTaskOnce(database: Db, task: PeriodicTask, owner = inst
 
 /** Starts the timer loop of a task; returns a function that stops it. */
 export function startPeriodicTask(database: Db, task: PeriodicTask): () => void {
+  const maxPasses = task.maxConcurrentPasses ?? 1;
   let stopped = false;
-  let running = false;
+  let inFlight = 0;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
-  const tick = async () => {
-    running = true;
+  const pass = async () => {
+    inFlight += 1;
     do {
       again = false;
       try {
@@ -60,21 +67,21 @@ export function startPeriodicTask(database: Db, task: PeriodicTask): () => void 
         log.error({ task: task.name, err: error }, "periodic task failed");
       }
     } while (again && !stopped);
-    running = false;
-    if (!stopped) timer = setTimeout(tick, task.intervalMs);
+    inFlight -= 1;
+    if (!stopped && inFlight === 0) timer = setTimeout(pass, task.intervalMs);
   };
-  // Woken while a pass runs, the task runs once more right after it: that pass may have missed it.
+  // Woken with every pass slot busy, the task runs once more right after one: they may have missed it.
   const wake = () => {
     if (stopped) return;
-    if (running) {
+    if (inFlight >= maxPasses) {
       again = true;
       return;
     }
     clearTimeout(timer);
-    void tick();
+    void pass();
   };
   const stopWaking = task.wakeOn?.(wake) ?? (() => {});
-  timer = setTimeout(tick, 0);
+  timer = setTimeout(pass, 0);
   return () => {
     stopped = true;
     clearTimeout(timer);
