@@ -9,7 +9,8 @@ import { stampClientAddress } from "../lib/http/client-address";
 
 const dev = process.argv.includes("--dev");
 const { host, port, trustedProxies } = config();
-const app = next({ dev, dir: path.resolve(import.meta.dirname, ".."), hostname: host, port });
+// Turbopack in development, as `next dev` uses; production serves the existing build.
+const app = next({ dev, turbopack: dev, dir: path.resolve(import.meta.dirname, ".."), hostname: host, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 

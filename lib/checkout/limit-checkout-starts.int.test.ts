@@ -4,14 +4,7 @@ process.env.SERVICE_RATE_LIMIT_CHECKOUTS_PER_PAYLINK_PER_HOUR = "5";
 process.env.SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR = "2";
 process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
 process.env.SERVICE_NETWORKS = JSON.stringify([
-  {
-    id: "devnet",
-    name: "Local devnet",
-    chainId: 31337,
-    rpcUrl: "http://127.0.0.1:8545",
-    confirmations: 2,
-    tokens: [{ symbol: "USDC", decimals: 6, address: `0x${"5".repeat(40)}`, peggedTo: "USD" }],
-  },
+  devnetNetwork({ rpcUrl: "http://127.0.0.1:8545", usdc: `0x${"5".repeat(40)}`, confirmations: 2 }),
 ]);
 
 import { describe, expect, it } from "vitest";
@@ -19,6 +12,7 @@ import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { POST as createPaylink } from "@/app/api/private/paylinks/create/route";
 import { POST as startPayment } from "@/app/api/public/payments/route";
 import { GET as openPaylink } from "@/app/pay/[id]/start/route";
+import { devnetNetwork } from "@/lib/chains/devnet";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { db } from "../db/client";

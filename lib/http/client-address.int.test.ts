@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as publicSession } from "@/app/api/public/checkout-sessions/[id]/route";
-import { stampClientAddress } from "./client-address";
+import { clientAddressHeader, stampClientAddress } from "./client-address";
 
 // A real HTTP server that does what scripts/serve.ts does in front of Next.js (stamp the client
 // address from the socket), then hands the request to a real public route handler.
@@ -32,7 +32,10 @@ afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => serv
 const statuses = async (url: string, forwardedFor: string[]) => {
   const seen = [];
   for (const entry of forwardedFor)
-    seen.push((await fetch(url, { headers: { "x-forwarded-for": entry } })).status);
+    seen.push(
+      // A client also forging the header the server stamps gets nowhere with it either.
+      (await fetch(url, { headers: { "x-forwarded-for": entry, [clientAddressHeader]: entry } })).status,
+    );
   return seen;
 };
 

@@ -24,7 +24,7 @@ export type RateLimitScope =
   | "checkoutPaylink"
   | "paymentSession";
 
-const hour = 60 * 60;
+const perHour = (points: number, keyPrefix: string) => ({ points, duration: 60 * 60, keyPrefix });
 
 const holder = globalThis as typeof globalThis & {
   __cryptoCheckoutLimiters?: Record<RateLimitScope, RateLimiterAbstract>;
@@ -38,20 +38,12 @@ export function createRateLimiters(
   const windows: Record<RateLimitScope, { points: number; duration: number; keyPrefix: string }> = {
     apiKey: { points: rateLimits.apiKeyPerSecond, duration: 1, keyPrefix: "api" },
     publicIp: { points: rateLimits.publicPerMinute, duration: 60, keyPrefix: "ip" },
-    emailClient: { points: rateLimits.emailsPerClientPerHour, duration: hour, keyPrefix: "mail-ip" },
-    emailAddress: { points: rateLimits.emailsPerAddressPerHour, duration: hour, keyPrefix: "mail-to" },
-    emailOrganization: {
-      points: rateLimits.emailsPerOrganizationPerHour,
-      duration: hour,
-      keyPrefix: "mail-org",
-    },
-    checkoutClient: { points: rateLimits.checkoutsPerClientPerHour, duration: hour, keyPrefix: "co-ip" },
-    checkoutPaylink: { points: rateLimits.checkoutsPerPaylinkPerHour, duration: hour, keyPrefix: "co-pl" },
-    paymentSession: {
-      points: rateLimits.paymentStartsPerSessionPerHour,
-      duration: hour,
-      keyPrefix: "pay-cs",
-    },
+    emailClient: perHour(rateLimits.emailsPerClientPerHour, "mail-ip"),
+    emailAddress: perHour(rateLimits.emailsPerAddressPerHour, "mail-to"),
+    emailOrganization: perHour(rateLimits.emailsPerOrganizationPerHour, "mail-org"),
+    checkoutClient: perHour(rateLimits.checkoutsPerClientPerHour, "co-ip"),
+    checkoutPaylink: perHour(rateLimits.checkoutsPerPaylinkPerHour, "co-pl"),
+    paymentSession: perHour(rateLimits.paymentStartsPerSessionPerHour, "pay-cs"),
   };
   const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
   const make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { closeDb, createDb, db } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
+import { transactWithEvents } from "@/lib/events/transact-with-events";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import { createTestInvoice, createTestReceiverEndpoint } from "@/scripts/test-support/fixtures";
 import { backgroundTasks } from "./background-tasks";
@@ -31,7 +32,7 @@ async function firstAttemptAfter(
 ) {
   await expect
     .poll(() => db().webhookDelivery.count({ where: { organizationId, status: "DELIVERED" } }), {
-      timeout: 5_000,
+      timeout: 15_000,
       interval: 20,
     })
     .toBe(1);
@@ -45,7 +46,8 @@ describe("the in-process delivery worker", () => {
     // A live event: the deadline job records invoice.overdue.
     await markOverdueInvoices(db());
     const latency = await firstAttemptAfter(receiver, organizationId, Date.now());
-    expect(latency).toBeLessThan(1_000);
+    // Milliseconds on a quiet machine; the bound leaves room for a loaded one, far from the poll.
+    expect(latency).toBeLessThan(5_000);
   });
 
   it("hears deliveries committed by another process (LISTEN/NOTIFY; polling on the embedded database)", async () => {
@@ -58,6 +60,23 @@ describe("the in-process delivery worker", () => {
       recordEvent(tx, { organizationId, type: "invoice.created", data: { amount: "1.00" } }),
     );
     const latency = await firstAttemptAfter(receiver, organizationId, Date.now());
-    expect(latency).toBeLessThan(1_000);
+    // Milliseconds on a quiet machine; the bound leaves room for a loaded one, far from the poll.
+    expect(latency).toBeLessThan(5_000);
+  });
+
+  it("a receiver taking its time does not hold up deliveries that come due meanwhile", async () => {
+    const slow = await createTestReceiverEndpoint([{ status: 200, delayMs: 8_000 }]);
+    cleanups.push(() => slow.receiver.close());
+    const { receiver, organizationId } = await startDeliveryWorker();
+    const event = (id: string) =>
+      transactWithEvents(db(), (tx) =>
+        recordEvent(tx, { organizationId: id, type: "invoice.created", data: { amount: "1.00" } }),
+      );
+    await event(slow.organization.id);
+    // That pass now waits on the slow receiver.
+    await expect.poll(() => slow.receiver.received.length).toBe(1);
+    await event(organizationId);
+    expect(await firstAttemptAfter(receiver, organizationId, Date.now())).toBeLessThan(4_000);
+    await firstAttemptAfter(slow.receiver, slow.organization.id, Date.now());
   });
 });

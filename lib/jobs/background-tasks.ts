@@ -30,6 +30,7 @@ export const backgroundTasks: PeriodicTask[] = [
     everyInstance: true,
     run: (database) => deliverDueWebhooks(database),
     wakeOn: (wake) => onDeliveriesDue(wake, config().databaseUrl),
+    maxConcurrentPasses: 4,
   },
   scanNetworksTask,
   { name: "mark-overdue-invoices", intervalMs: 15_000, run: (database) => markOverdueInvoices(database) },

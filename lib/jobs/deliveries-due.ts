@@ -10,8 +10,13 @@ import { log } from "../log";
 
 const channel = "webhook_deliveries_due";
 
+const notified = new WeakSet<Tx>();
+
 /** Inside the transaction that creates deliveries: listeners hear it only if it commits. */
 export async function notifyDeliveriesDue(tx: Tx) {
+  // Once per transaction is enough (PostgreSQL would fold repeats into one anyway).
+  if (notified.has(tx)) return;
+  notified.add(tx);
   await tx.$executeRawUnsafe(`NOTIFY ${channel}`);
 }
 

@@ -28,6 +28,12 @@ export type PeriodicTask = {
    * pass at once instead of waiting out the interval. Returns a function that unsubscribes.
    */
   wakeOn?: (wake: () => void) => () => void;
+  /**
+   * Passes a wake-up may start while others still run (default 1). More than one keeps a slow
+   * pass (a receiver taking its whole timeout) from holding up work that came due after it; only
+   * for tasks whose passes claim their own rows.
+   */
+  maxConcurrentPasses?: number;
 };
 
 /** This process's name in leases. */
@@ -90,14 +96,15 @@ export async function runTaskOnce(
   return true;
 }
 
-/** Starts the timer loop of a task; returns a function that stops it (and aborts a running pass). */
+/** Starts the timer loop of a task; returns a function that stops it (and aborts running passes). */
 export function startPeriodicTask(database: Db, task: PeriodicTask): () => void {
+  const maxPasses = task.maxConcurrentPasses ?? 1;
   const stopping = new AbortController();
-  let running = false;
+  let inFlight = 0;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
-  const tick = async () => {
-    running = true;
+  const pass = async () => {
+    inFlight += 1;
     do {
       again = false;
       try {
@@ -106,21 +113,21 @@ export function startPeriodicTask(database: Db, task: PeriodicTask): () => void 
         if (!stopping.signal.aborted) log.error({ task: task.name, err: error }, "periodic task failed");
       }
     } while (again && !stopping.signal.aborted);
-    running = false;
-    if (!stopping.signal.aborted) timer = setTimeout(tick, task.intervalMs);
+    inFlight -= 1;
+    if (!stopping.signal.aborted && inFlight === 0) timer = setTimeout(pass, task.intervalMs);
   };
-  // Woken while a pass runs, the task runs once more right after it: that pass may have missed it.
+  // Woken with every pass slot busy, the task runs once more right after one: they may have missed it.
   const wake = () => {
     if (stopping.signal.aborted) return;
-    if (running) {
+    if (inFlight >= maxPasses) {
       again = true;
       return;
     }
     clearTimeout(timer);
-    void tick();
+    void pass();
   };
   const stopWaking = task.wakeOn?.(wake) ?? (() => {});
-  timer = setTimeout(tick, 0);
+  timer = setTimeout(pass, 0);
   return () => {
     stopping.abort(new Error("stopped"));
     clearTimeout(timer);
