@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { test as base, expect, type Page } from "@playwright/test";
+import { type BrowserContext, test as base, type ConsoleMessage, expect, type Page } from "@playwright/test";
 import pg from "pg";
 import { e2eEnvFile } from "../scripts/test-support/e2e-env";
 
@@ -65,7 +65,28 @@ export async function signIn(page: Page, email: string) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-export const test = base.extend<{ merchant: Merchant; dashboard: Page }>({
+export const test = base.extend<{ merchant: Merchant; dashboard: Page; cspViolations: string[] }>({
+  /**
+   * Every browser context a test opens (its `page`, and any from `browser.newContext()`) is
+   * watched: a Content Security Policy violation in the console fails the test, so a page that
+   * breaks under the CSP cannot pass. A test that causes one on purpose empties the list.
+   */
+  cspViolations: [
+    async ({ browser }, use) => {
+      const violations: string[] = [];
+      const record = (message: ConsoleMessage) => {
+        if (/Content Security Policy/i.test(message.text()))
+          violations.push(`${message.location().url || message.page()?.url()}: ${message.text()}`);
+      };
+      const watch = (context: BrowserContext) => context.on("console", record);
+      for (const context of browser.contexts()) watch(context);
+      browser.on("context", watch);
+      await use(violations);
+      browser.off("context", watch);
+      expect(violations, "Content Security Policy violations in the browser console").toEqual([]);
+    },
+    { auto: true },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
   merchant: async ({}, use, testInfo) => {
     const email = `merchant-${testInfo.workerIndex}-${Date.now()}@example.com`;
