@@ -30,10 +30,11 @@ export const admin = (...args: string[]) => adminOn(appPort, ...args);
 
 /**
  * Runs one SQL statement on the database of the app under test (its DATABASE_URL, or the embedded
- * server it recorded in its data directory), for states a test cannot wait for, such as expiry.
+ * server it recorded in its data directory), for states a test cannot wait for, such as expiry,
+ * and for checking rows.
  */
-export async function appSql(text: string, values: unknown[] = []) {
-  const env = appEnv();
+export async function appSql(text: string, values: unknown[] = [], port = appPort) {
+  const env = appEnv(port);
   const url =
     env.DATABASE_URL ||
     (JSON.parse(readFileSync(path.join(env.SERVICE_DATA_DIR, "postgres.json"), "utf8")) as { url: string })

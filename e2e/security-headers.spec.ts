@@ -19,8 +19,8 @@ const nonceIn = (policy: string) => /'nonce-([A-Za-z0-9+/=]+)'/.exec(policy)?.[1
 test("pages, the API reference and JSON answers carry the security headers; every page script carries the response's nonce", async ({
   dashboard,
   merchant,
+  request,
 }) => {
-  const request = dashboard.request;
   const paths = [
     "/",
     "/login",
@@ -31,7 +31,10 @@ test("pages, the API reference and JSON answers carry the security headers; ever
   ];
   const nonces = new Set<string>();
   for (const path of paths) {
-    const response = await request.get(path, { maxRedirects: 0 });
+    // The dashboard as its signed-in owner; everything else as a visitor.
+    const response = await (path === "/dashboard" ? dashboard.request : request).get(path, {
+      maxRedirects: 0,
+    });
     expect(response.status(), path).toBe(200);
     const headers = response.headers();
     const policy = headers["content-security-policy"] ?? "";
@@ -72,16 +75,21 @@ test("the home page, sign-in, hosted checkout, dashboard and API reference run w
   await expect(dashboard.getByLabel("Work email")).toBeVisible();
 });
 
-test("an injected inline script does not run, and the violation reaches the console check", async ({
+test("a script injected into a page's HTML does not run, and the violation reaches the console check", async ({
   page,
   cspViolations,
 }) => {
-  await page.goto("/login");
-  await page.evaluate(() => {
-    const script = document.createElement("script");
-    script.textContent = "document.body.dataset.injected = 'yes'";
-    document.body.append(script);
+  // As a stored XSS would: the server's HTML with a script tag that carries no nonce.
+  await page.route("**/login", async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace(
+      "</body>",
+      "<script>document.body.dataset.injected = 'yes'</script></body>",
+    );
+    await route.fulfill({ response, body: html });
   });
+  await page.goto("/login");
+  await expect(page.getByLabel("Work email")).toBeVisible();
   await expect.poll(() => cspViolations.length).toBe(1);
   expect(cspViolations[0]).toContain("script-src");
   expect(await page.evaluate(() => document.body.dataset.injected)).toBeUndefined();

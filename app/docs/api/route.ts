@@ -2,8 +2,13 @@ import { nonceHeader } from "@/lib/http/security-headers";
 
 // Scalar's standalone bundle renders the interactive reference. It loads from this app (see
 // reference.js), not a CDN, so it works without internet access, and both script tags carry the
-// request's CSP nonce. Scalar's default web fonts come from its CDN, which the CSP refuses.
-const configuration = JSON.stringify({ url: "/api/openapi.json", withDefaultFonts: false });
+// request's CSP nonce. Its web fonts and its AI agent (which loads a registry through
+// proxy.scalar.com) would reach other sites, which the CSP refuses: both are off.
+const configuration = JSON.stringify({
+  url: "/api/openapi.json",
+  withDefaultFonts: false,
+  agent: { disabled: true },
+});
 
 export function GET(request: Request) {
   const nonce = request.headers.get(nonceHeader) ?? "";
