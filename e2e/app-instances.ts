@@ -45,12 +45,28 @@ export const healthy = (port: number) => async () =>
     () => false,
   );
 
-/** SIGKILLs the Next.js server listening on `port`: no shutdown hooks, in-flight work cut off. */
-export function killServer(port: number) {
-  const pids = execFileSync("fuser", [`${port}/tcp`], { stdio: ["ignore", "pipe", "ignore"] })
+/** The processes of the Next.js server listening on `port`. */
+export function serverPids(port: number): number[] {
+  return execFileSync("fuser", [`${port}/tcp`], { stdio: ["ignore", "pipe", "ignore"] })
     .toString()
     .trim()
     .split(/\s+/)
     .map(Number);
-  for (const pid of pids) process.kill(pid, "SIGKILL");
+}
+
+/** SIGKILLs the Next.js server listening on `port`: no shutdown hooks, in-flight work cut off. */
+export function killServer(port: number) {
+  for (const pid of serverPids(port)) process.kill(pid, "SIGKILL");
+}
+
+/** The local ports of the connections that processes `pids` hold open to `remotePort`. */
+export function clientPortsOf(pids: number[], remotePort: number): Set<number> {
+  const lines = execFileSync("ss", ["-tnpH", "state", "established", `( dport = :${remotePort} )`])
+    .toString()
+    .split("\n");
+  return new Set(
+    lines
+      .filter((line) => pids.some((pid) => line.includes(`pid=${pid},`)))
+      .map((line) => Number(/:(\d+)\s+\S+:\d+\s/.exec(line)?.[1])),
+  );
 }

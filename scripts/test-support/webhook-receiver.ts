@@ -10,6 +10,8 @@ export type ReceivedRequest = {
   headers: IncomingHttpHeaders;
   rawBody: string;
   receivedAt: Date;
+  /** The sender's port, to tell which process sent it. */
+  remotePort: number;
   /** "cut-off" when the sender hung up (or died) before the answer was written. */
   outcome: "pending" | "answered" | "cut-off";
 };
@@ -30,6 +32,7 @@ export async function startWebhookReceiver(script: ScriptedAnswer[] = []) {
         headers: request.headers,
         rawBody: Buffer.concat(chunks).toString("utf8"),
         receivedAt: new Date(),
+        remotePort: request.socket.remotePort ?? 0,
         outcome: "pending",
       };
       received.push(entry);
