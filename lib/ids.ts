@@ -34,6 +34,9 @@ export const idPrefixes = {
   authSession: "ses",
   devEmail: "eml",
   invitation: "ivt",
+  oauthClient: "ocl",
+  oauthGrant: "ogr",
+  oauthToken: "otk",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

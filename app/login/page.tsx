@@ -5,6 +5,7 @@ import { AuthCard } from "@/components/dashboard/auth-card";
 import { SignInForm } from "@/components/dashboard/sign-in-form";
 import { config } from "@/lib/config";
 import { findMember } from "@/lib/http/dashboard-session";
+import { localReturnPath } from "@/lib/http/same-origin";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
@@ -15,9 +16,15 @@ const errors: Record<string, string> = {
   EmailSignin: "The sign-in email could not be sent. Try again in a moment.",
 };
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
-  if (await findMember()) redirect("/dashboard");
-  const { error } = await searchParams;
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string; callbackUrl?: string }>;
+}) {
+  const { error, callbackUrl } = await searchParams;
+  // Pages that need a signed-in user (such as an app's consent page) send people here and back.
+  const returnTo = localReturnPath(callbackUrl) ?? "/dashboard";
+  if (await findMember()) redirect(returnTo);
   return (
     <AuthCard title="Sign in to your dashboard">
       {error ? (
@@ -25,7 +32,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           {errors[error] ?? "Sign-in did not work. Try again."}
         </p>
       ) : null}
-      <SignInForm callbackUrl="/dashboard" />
+      <SignInForm callbackUrl={returnTo} />
       <p className="mt-5 text-xs text-slate-500">
         New here? Signing in creates your organization. No password: we email you a link.
       </p>

@@ -11,7 +11,7 @@ import { rateLimited } from "../errors";
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
 
-export type RateLimitScope = "apiKey" | "publicIp";
+export type RateLimitScope = "apiKey" | "publicIp" | "oauthRegistration";
 
 const holder = globalThis as typeof globalThis & {
   __cryptoCheckoutLimiters?: Record<RateLimitScope, RateLimiterAbstract>;
@@ -25,6 +25,8 @@ export function createRateLimiters(
   const windows = {
     apiKey: { points: rateLimits.apiKeyPerSecond, duration: 1, keyPrefix: "api" },
     publicIp: { points: rateLimits.publicPerMinute, duration: 60, keyPrefix: "ip" },
+    // Each OAuth client registration is a stored row: few per address and hour is plenty.
+    oauthRegistration: { points: 20, duration: 60 * 60, keyPrefix: "oauth-reg" },
   };
   if (rateLimits.store === "postgres") {
     const storeClient = postgresPool();
@@ -36,9 +38,17 @@ export function createRateLimiters(
         tableName: "rate_limits",
         tableCreated: true,
       });
-    return { apiKey: make(windows.apiKey), publicIp: make(windows.publicIp) };
+    return {
+      apiKey: make(windows.apiKey),
+      publicIp: make(windows.publicIp),
+      oauthRegistration: make(windows.oauthRegistration),
+    };
   }
-  return { apiKey: new RateLimiterMemory(windows.apiKey), publicIp: new RateLimiterMemory(windows.publicIp) };
+  return {
+    apiKey: new RateLimiterMemory(windows.apiKey),
+    publicIp: new RateLimiterMemory(windows.publicIp),
+    oauthRegistration: new RateLimiterMemory(windows.oauthRegistration),
+  };
 }
 
 /** Counts one request against `key` in `scope`; throws the 429 (with Retry-After) when over. */
