@@ -1,11 +1,12 @@
 import { config } from "../config";
-import { resolvesToPublicAddresses, webhookUrlProblem } from "../webhooks/url-guard";
+import { guardedFetch, OutboundRequestError } from "../net/guarded-fetch";
+import { webhookUrlProblem } from "../webhooks/url-guard";
 import { oauthError } from "./oauth-error";
 import { clientMetadataDocumentSchema } from "./oauth-schemas";
 
 // A Client ID Metadata Document is fetched from a URL a stranger chose, so it goes through the
-// same outbound guard as webhooks (public addresses only, unless allowed for development), with
-// no redirects, a short timeout and a small byte cap.
+// app's one SSRF-guarded fetcher (public addresses only unless allowed for development, no
+// redirects), with a short timeout and a small byte cap.
 
 const maxDocumentBytes = 10 * 1024;
 const fetchTimeoutMs = 5_000;
@@ -17,57 +18,44 @@ export function isClientMetadataUrl(clientId: string): boolean {
   );
 }
 
-async function readCapped(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxDocumentBytes) {
-      await reader.cancel();
-      throw oauthError(
-        "invalid_client",
-        `The client metadata document is larger than ${maxDocumentBytes} bytes.`,
-      );
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** Fetches and validates the document at `clientId`; its own `client_id` must be that URL. */
 export async function fetchClientMetadataDocument(clientId: string) {
   const url = new URL(clientId);
-  const problem = webhookUrlProblem(clientId);
-  if (problem || url.hash || url.pathname === "/") {
+  if (webhookUrlProblem(clientId) || url.hash || url.pathname === "/") {
     throw oauthError("invalid_client", "The client_id is not a usable metadata document URL.");
   }
-  if (!(await resolvesToPublicAddresses(clientId))) {
-    throw oauthError("invalid_client", "The client_id URL does not resolve to a public address.");
-  }
-  let response: Response;
+  let response: Awaited<ReturnType<typeof guardedFetch>>;
   try {
-    response = await fetch(clientId, {
-      redirect: "error",
+    response = await guardedFetch(clientId, {
       headers: { accept: "application/json" },
-      signal: AbortSignal.timeout(fetchTimeoutMs),
+      timeoutMs: fetchTimeoutMs,
+      // One byte more than allowed tells a document at the limit from one past it.
+      maxBodyBytes: maxDocumentBytes + 1,
+      allowPrivateAddresses: config().webhooks.allowPrivateUrls,
     });
-  } catch {
-    throw oauthError("invalid_client", "The client metadata document could not be fetched.");
+  } catch (error) {
+    if (error instanceof OutboundRequestError) {
+      throw oauthError(
+        "invalid_client",
+        `The client metadata document could not be fetched (${error.message}).`,
+      );
+    }
+    throw error;
   }
-  if (!response.ok) {
+  if (response.status !== 200) {
     throw oauthError("invalid_client", `The client metadata document answered HTTP ${response.status}.`);
+  }
+  if (response.body.length > maxDocumentBytes) {
+    throw oauthError(
+      "invalid_client",
+      `The client metadata document is larger than ${maxDocumentBytes} bytes.`,
+    );
   }
   let json: unknown;
   try {
-    json = JSON.parse(await readCapped(response));
-  } catch (error) {
-    if (error instanceof SyntaxError)
-      throw oauthError("invalid_client", "The client metadata document is not JSON.");
-    throw error;
+    json = JSON.parse(response.body.toString("utf8"));
+  } catch {
+    throw oauthError("invalid_client", "The client metadata document is not JSON.");
   }
   const parsed = clientMetadataDocumentSchema.safeParse(json);
   if (!parsed.success) {
