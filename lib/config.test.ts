@@ -13,7 +13,7 @@ describe("parseConfig", () => {
       seedDemo: true,
       logLevel: "info",
       jobEngine: "in-process",
-      rateLimits: { apiKeyPerSecond: 100, publicPerMinute: 600, store: "memory" },
+      rateLimits: { apiKeyPerSecond: 100, publicPerMinute: 600, authFailuresPerMinute: 30, store: "memory" },
       secretKey: undefined,
       webhooks: { allowPrivateUrls: false, timeoutMs: 10_000 },
       networks: [],

@@ -36,6 +36,7 @@ export const configSchema = z
     SERVICE_SEED_DEMO: booleanFlag.optional(),
     SERVICE_RATE_LIMIT_API_PER_SECOND: wholeNumber(1, 1_000_000).default(100),
     SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE: wholeNumber(1, 1_000_000).default(600),
+    SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 1_000_000).default(30),
     SERVICE_RATE_LIMIT_STORE: z
       .enum(["memory", "postgres"], { error: "must be memory or postgres" })
       .default("memory"),
@@ -146,6 +147,7 @@ export const configSchema = z
       rateLimits: {
         apiKeyPerSecond: env.SERVICE_RATE_LIMIT_API_PER_SECOND,
         publicPerMinute: env.SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE,
+        authFailuresPerMinute: env.SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
         store: env.SERVICE_RATE_LIMIT_STORE,
       },
     };

@@ -46,7 +46,12 @@ const onServer = inject("testDatabase").mode === "server";
 if (onServer) {
   describe("the PostgreSQL store", () => {
     it("shares one budget between app instances", async () => {
-      const settings = { apiKeyPerSecond: 100, publicPerMinute: 3, store: "postgres" as const };
+      const settings = {
+        apiKeyPerSecond: 100,
+        publicPerMinute: 3,
+        authFailuresPerMinute: 3,
+        store: "postgres" as const,
+      };
       const pools = [1, 2].map(() => new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 }));
       const [instanceA, instanceB] = pools.map((pool) => createRateLimiters(settings, () => pool));
       await instanceA.publicIp.consume("198.51.100.1");

@@ -11,7 +11,7 @@ import { rateLimited } from "../errors";
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
 
-export type RateLimitScope = "apiKey" | "publicIp";
+export type RateLimitScope = "apiKey" | "publicIp" | "authFailure";
 
 const holder = globalThis as typeof globalThis & {
   __cryptoCheckoutLimiters?: Record<RateLimitScope, RateLimiterAbstract>;
@@ -22,13 +22,17 @@ export function createRateLimiters(
   rateLimits = config().rateLimits,
   postgresPool: () => pg.Pool = () => new pg.Pool({ connectionString: config().databaseUrl, max: 4 }),
 ): Record<RateLimitScope, RateLimiterAbstract> {
-  const windows = {
+  const windows: Record<RateLimitScope, { points: number; duration: number; keyPrefix: string }> = {
     apiKey: { points: rateLimits.apiKeyPerSecond, duration: 1, keyPrefix: "api" },
     publicIp: { points: rateLimits.publicPerMinute, duration: 60, keyPrefix: "ip" },
+    // Failed authentications per client address: guessing credentials costs a client its access.
+    authFailure: { points: rateLimits.authFailuresPerMinute, duration: 60, keyPrefix: "authfail" },
   };
+  let make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>
+    new RateLimiterMemory(options);
   if (rateLimits.store === "postgres") {
     const storeClient = postgresPool();
-    const make = (options: (typeof windows)[RateLimitScope]) =>
+    make = (options) =>
       new RateLimiterPostgres({
         ...options,
         storeClient,
@@ -36,21 +40,36 @@ export function createRateLimiters(
         tableName: "rate_limits",
         tableCreated: true,
       });
-    return { apiKey: make(windows.apiKey), publicIp: make(windows.publicIp) };
   }
-  return { apiKey: new RateLimiterMemory(windows.apiKey), publicIp: new RateLimiterMemory(windows.publicIp) };
+  return {
+    apiKey: make(windows.apiKey),
+    publicIp: make(windows.publicIp),
+    authFailure: make(windows.authFailure),
+  };
 }
+
+function limiters() {
+  holder.__cryptoCheckoutLimiters ??= createRateLimiters();
+  return holder.__cryptoCheckoutLimiters;
+}
+
+const tooMany = (msBeforeNext: number) => rateLimited(Math.max(1, Math.ceil(msBeforeNext / 1000)));
 
 /** Counts one request against `key` in `scope`; throws the 429 (with Retry-After) when over. */
 export async function consumeRateLimit(scope: RateLimitScope, key: string): Promise<void> {
-  holder.__cryptoCheckoutLimiters ??= createRateLimiters();
   try {
-    await holder.__cryptoCheckoutLimiters[scope].consume(key);
+    await limiters()[scope].consume(key);
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes)
-      throw rateLimited(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+    if (rejection instanceof RateLimiterRes) throw tooMany(rejection.msBeforeNext);
     throw rejection;
   }
+}
+
+/** Throws the 429 if `key` has already spent its budget in `scope`, without counting anything. */
+export async function assertWithinRateLimit(scope: RateLimitScope, key: string): Promise<void> {
+  const limiter = limiters()[scope];
+  const state = await limiter.get(key);
+  if (state && state.consumedPoints > limiter.points) throw tooMany(state.msBeforeNext);
 }
 
 /** The client address as the nearest proxy (or Next.js itself) reported it. */
