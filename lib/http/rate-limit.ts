@@ -6,7 +6,7 @@ import {
   RateLimiterRes,
 } from "rate-limiter-flexible";
 import { config } from "../config";
-import { rateLimited } from "../errors";
+import { rateLimited, ServiceError } from "../errors";
 
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
@@ -66,10 +66,28 @@ export async function consumeRateLimit(scope: RateLimitScope, key: string): Prom
 }
 
 /** Throws the 429 if `key` has already spent its budget in `scope`, without counting anything. */
-export async function assertWithinRateLimit(scope: RateLimitScope, key: string): Promise<void> {
+async function assertWithinRateLimit(scope: RateLimitScope, key: string): Promise<void> {
   const limiter = limiters()[scope];
   const state = await limiter.get(key);
   if (state && state.consumedPoints > limiter.points) throw tooMany(state.msBeforeNext);
+}
+
+/**
+ * Runs an authentication for a client address that has failed too often gets 429 without
+ * running it; a 401 it throws counts against that address.
+ */
+export async function limitFailedAuthentications<T>(
+  clientAddress: string,
+  authenticate: () => Promise<T>,
+): Promise<T> {
+  await assertWithinRateLimit("authFailure", clientAddress);
+  try {
+    return await authenticate();
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 401)
+      await consumeRateLimit("authFailure", clientAddress);
+    throw error;
+  }
 }
 
 /** The client address as the nearest proxy (or Next.js itself) reported it. */

@@ -2,7 +2,7 @@ import { agentCredentialShape } from "../agent-access/agent-credential-secret";
 import { apiKeyShape } from "../api-keys/api-key-secret";
 import type { Db } from "../db/client";
 import { unauthenticated } from "../errors";
-import { assertWithinRateLimit, consumeRateLimit } from "../http/rate-limit";
+import { limitFailedAuthentications } from "../http/rate-limit";
 import { authenticateStoredCredential } from "./authenticate-stored-credential";
 import type { MerchantCaller } from "./merchant-caller";
 
@@ -61,28 +61,31 @@ const unknownCredential = credentialKinds[0].invalid;
  * the credential kind and its shape is checked before any lookup. Failed authentications count
  * against the client address; a client over that budget is refused before any lookup too.
  */
-export async function authenticateMerchant(
+export function authenticateMerchant(
   database: Db,
   authorizationHeader: string | null,
   options: { clientAddress: string; audience: Audience },
 ): Promise<MerchantCaller> {
-  await assertWithinRateLimit("authFailure", options.clientAddress);
-  const fail = async (code: string, message: string): Promise<never> => {
-    await consumeRateLimit("authFailure", options.clientAddress);
-    throw unauthenticated(code, message);
-  };
-
-  if (!authorizationHeader) {
-    return fail("missing_api_key", "No API key provided. Send it as `Authorization: Bearer sk_live_…`.");
-  }
-  const token = /^Bearer (\S+)$/.exec(authorizationHeader)?.[1];
-  if (!token) {
-    return fail("invalid_authorization_header", "The Authorization header must be `Bearer <API key>`.");
-  }
-  const kind = credentialKinds.find(
-    (candidate) => token.startsWith(candidate.prefix) && candidate.audiences.includes(options.audience),
-  );
-  if (!kind) return fail(unknownCredential.code, unknownCredential.message);
-  const caller = kind.shape.test(token) ? await kind.authenticate(database, token) : null;
-  return caller ?? fail(kind.invalid.code, kind.invalid.message);
+  return limitFailedAuthentications(options.clientAddress, async () => {
+    if (!authorizationHeader) {
+      throw unauthenticated(
+        "missing_api_key",
+        "No API key provided. Send it as `Authorization: Bearer sk_live_…`.",
+      );
+    }
+    const token = /^Bearer (\S+)$/.exec(authorizationHeader)?.[1];
+    if (!token) {
+      throw unauthenticated(
+        "invalid_authorization_header",
+        "The Authorization header must be `Bearer <API key>`.",
+      );
+    }
+    const kind = credentialKinds.find(
+      (candidate) => token.startsWith(candidate.prefix) && candidate.audiences.includes(options.audience),
+    );
+    if (!kind) throw unauthenticated(unknownCredential.code, unknownCredential.message);
+    const caller = kind.shape.test(token) ? await kind.authenticate(database, token) : null;
+    if (!caller) throw unauthenticated(kind.invalid.code, kind.invalid.message);
+    return caller;
+  });
 }
