@@ -11,7 +11,19 @@ import { rateLimited, ServiceError } from "../errors";
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
 
-export type RateLimitScope = "apiKey" | "publicIp" | "authFailure";
+export type RateLimitScope =
+  | "apiKey"
+  | "publicIp"
+  // Outgoing emails (sign-in links, invitations): per client address, per recipient, per organization.
+  | "emailClient"
+  | "emailAddress"
+  | "emailOrganization"
+  // Failed authentications per client address: guessing credentials costs a client its access.
+  | "authFailure"
+  // Agent browser setups started per client address.
+  | "agentSetup";
+
+const hour = 60 * 60;
 
 const holder = globalThis as typeof globalThis & {
   __cryptoCheckoutLimiters?: Record<RateLimitScope, RateLimiterAbstract>;
@@ -25,27 +37,30 @@ export function createRateLimiters(
   const windows: Record<RateLimitScope, { points: number; duration: number; keyPrefix: string }> = {
     apiKey: { points: rateLimits.apiKeyPerSecond, duration: 1, keyPrefix: "api" },
     publicIp: { points: rateLimits.publicPerMinute, duration: 60, keyPrefix: "ip" },
-    // Failed authentications per client address: guessing credentials costs a client its access.
+    emailClient: { points: rateLimits.emailsPerClientPerHour, duration: hour, keyPrefix: "mail-ip" },
+    emailAddress: { points: rateLimits.emailsPerAddressPerHour, duration: hour, keyPrefix: "mail-to" },
+    emailOrganization: {
+      points: rateLimits.emailsPerOrganizationPerHour,
+      duration: hour,
+      keyPrefix: "mail-org",
+    },
     authFailure: { points: rateLimits.authFailuresPerMinute, duration: 60, keyPrefix: "authfail" },
+    agentSetup: { points: rateLimits.agentSetupsPerHour, duration: hour, keyPrefix: "agent-setup" },
   };
-  let make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>
-    new RateLimiterMemory(options);
-  if (rateLimits.store === "postgres") {
-    const storeClient = postgresPool();
-    make = (options) =>
-      new RateLimiterPostgres({
-        ...options,
-        storeClient,
-        storeType: "pool",
-        tableName: "rate_limits",
-        tableCreated: true,
-      });
-  }
-  return {
-    apiKey: make(windows.apiKey),
-    publicIp: make(windows.publicIp),
-    authFailure: make(windows.authFailure),
-  };
+  const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
+  const make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>
+    storeClient
+      ? new RateLimiterPostgres({
+          ...options,
+          storeClient,
+          storeType: "pool",
+          tableName: "rate_limits",
+          tableCreated: true,
+        })
+      : new RateLimiterMemory(options);
+  return Object.fromEntries(
+    Object.entries(windows).map(([scope, options]) => [scope, make(options)]),
+  ) as Record<RateLimitScope, RateLimiterAbstract>;
 }
 
 function limiters() {
