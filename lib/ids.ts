@@ -34,6 +34,7 @@ export const idPrefixes = {
   authSession: "ses",
   devEmail: "eml",
   invitation: "ivt",
+  agentCredential: "agc",
   oauthClient: "ocl",
   oauthGrant: "ogr",
   oauthToken: "otk",

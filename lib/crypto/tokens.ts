@@ -13,6 +13,15 @@ export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
+/**
+ * A long-lived credential: the secret (shown once), its hash (stored) and a visible prefix (the
+ * type plus four random characters) that lets its owner tell credentials apart in listings.
+ */
+export function generateCredential(prefix: string) {
+  const secret = newSecret(prefix);
+  return { secret, hash: hashSecret(secret), prefix: secret.slice(0, prefix.length + 4) };
+}
+
 /** Compares two hex digests in constant time. */
 export function digestsEqual(left: string, right: string): boolean {
   const a = Buffer.from(left, "hex");

@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
-import { authenticateApiKey } from "../api-keys/authenticate-api-key";
 import { db } from "../db/client";
-import { unauthenticated } from "../errors";
+import { forbidden, unauthenticated } from "../errors";
 import { log } from "../log";
+import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { errorResponse } from "./error-response";
 import { clientAddress, consumeRateLimit } from "./rate-limit";
 import { requestIdFor } from "./request-id";
@@ -13,7 +13,7 @@ import { requestIdFor } from "./request-id";
 export type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
 
 export type PublicContext<P> = { request: NextRequest; params: P; requestId: string };
-export type ApiKeyContext<P> = PublicContext<P> & Awaited<ReturnType<typeof authenticateApiKey>>;
+export type ApiKeyContext<P> = PublicContext<P> & { organizationId: string; caller: MerchantCaller };
 
 type RouteArgs<P> = [request: NextRequest, route: { params: Promise<P> }];
 
@@ -67,16 +67,27 @@ export function publicApiRoute<P = Record<string, never>>(
 }
 
 /**
- * A route for merchants' servers: `Authorization: Bearer sk_live_…`, scoped to the key's
- * organization and rate limited per key.
+ * A route for merchants' servers and agents: `Authorization: Bearer sk_live_…` (an API key) or
+ * `sk_agent_…` (an agent credential), scoped to the credential's organization and rate limited
+ * per credential. Read-only credentials may only read.
  */
 export function apiKeyRoute<P = Record<string, never>>(
   handler: (context: ApiKeyContext<P>) => Promise<Reply | Response>,
 ) {
   return publicRoute<P>(async (context) => {
-    const auth = await authenticateApiKey(db(), context.request.headers.get("authorization"));
-    await consumeRateLimit("apiKey", auth.apiKeyId);
-    return handler({ ...context, ...auth });
+    const { request } = context;
+    const caller = await authenticateMerchant(db(), request.headers.get("authorization"), {
+      clientAddress: clientAddress(request.headers),
+      audience: "rest",
+    });
+    await consumeRateLimit("apiKey", caller.credential.id);
+    if (caller.access === "read" && request.method !== "GET" && request.method !== "HEAD") {
+      throw forbidden(
+        "insufficient_access",
+        "This credential has read-only access. Connect the agent with write access to make changes.",
+      );
+    }
+    return handler({ ...context, organizationId: caller.organizationId, caller });
   });
 }
 

@@ -1,14 +1,8 @@
 import { hashSecret } from "../crypto/tokens";
 import { type Db, sqlPool } from "../db/client";
-import { mcpResource, tokenShape } from "./oauth-settings";
+import type { MerchantCaller } from "../merchant-auth/merchant-caller";
+import { accessTokenShape, mcpResource } from "./oauth-settings";
 import { accessOfScope } from "./scope";
-
-/** Contract C1's caller principal (kept structurally identical to lib/merchant-auth's type). */
-export type OAuthCaller = {
-  organizationId: string;
-  credential: { kind: "oauth"; id: string };
-  access: "read" | "write";
-};
 
 // As with API keys, "last used" is written at most once a minute, not on every request.
 const lastUsedResolutionMs = 60_000;
@@ -20,8 +14,11 @@ type Row = { grantId: string; organizationId: string; scope: string; lastUsedAt:
  * is unexpired, issued for our MCP resource, its grant is not revoked and its user is still a
  * member of the organization, so revocation and removal take effect on the next request.
  */
-export async function authenticateOAuthAccessToken(database: Db, token: string): Promise<OAuthCaller | null> {
-  if (!token.startsWith("cc_at_") || !tokenShape.test(token)) return null;
+export async function authenticateOAuthAccessToken(
+  database: Db,
+  token: string,
+): Promise<MerchantCaller | null> {
+  if (!accessTokenShape.test(token)) return null;
   // Every MCP request runs this lookup, so it skips the ORM (see sqlPool).
   const { rows } = await sqlPool(database).query<Row>(
     `SELECT g."id" AS "grantId", g."organizationId", g."scope", g."lastUsedAt"

@@ -11,6 +11,7 @@ export const refreshReplayWindowSeconds = 10;
 
 export const tokenPrefixes = { access: "cc_at_", refresh: "cc_rt_", code: "cc_ac_" } as const;
 export const tokenShape = /^cc_(at|rt|ac)_[0-9A-Za-z]{43}$/;
+export const accessTokenShape = /^cc_at_[0-9A-Za-z]{43}$/;
 
 export const supportedScopes = ["read", "write"] as const;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { authenticateMerchant } from "@/lib/merchant-auth/authenticate-merchant";
 import { authenticateOAuthAccessToken } from "@/lib/oauth/authenticate-access-token";
 import { mcpResource } from "@/lib/oauth/oauth-settings";
 import {
@@ -380,5 +381,28 @@ describe("authenticateOAuthAccessToken", () => {
     for (const value of [issued.refresh_token, flow.code, "cc_at_short", ""]) {
       expect(await authenticateOAuthAccessToken(db(), value)).toBeNull();
     }
+  });
+});
+
+describe("authenticateMerchant with an OAuth access token (C1)", () => {
+  it("is a caller on /mcp and refused on REST", async () => {
+    const flow = await authorizedCode({ scope: "read" });
+    const issued = (await exchangeCode(flow)).json;
+    const header = `Bearer ${issued.access_token}`;
+    expect(await authenticateMerchant(db(), header, { clientAddress: "c1-mcp", audience: "mcp" })).toEqual({
+      organizationId: flow.organization.id,
+      credential: { kind: "oauth", id: expect.stringMatching(/^ogr_/) },
+      access: "read",
+    });
+    await expect(
+      authenticateMerchant(db(), header, { clientAddress: "c1-rest", audience: "rest" }),
+    ).rejects.toMatchObject({ status: 401 });
+    await db().oAuthGrant.updateMany({
+      where: { organizationId: flow.organization.id },
+      data: { revokedAt: new Date() },
+    });
+    await expect(
+      authenticateMerchant(db(), header, { clientAddress: "c1-mcp", audience: "mcp" }),
+    ).rejects.toMatchObject({ status: 401, code: "invalid_token" });
   });
 });
