@@ -176,22 +176,43 @@ test("the MCP SDK client signs in through OAuth, uses tools, refreshes, and lose
   });
   expect((await killed.json()).error).toBe("invalid_grant");
 
-  // 6. Connect again, then revoke (RFC 7009): the next request is a 401 with the sign-in challenge.
-  provider.saved = undefined;
-  await expect(connect(provider)).rejects.toThrow(UnauthorizedError);
-  const again = await approveInBrowser(page, provider.authorizationUrl as URL, { organization: "E2E Store" });
-  await new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }).finishAuth(again);
-  const third = provider.saved as unknown as OAuthTokens;
-  expect(await mcpStatus(third.access_token)).toBe(200);
+  // 6. Connect again, then disconnect from the dashboard: the very next request is refused.
+  const reconnect = async () => {
+    provider.saved = undefined;
+    await expect(connect(provider)).rejects.toThrow(UnauthorizedError);
+    const code = await approveInBrowser(page, provider.authorizationUrl as URL, {
+      organization: "E2E Store",
+    });
+    await new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }).finishAuth(code);
+    const tokens = provider.saved as unknown as OAuthTokens;
+    expect(await mcpStatus(tokens.access_token)).toBe(200);
+    return tokens;
+  };
+  const third = await reconnect();
+  await page.goto("/dashboard/connected-apps");
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  await page.getByRole("button", { name: "Yes, disconnect" }).click();
+  await expect(page.getByText("No connected apps")).toBeVisible();
+  expect(await mcpStatus(third.access_token)).toBe(401);
+
+  // 7. Connect again, then revoke (RFC 7009): the next request is a 401 with the sign-in challenge.
+  const fourth = await reconnect();
   const revoked = await fetch(`${base}/oauth/revoke`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ token: third.access_token, client_id: provider.client?.client_id as string }),
+    body: new URLSearchParams({
+      token: fourth.access_token,
+      client_id: provider.client?.client_id as string,
+    }),
   });
   expect(revoked.status).toBe(200);
   const after = await fetch(mcpUrl, {
     method: "POST",
-    headers: { authorization: `Bearer ${third.access_token}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Bearer ${fourth.access_token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
   });
   expect(after.status).toBe(401);

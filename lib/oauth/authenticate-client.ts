@@ -3,7 +3,8 @@ import type { Db } from "../db/client";
 import { findClient } from "./find-client";
 import { oauthError } from "./oauth-error";
 
-export type ClientCredentials = { clientId?: string; clientSecret?: string; basic?: string | null };
+/** Client credentials as sent in the body (client_secret_post, or a public client's id). */
+export type BodyCredentials = { client_id?: string; client_secret?: string };
 
 /** `Authorization: Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 2.3.1), or nothing. */
 function fromBasic(header: string | null | undefined) {
@@ -22,10 +23,14 @@ function fromBasic(header: string | null | undefined) {
  * The client calling the token or revocation endpoint: a public client by its id, a confidential
  * one by its id and secret in the way it registered. Anything else is `invalid_client`.
  */
-export async function authenticateClient(database: Db, credentials: ClientCredentials) {
-  const basic = fromBasic(credentials.basic);
-  const clientId = basic?.clientId ?? credentials.clientId;
-  const secret = basic?.clientSecret ?? credentials.clientSecret;
+export async function authenticateClient(
+  database: Db,
+  body: BodyCredentials,
+  authorizationHeader: string | null,
+) {
+  const basic = fromBasic(authorizationHeader);
+  const clientId = basic?.clientId ?? body.client_id;
+  const secret = basic?.clientSecret ?? body.client_secret;
   if (!clientId) throw oauthError("invalid_client", "Send client_id.");
   const client = await findClient(database, clientId).catch(() => null);
   if (!client) throw oauthError("invalid_client", "Unknown client.");

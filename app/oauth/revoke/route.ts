@@ -6,11 +6,7 @@ import { revokeToken } from "@/lib/oauth/revoke-token";
 
 export const POST = oauthRoute(async ({ request }) => {
   const input = await readOAuthParameters(request, revocationRequestSchema.and(clientCredentialsSchema));
-  const client = await authenticateClient(db(), {
-    clientId: input.client_id,
-    clientSecret: input.client_secret,
-    basic: request.headers.get("authorization"),
-  });
+  const client = await authenticateClient(db(), input, request.headers.get("authorization"));
   await revokeToken(db(), client, input.token);
   return new Response(null, { status: 200 });
 });

@@ -7,11 +7,7 @@ import { refreshAccessToken } from "@/lib/oauth/refresh-access-token";
 
 export const POST = oauthRoute(async ({ request }) => {
   const input = await readOAuthParameters(request, tokenRequestSchema.and(clientCredentialsSchema));
-  const client = await authenticateClient(db(), {
-    clientId: input.client_id,
-    clientSecret: input.client_secret,
-    basic: request.headers.get("authorization"),
-  });
+  const client = await authenticateClient(db(), input, request.headers.get("authorization"));
   const body =
     input.grant_type === "authorization_code"
       ? await exchangeAuthorizationCode(db(), client, input)
