@@ -1,10 +1,12 @@
 import type { NextRequest } from "next/server";
+import { findSessionUser, sessionCookieName } from "../auth/session-cookie";
+import { config } from "../config";
 import { db } from "../db/client";
 import { forbidden, unauthenticated } from "../errors";
 import { log } from "../log";
 import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { errorResponse } from "./error-response";
-import { clientAddress, consumeRateLimit } from "./rate-limit";
+import { clientAddress, consumeRateLimit, limitFailedAuthentications } from "./rate-limit";
 import { requestIdFor } from "./request-id";
 
 // Route handlers are thin: one of these wrappers per caller kind authenticates, the handler
@@ -63,6 +65,40 @@ export function publicApiRoute<P = Record<string, never>>(
   return publicRoute<P>(async (context) => {
     await consumeRateLimit("publicIp", clientAddress(context.request.headers));
     return handler(context);
+  });
+}
+
+/**
+ * A public route that an agent calls with a one-time token as `Authorization: Bearer …` (agent
+ * setup status and check-in). The handler checks the token; a client whose tokens keep failing
+ * is refused like one whose credentials keep failing.
+ */
+export function oneTimeTokenRoute<P = Record<string, never>>(
+  handler: (context: PublicContext<P> & { token: string | null }) => Promise<Reply | Response>,
+) {
+  return publicApiRoute<P>((context) =>
+    limitFailedAuthentications(clientAddress(context.request.headers), () => {
+      const authorization = context.request.headers.get("authorization") ?? "";
+      return handler({ ...context, token: /^Bearer (\S+)$/.exec(authorization)?.[1] ?? null });
+    }),
+  );
+}
+
+/**
+ * A JSON endpoint of the dashboard's own pages, for the signed-in browser. The browser attaches
+ * the session cookie to cross-site requests too, so the request must come from our own origin.
+ */
+export function sessionRoute<P = Record<string, never>>(
+  handler: (context: PublicContext<P> & { user: { id: string; email: string } }) => Promise<Reply | Response>,
+) {
+  return publicRoute<P>(async (context) => {
+    const { request } = context;
+    if (request.headers.get("origin") !== new URL(config().baseUrl).origin) {
+      throw forbidden("cross_origin_request", "This endpoint only answers the service's own pages.");
+    }
+    const user = await findSessionUser(db(), request.cookies.get(sessionCookieName())?.value);
+    if (!user) throw unauthenticated("signed_out", "Your session has ended. Sign in again.");
+    return handler({ ...context, user });
   });
 }
 
