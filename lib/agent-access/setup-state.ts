@@ -4,7 +4,10 @@ import type { AgentSetupStatus } from "../generated/prisma/client";
 // and write the result inside a transaction with a conditional update.
 
 /** What the agent sees when it asks for the status. A completed setup stays "approved". */
-export function setupView(status: AgentSetupStatus, expired: boolean) {
+export function setupView(
+  status: AgentSetupStatus,
+  expired: boolean,
+): "pending" | "approved" | "denied" | "expired" {
   if (status === "DENIED") return "denied";
   if (status === "COMPLETED") return "approved";
   if (expired) return "expired";
@@ -12,7 +15,10 @@ export function setupView(status: AgentSetupStatus, expired: boolean) {
 }
 
 /** What a check-in gets: the credential only from an approved, unexpired, unused setup. */
-export function checkinOutcome(status: AgentSetupStatus, expired: boolean) {
+export function checkinOutcome(
+  status: AgentSetupStatus,
+  expired: boolean,
+): "issue" | "pending" | "denied" | "expired" | "used" {
   if (status === "COMPLETED") return "used";
   if (status === "DENIED") return "denied";
   if (expired) return "expired";
@@ -20,7 +26,10 @@ export function checkinOutcome(status: AgentSetupStatus, expired: boolean) {
 }
 
 /** Whether an owner may still approve or deny. */
-export function decisionOutcome(status: AgentSetupStatus, expired: boolean) {
+export function decisionOutcome(
+  status: AgentSetupStatus,
+  expired: boolean,
+): "decide" | "expired" | "already_decided" {
   if (status !== "PENDING") return "already_decided";
   return expired ? "expired" : "decide";
 }
