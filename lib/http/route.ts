@@ -1,6 +1,5 @@
 import type { NextRequest } from "next/server";
 import { findSessionUser, sessionCookieName } from "../auth/session-cookie";
-import { config } from "../config";
 import { db } from "../db/client";
 import { forbidden, unauthenticated } from "../errors";
 import { log } from "../log";
@@ -8,6 +7,7 @@ import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/auth
 import { errorResponse } from "./error-response";
 import { clientAddress, consumeRateLimit, limitFailedAuthentications } from "./rate-limit";
 import { requestIdFor } from "./request-id";
+import { assertSameOrigin } from "./same-origin";
 
 // Route handlers are thin: one of these wrappers per caller kind authenticates, the handler
 // parses with a schema from lib, calls one domain function and returns a serializer's output.
@@ -93,9 +93,7 @@ export function sessionRoute<P = Record<string, never>>(
 ) {
   return publicRoute<P>(async (context) => {
     const { request } = context;
-    if (request.headers.get("origin") !== new URL(config().baseUrl).origin) {
-      throw forbidden("cross_origin_request", "This endpoint only answers the service's own pages.");
-    }
+    assertSameOrigin(request.headers);
     const user = await findSessionUser(db(), request.cookies.get(sessionCookieName())?.value);
     if (!user) throw unauthenticated("signed_out", "Your session has ended. Sign in again.");
     return handler({ ...context, user });
