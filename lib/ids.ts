@@ -35,6 +35,8 @@ export const idPrefixes = {
   devEmail: "eml",
   invitation: "ivt",
   agentCredential: "agc",
+  agentSetup: "ags",
+  agentRegistration: "agr",
   oauthClient: "ocl",
   oauthGrant: "ogr",
   oauthToken: "otk",

@@ -53,6 +53,7 @@ describe("logging", () => {
     "cc_ast_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
     "cc_act_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
     "cc_rct_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
+    "cc_arc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
   ])("masks %s wherever it appears", (credential) => {
     const kind = credential.slice(0, credential.indexOf("_", 3));
     expect(maskCredentials(`GET /x?token=${credential} failed`)).toBe(

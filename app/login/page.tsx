@@ -5,7 +5,6 @@ import { AuthCard } from "@/components/dashboard/auth-card";
 import { SignInForm } from "@/components/dashboard/sign-in-form";
 import { config } from "@/lib/config";
 import { findMember } from "@/lib/http/dashboard-session";
-import { localReturnPath } from "@/lib/http/same-origin";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
@@ -16,15 +15,19 @@ const errors: Record<string, string> = {
   EmailSignin: "The sign-in email could not be sent. Try again in a moment.",
 };
 
+/** Where to go after signing in: a path on this site only, never another site (open redirect). */
+function safeCallback(callbackUrl: string | undefined): string {
+  return callbackUrl && /^\/(?![/\\])/.test(callbackUrl) ? callbackUrl : "/dashboard";
+}
+
 export default async function LoginPage({
   searchParams,
 }: {
   searchParams: Promise<{ error?: string; callbackUrl?: string }>;
 }) {
   const { error, callbackUrl } = await searchParams;
-  // Pages that need a signed-in user (such as an app's consent page) send people here and back.
-  const returnTo = localReturnPath(callbackUrl) ?? "/dashboard";
-  if (await findMember()) redirect(returnTo);
+  const next = safeCallback(callbackUrl);
+  if (await findMember()) redirect(next);
   return (
     <AuthCard title="Sign in to your dashboard">
       {error ? (
@@ -32,7 +35,7 @@ export default async function LoginPage({
           {errors[error] ?? "Sign-in did not work. Try again."}
         </p>
       ) : null}
-      <SignInForm callbackUrl={returnTo} />
+      <SignInForm callbackUrl={next} />
       <p className="mt-5 text-xs text-slate-500">
         New here? Signing in creates your organization. No password: we email you a link.
       </p>

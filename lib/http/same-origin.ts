@@ -1,15 +1,12 @@
 import { config } from "../config";
+import { forbidden } from "../errors";
 
 /**
- * Whether a browser's POST comes from a page of this app. Browsers always send Origin on POST;
- * a missing or foreign one means another site (or no browser) is asking.
+ * Browsers attach cookies to cross-site requests too; a state change made with a cookie must
+ * come from one of our own pages, which browsers mark with our Origin.
  */
-export function isSameOrigin(headers: Headers): boolean {
-  return headers.get("origin") === new URL(config().baseUrl).origin;
-}
-
-/** A path inside this app to return to after sign-in, or null for anything that could leave it. */
-export function localReturnPath(value: string | undefined): string | null {
-  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
-  return value;
+export function assertSameOrigin(headers: Headers): void {
+  if (headers.get("origin") !== new URL(config().baseUrl).origin) {
+    throw forbidden("cross_origin_request", "This endpoint only answers the service's own pages.");
+  }
 }

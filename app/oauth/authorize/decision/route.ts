@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
-import { forbidden, invalidRequest, unauthenticated } from "@/lib/errors";
+import { invalidRequest, unauthenticated } from "@/lib/errors";
 import { findMember } from "@/lib/http/dashboard-session";
 import { readOAuthParameters } from "@/lib/http/oauth-route";
 import { publicRoute } from "@/lib/http/route";
-import { isSameOrigin } from "@/lib/http/same-origin";
+import { assertSameOrigin } from "@/lib/http/same-origin";
 import { approveAuthorization } from "@/lib/oauth/approve-authorization";
 import { authorizationRedirect } from "@/lib/oauth/authorization-redirect";
 import { consentDecisionSchema } from "@/lib/oauth/oauth-schemas";
@@ -12,8 +12,7 @@ import { verifyAuthorization } from "@/lib/oauth/signed-authorization";
 // The consent form's POST: only from our own page, by the user it was shown to, acting on the
 // request exactly as it was checked and signed.
 export const POST = publicRoute(async ({ request }) => {
-  if (!isSameOrigin(request.headers))
-    throw forbidden("cross_origin", "Approve the app on this site's own page.");
+  assertSameOrigin(request.headers);
   const member = await findMember();
   if (!member)
     throw unauthenticated("signed_out", "Your session has ended. Sign in and start again from the app.");
