@@ -1,6 +1,7 @@
 import { expireCheckoutSessions } from "@/lib/checkout/expire-checkout-sessions";
 import { db } from "@/lib/db/client";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/purge-idempotency-keys";
+import { purgeOAuthRecords } from "@/lib/oauth/purge-oauth-records";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import { scanConfiguredNetworks } from "@/lib/payments/scan-configured-networks";
 import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";
@@ -51,6 +52,11 @@ export const purgeIdempotencyKeysCron = inngest.createFunction(
   async ({ step }) => step.run("purge", () => purgeIdempotencyKeys(db())),
 );
 
+export const purgeOAuthRecordsCron = inngest.createFunction(
+  { id: "purge-oauth-records", triggers: [{ cron: "23 * * * *" }] },
+  async ({ step }) => step.run("purge", () => purgeOAuthRecords(db())),
+);
+
 export const functions = [
   deliverDueWebhooksCron,
   deliverWebhook,
@@ -58,4 +64,5 @@ export const functions = [
   scanNetworksCron,
   markOverdueInvoicesCron,
   purgeIdempotencyKeysCron,
+  purgeOAuthRecordsCron,
 ];

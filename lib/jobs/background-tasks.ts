@@ -1,5 +1,6 @@
 import { expireCheckoutSessions } from "../checkout/expire-checkout-sessions";
 import { purgeIdempotencyKeys } from "../idempotency/purge-idempotency-keys";
+import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { scanConfiguredNetworks } from "../payments/scan-configured-networks";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
@@ -27,4 +28,5 @@ export const backgroundTasks: PeriodicTask[] = [
     intervalMs: 60 * 60_000,
     run: (database) => purgeIdempotencyKeys(database),
   },
+  { name: "purge-oauth-records", intervalMs: 60 * 60_000, run: (database) => purgeOAuthRecords(database) },
 ];
