@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/dashboard/auth-card";
 import { buttonStyles } from "@/components/ui/button-styles";
 import { Field, inputStyles } from "@/components/ui/field";
 import { db } from "@/lib/db/client";
 import { findMember } from "@/lib/http/dashboard-session";
+import { clientAddress, consumeRateLimit } from "@/lib/http/rate-limit";
 import { authorizationRequestSchema } from "@/lib/oauth/oauth-schemas";
 import { signAuthorization } from "@/lib/oauth/signed-authorization";
 import { validateAuthorizationRequest } from "@/lib/oauth/validate-authorization-request";
@@ -18,6 +20,12 @@ type Search = Record<string, string | string[] | undefined>;
 // and the consent form carries a server-signed copy of the checked request to the approval POST.
 export default async function AuthorizePage({ searchParams }: { searchParams: Promise<Search> }) {
   const search = await searchParams;
+  // Checking a request may fetch a client's metadata document: anonymous callers are limited.
+  try {
+    await consumeRateLimit("publicIp", clientAddress(await headers()));
+  } catch {
+    return <Refused message="Too many requests from your network. Wait a minute and try again." />;
+  }
   const parsed = authorizationRequestSchema.safeParse(search);
   if (!parsed.success) {
     return (
