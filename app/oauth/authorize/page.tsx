@@ -5,6 +5,7 @@ import { AuthCard } from "@/components/dashboard/auth-card";
 import { buttonStyles } from "@/components/ui/button-styles";
 import { Field, inputStyles } from "@/components/ui/field";
 import { db } from "@/lib/db/client";
+import { ServiceError } from "@/lib/errors";
 import { findMember } from "@/lib/http/dashboard-session";
 import { clientAddress, consumeRateLimit } from "@/lib/http/rate-limit";
 import { authorizationRequestSchema } from "@/lib/oauth/oauth-schemas";
@@ -23,7 +24,8 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   // Checking a request may fetch a client's metadata document: anonymous callers are limited.
   try {
     await consumeRateLimit("publicIp", clientAddress(await headers()));
-  } catch {
+  } catch (error) {
+    if (!(error instanceof ServiceError && error.status === 429)) throw error;
     return <Refused message="Too many requests from your network. Wait a minute and try again." />;
   }
   const parsed = authorizationRequestSchema.safeParse(search);
