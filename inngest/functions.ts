@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/purge-idempotency-keys";
 import { scanNetworksTask } from "@/lib/jobs/background-tasks";
 import { runTaskOnce } from "@/lib/jobs/periodic-task";
+import { purgeOAuthRecords } from "@/lib/oauth/purge-oauth-records";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
@@ -62,6 +63,11 @@ export const purgeIdempotencyKeysCron = inngest.createFunction(
   async ({ step }) => step.run("purge", () => purgeIdempotencyKeys(db())),
 );
 
+export const purgeOAuthRecordsCron = inngest.createFunction(
+  { id: "purge-oauth-records", triggers: [{ cron: "23 * * * *" }] },
+  async ({ step }) => step.run("purge", () => purgeOAuthRecords(db())),
+);
+
 export const functions = [
   deliverDueWebhooksCron,
   deliverWebhook,
@@ -69,4 +75,5 @@ export const functions = [
   scanNetworksCron,
   markOverdueInvoicesCron,
   purgeIdempotencyKeysCron,
+  purgeOAuthRecordsCron,
 ];

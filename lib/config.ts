@@ -57,6 +57,8 @@ export const configSchema = z
     SERVICE_RATE_LIMIT_CHECKOUTS_PER_CLIENT_PER_HOUR: wholeNumber(1, 1_000_000).default(60),
     SERVICE_RATE_LIMIT_CHECKOUTS_PER_PAYLINK_PER_HOUR: wholeNumber(1, 1_000_000).default(1000),
     SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR: wholeNumber(1, 1_000_000).default(10),
+    SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 1_000_000).default(30),
+    SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR: wholeNumber(1, 1_000_000).default(30),
     SERVICE_RATE_LIMIT_STORE: z
       .enum(["memory", "postgres"], { error: "must be memory or postgres" })
       .default("memory"),
@@ -217,6 +219,8 @@ export const configSchema = z
         checkoutsPerClientPerHour: env.SERVICE_RATE_LIMIT_CHECKOUTS_PER_CLIENT_PER_HOUR,
         checkoutsPerPaylinkPerHour: env.SERVICE_RATE_LIMIT_CHECKOUTS_PER_PAYLINK_PER_HOUR,
         paymentStartsPerSessionPerHour: env.SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR,
+        authFailuresPerMinute: env.SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
+        agentSetupsPerHour: env.SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR,
         store: env.SERVICE_RATE_LIMIT_STORE,
       },
     };

@@ -34,6 +34,12 @@ export const idPrefixes = {
   authSession: "ses",
   devEmail: "eml",
   invitation: "ivt",
+  agentCredential: "agc",
+  agentSetup: "ags",
+  agentRegistration: "agr",
+  oauthClient: "ocl",
+  oauthGrant: "ogr",
+  oauthToken: "otk",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -6,7 +6,7 @@ import {
   RateLimiterRes,
 } from "rate-limiter-flexible";
 import { config } from "../config";
-import { rateLimited } from "../errors";
+import { rateLimited, ServiceError } from "../errors";
 
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
@@ -22,7 +22,13 @@ export type RateLimitScope =
   // per paylink; payment starts per session.
   | "checkoutClient"
   | "checkoutPaylink"
-  | "paymentSession";
+  | "paymentSession"
+  // Failed authentications per client address: guessing credentials costs a client its access.
+  | "authFailure"
+  // Agent browser setups started per client address.
+  | "agentSetup"
+  // OAuth client registrations per client address: each one is a stored row.
+  | "oauthRegistration";
 
 const perHour = (points: number, keyPrefix: string) => ({ points, duration: 60 * 60, keyPrefix });
 
@@ -44,6 +50,9 @@ export function createRateLimiters(
     checkoutClient: perHour(rateLimits.checkoutsPerClientPerHour, "co-ip"),
     checkoutPaylink: perHour(rateLimits.checkoutsPerPaylinkPerHour, "co-pl"),
     paymentSession: perHour(rateLimits.paymentStartsPerSessionPerHour, "pay-cs"),
+    authFailure: { points: rateLimits.authFailuresPerMinute, duration: 60, keyPrefix: "authfail" },
+    agentSetup: perHour(rateLimits.agentSetupsPerHour, "agent-setup"),
+    oauthRegistration: perHour(20, "oauth-reg"),
   };
   const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
   const make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>
@@ -61,17 +70,47 @@ export function createRateLimiters(
   ) as Record<RateLimitScope, RateLimiterAbstract>;
 }
 
+function limiters() {
+  holder.__cryptoCheckoutLimiters ??= createRateLimiters();
+  return holder.__cryptoCheckoutLimiters;
+}
+
+const tooMany = (msBeforeNext: number) => rateLimited(Math.max(1, Math.ceil(msBeforeNext / 1000)));
+
 /** Counts one request against `key` in `scope`; throws the 429 (with Retry-After) when over. */
 export async function consumeRateLimit(scope: RateLimitScope, key: string): Promise<void> {
-  holder.__cryptoCheckoutLimiters ??= createRateLimiters();
   try {
-    await holder.__cryptoCheckoutLimiters[scope].consume(key);
+    await limiters()[scope].consume(key);
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes)
-      throw rateLimited(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+    if (rejection instanceof RateLimiterRes) throw tooMany(rejection.msBeforeNext);
     throw rejection;
   }
 }
 
 // Callers of the limits read the client address from here too.
 export { clientAddress } from "./client-address";
+
+/** Throws the 429 if `key` has already spent its budget in `scope`, without counting anything. */
+async function assertWithinRateLimit(scope: RateLimitScope, key: string): Promise<void> {
+  const limiter = limiters()[scope];
+  const state = await limiter.get(key);
+  if (state && state.consumedPoints > limiter.points) throw tooMany(state.msBeforeNext);
+}
+
+/**
+ * Runs an authentication for a client address that has failed too often gets 429 without
+ * running it; a 401 it throws counts against that address.
+ */
+export async function limitFailedAuthentications<T>(
+  clientAddress: string,
+  authenticate: () => Promise<T>,
+): Promise<T> {
+  await assertWithinRateLimit("authFailure", clientAddress);
+  try {
+    return await authenticate();
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 401)
+      await consumeRateLimit("authFailure", clientAddress);
+    throw error;
+  }
+}

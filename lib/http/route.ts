@@ -1,12 +1,15 @@
 import type { NextRequest } from "next/server";
-import { authenticateApiKey } from "../api-keys/authenticate-api-key";
+import { findSessionUser, sessionCookieName } from "../auth/session-cookie";
+import { config } from "../config";
 import { db } from "../db/client";
-import { unauthenticated } from "../errors";
+import { forbidden, ServiceError, unauthenticated } from "../errors";
 import { log } from "../log";
 import { clientLimitKey } from "./client-address";
+import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { errorResponse } from "./error-response";
-import { clientAddress, consumeRateLimit } from "./rate-limit";
+import { clientAddress, consumeRateLimit, limitFailedAuthentications } from "./rate-limit";
 import { requestIdFor } from "./request-id";
+import { assertSameOrigin } from "./same-origin";
 
 // Route handlers are thin: one of these wrappers per caller kind authenticates, the handler
 // parses with a schema from lib, calls one domain function and returns a serializer's output.
@@ -14,7 +17,7 @@ import { requestIdFor } from "./request-id";
 export type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
 
 export type PublicContext<P> = { request: NextRequest; params: P; requestId: string };
-export type ApiKeyContext<P> = PublicContext<P> & Awaited<ReturnType<typeof authenticateApiKey>>;
+export type ApiKeyContext<P> = PublicContext<P> & { organizationId: string; caller: MerchantCaller };
 
 type RouteArgs<P> = [request: NextRequest, route: { params: Promise<P> }];
 
@@ -68,16 +71,59 @@ export function publicApiRoute<P = Record<string, never>>(
 }
 
 /**
- * A route for merchants' servers: `Authorization: Bearer sk_live_…`, scoped to the key's
- * organization and rate limited per key.
+ * A public route that an agent calls with a one-time token as `Authorization: Bearer …` (agent
+ * setup status and check-in). The handler checks the token; a client whose tokens keep failing
+ * is refused like one whose credentials keep failing.
+ */
+export function oneTimeTokenRoute<P = Record<string, never>>(
+  handler: (context: PublicContext<P> & { token: string | null }) => Promise<Reply | Response>,
+) {
+  return publicApiRoute<P>((context) =>
+    limitFailedAuthentications(clientAddress(context.request.headers), () => {
+      const authorization = context.request.headers.get("authorization") ?? "";
+      return handler({ ...context, token: /^Bearer (\S+)$/.exec(authorization)?.[1] ?? null });
+    }),
+  );
+}
+
+/**
+ * A JSON endpoint of the dashboard's own pages, for the signed-in browser. The browser attaches
+ * the session cookie to cross-site requests too, so the request must come from our own origin.
+ */
+export function sessionRoute<P = Record<string, never>>(
+  handler: (context: PublicContext<P> & { user: { id: string; email: string } }) => Promise<Reply | Response>,
+) {
+  return publicRoute<P>(async (context) => {
+    const { request } = context;
+    assertSameOrigin(request.headers);
+    const user = await findSessionUser(db(), request.cookies.get(sessionCookieName())?.value);
+    if (!user) throw unauthenticated("signed_out", "Your session has ended. Sign in again.");
+    return handler({ ...context, user });
+  });
+}
+
+/**
+ * A route for merchants' servers and agents: `Authorization: Bearer sk_live_…` (an API key) or
+ * `sk_agent_…` (an agent credential), scoped to the credential's organization and rate limited
+ * per credential. Read-only credentials may only read.
  */
 export function apiKeyRoute<P = Record<string, never>>(
   handler: (context: ApiKeyContext<P>) => Promise<Reply | Response>,
 ) {
   return publicRoute<P>(async (context) => {
-    const auth = await authenticateApiKey(db(), context.request.headers.get("authorization"));
-    await consumeRateLimit("apiKey", auth.apiKeyId);
-    return handler({ ...context, ...auth });
+    const { request } = context;
+    const caller = await authenticateMerchant(db(), request.headers.get("authorization"), {
+      clientAddress: clientAddress(request.headers),
+      audience: "rest",
+    });
+    await consumeRateLimit("apiKey", caller.credential.id);
+    if (caller.access === "read" && request.method !== "GET" && request.method !== "HEAD") {
+      throw forbidden(
+        "insufficient_access",
+        "This credential has read-only access. Connect the agent with write access to make changes.",
+      );
+    }
+    return handler({ ...context, organizationId: caller.organizationId, caller });
   });
 }
 
@@ -104,4 +150,78 @@ export function apiKeyOrMemberRoute<P = Record<string, never>>(
   });
   return (...args: RouteArgs<P>) =>
     (args[0].headers.has("authorization") ? withApiKey : withSession)(...args);
+}
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * DNS-rebinding protection for /mcp: the Host must be the configured base URL's (any loopback
+ * name for a loopback base URL), and a browser's Origin must be the base URL's origin.
+ */
+function checkHostAndOrigin(headers: Headers) {
+  const base = new URL(config().baseUrl);
+  const host = headers.get("host");
+  const sameHost = (value: string) => {
+    const candidate = new URL(`http://${value}`);
+    if (candidate.host === base.host) return true;
+    return (
+      loopbackHosts.has(base.hostname) &&
+      loopbackHosts.has(candidate.hostname) &&
+      candidate.port === base.port
+    );
+  };
+  let hostAllowed = false;
+  try {
+    hostAllowed = host !== null && sameHost(host);
+  } catch {
+    hostAllowed = false;
+  }
+  if (!hostAllowed) throw forbidden("host_not_allowed", `This server answers only for ${base.host}.`);
+  const origin = headers.get("origin");
+  if (origin !== null && origin !== base.origin) {
+    throw forbidden("origin_not_allowed", "Requests from this web origin are not allowed.");
+  }
+}
+
+/** The 401 of the MCP authorization spec: where to discover how to sign in, and the scopes. */
+function withSignInChallenge(error: ServiceError, tokenSent: boolean): ServiceError {
+  const resourceMetadata = `${config().baseUrl}/.well-known/oauth-protected-resource/mcp`;
+  const challenge = [
+    `Bearer resource_metadata="${resourceMetadata}"`,
+    'scope="read write"',
+    ...(tokenSent ? ['error="invalid_token"'] : []),
+  ].join(", ");
+  return new ServiceError(error.status, error.type, error.code, error.message, error.param, {
+    ...error.headers,
+    "WWW-Authenticate": challenge,
+  });
+}
+
+/**
+ * The remote MCP server's caller: an OAuth access token, an agent credential or an API key
+ * (`Authorization: Bearer …`), scoped to its organization, rate limited per credential, with
+ * Host and Origin checked first. A missing or bad credential gets the sign-in challenge.
+ */
+export function mcpRoute(
+  handler: (context: PublicContext<Record<string, never>> & { caller: MerchantCaller }) => Promise<Response>,
+) {
+  return publicRoute(async (context) => {
+    checkHostAndOrigin(context.request.headers);
+    const { request } = context;
+    const authorization = request.headers.get("authorization");
+    let caller: MerchantCaller;
+    try {
+      caller = await authenticateMerchant(db(), authorization, {
+        clientAddress: clientAddress(request.headers),
+        audience: "mcp",
+      });
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 401) {
+        throw withSignInChallenge(error, authorization !== null);
+      }
+      throw error;
+    }
+    await consumeRateLimit("apiKey", caller.credential.id);
+    return handler({ ...context, caller });
+  });
 }

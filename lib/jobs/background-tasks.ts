@@ -1,6 +1,7 @@
 import { expireCheckoutSessions } from "../checkout/expire-checkout-sessions";
 import { config } from "../config";
 import { purgeIdempotencyKeys } from "../idempotency/purge-idempotency-keys";
+import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
@@ -44,4 +45,5 @@ export const backgroundTasks: PeriodicTask[] = [
     intervalMs: 60 * 60_000,
     run: (database) => purgeIdempotencyKeys(database),
   },
+  { name: "purge-oauth-records", intervalMs: 60 * 60_000, run: (database) => purgeOAuthRecords(database) },
 ];

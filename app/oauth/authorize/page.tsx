@@ -1,0 +1,121 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { AuthCard } from "@/components/dashboard/auth-card";
+import { buttonStyles } from "@/components/ui/button-styles";
+import { Field, inputStyles } from "@/components/ui/field";
+import { db } from "@/lib/db/client";
+import { ServiceError } from "@/lib/errors";
+import { findMember } from "@/lib/http/dashboard-session";
+import { clientAddress, consumeRateLimit } from "@/lib/http/rate-limit";
+import { authorizationRequestSchema } from "@/lib/oauth/oauth-schemas";
+import { signAuthorization } from "@/lib/oauth/signed-authorization";
+import { validateAuthorizationRequest } from "@/lib/oauth/validate-authorization-request";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Connect an app" };
+
+type Search = Record<string, string | string[] | undefined>;
+
+// GET /oauth/authorize (RFC 6749 4.1.1): the request is checked, the user signs in if needed,
+// and the consent form carries a server-signed copy of the checked request to the approval POST.
+export default async function AuthorizePage({ searchParams }: { searchParams: Promise<Search> }) {
+  const search = await searchParams;
+  // Checking a request may fetch a client's metadata document: anonymous callers are limited.
+  try {
+    await consumeRateLimit("publicIp", clientAddress(await headers()));
+  } catch (error) {
+    if (!(error instanceof ServiceError && error.status === 429)) throw error;
+    return <Refused message="Too many requests from your network. Wait a minute and try again." />;
+  }
+  const parsed = authorizationRequestSchema.safeParse(search);
+  if (!parsed.success) {
+    return (
+      <Refused message="The authorization request is malformed (client_id missing or a parameter repeated)." />
+    );
+  }
+  const check = await validateAuthorizationRequest(db(), parsed.data);
+  if (check.kind === "refuse") return <Refused message={check.message} />;
+  if (check.kind === "redirect") redirect(check.location);
+
+  const member = await findMember();
+  if (!member) {
+    const back = `/oauth/authorize?${new URLSearchParams(search as Record<string, string>)}`;
+    redirect(`/login?callbackUrl=${encodeURIComponent(back)}`);
+  }
+  const signed = signAuthorization({
+    clientId: check.client.id,
+    redirectUri: check.redirectUri,
+    codeChallenge: check.codeChallenge,
+    scope: check.scope,
+    resource: check.resource,
+    state: check.state,
+    userId: member.user.id,
+  });
+  const writes = check.scope.includes("write");
+  const organizations = member.memberships.map((m) => m.organization);
+
+  return (
+    <AuthCard title={`Connect ${check.client.name}?`}>
+      <p className="text-sm text-slate-600">
+        <strong className="font-semibold text-slate-900">{check.client.name}</strong> wants to act for you
+        through the MCP server. After you approve, it continues at{" "}
+        <strong className="font-semibold text-slate-900">{new URL(check.redirectUri).host}</strong>.
+      </p>
+      <div
+        className="mt-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700"
+        data-testid="consent-access"
+      >
+        {writes
+          ? "Read and write: see and create checkout sessions, paylinks, payments and webhooks, and change settings."
+          : "Read only: see checkout sessions, paylinks, payments and webhooks. It cannot change anything."}
+      </div>
+      <form method="post" action="/oauth/authorize/decision" className="mt-5 flex flex-col gap-4">
+        <input type="hidden" name="request" value={signed} />
+        {organizations.length > 1 ? (
+          <Field label="Organization">
+            <select name="organizationId" className={inputStyles} defaultValue={member.organization.id}>
+              {organizations.map((organization) => (
+                <option key={organization.id} value={organization.id}>
+                  {organization.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        ) : (
+          <>
+            <input type="hidden" name="organizationId" value={member.organization.id} />
+            <p className="text-sm text-slate-600">
+              Organization:{" "}
+              <strong className="font-semibold text-slate-900">{member.organization.name}</strong>
+            </p>
+          </>
+        )}
+        <p className="text-xs text-slate-500">
+          Signed in as {member.user.email}. You can disconnect it any time under Connected apps.
+        </p>
+        <div className="flex gap-3">
+          <button type="submit" name="decision" value="approve" className={buttonStyles.primary}>
+            Approve
+          </button>
+          <button type="submit" name="decision" value="deny" className={buttonStyles.secondary}>
+            Deny
+          </button>
+        </div>
+      </form>
+    </AuthCard>
+  );
+}
+
+function Refused({ message }: { message: string }) {
+  return (
+    <AuthCard title="This app cannot connect">
+      <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+        {message}
+      </p>
+      <p className="mt-4 text-sm text-slate-600">
+        Nothing was shared. Start the connection again from the app.
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,12 @@
+import { db } from "@/lib/db/client";
+import { oauthPreflight, oauthRoute, readOAuthParameters } from "@/lib/http/oauth-route";
+import { clientAddress, consumeRateLimit } from "@/lib/http/rate-limit";
+import { clientRegistrationSchema } from "@/lib/oauth/oauth-schemas";
+import { registerClient } from "@/lib/oauth/register-client";
+
+export const POST = oauthRoute(async ({ request }) => {
+  await consumeRateLimit("oauthRegistration", clientAddress(request.headers));
+  const input = await readOAuthParameters(request, clientRegistrationSchema, "invalid_client_metadata");
+  return { status: 201, body: await registerClient(db(), input) };
+});
+export const OPTIONS = oauthPreflight;

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { pkcePair, redirectUri, registerTestClient } from "@/scripts/test-support/oauth";
+import { db } from "../db/client";
+import { approveAuthorization } from "./approve-authorization";
+import { mcpResource } from "./oauth-settings";
+
+async function request() {
+  const { organization } = await createTestOrganization();
+  const owner = await db().membership.findFirstOrThrow({ where: { organizationId: organization.id } });
+  return {
+    organization,
+    approved: {
+      clientId: (await registerTestClient()).client_id,
+      redirectUri,
+      codeChallenge: pkcePair().challenge,
+      scope: "read",
+      resource: mcpResource(),
+      state: "st",
+      userId: owner.userId,
+      expiresAt: Math.floor(Date.now() / 1000) + 600,
+    },
+  };
+}
+
+describe("approveAuthorization", () => {
+  it("stores a grant for the chosen organization with only the code's hash, and redirects with code, state and iss", async () => {
+    const { organization, approved } = await request();
+    const location = new URL(await approveAuthorization(db(), approved, organization.id));
+    const code = location.searchParams.get("code") as string;
+    expect(code).toMatch(/^cc_ac_[0-9A-Za-z]{43}$/);
+    expect(location.searchParams.get("state")).toBe("st");
+    expect(location.searchParams.get("iss")).toBe("http://localhost:3000");
+    const grant = await db().oAuthGrant.findFirstOrThrow({ where: { organizationId: organization.id } });
+    expect(grant).toMatchObject({
+      userId: approved.userId,
+      scope: "read",
+      redirectUri,
+      resource: mcpResource(),
+    });
+    expect(JSON.stringify(grant)).not.toContain(code);
+    expect(grant.codeExpiresAt.getTime() - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+  });
+
+  it("refuses an organization the user is not a member of, and stores nothing", async () => {
+    const { approved } = await request();
+    const other = await createTestOrganization("Other Store");
+    await expect(approveAuthorization(db(), approved, other.organization.id)).rejects.toMatchObject({
+      status: 403,
+      code: "not_a_member",
+    });
+    expect(await db().oAuthGrant.count({ where: { organizationId: other.organization.id } })).toBe(0);
+  });
+});

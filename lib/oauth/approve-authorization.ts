@@ -1,0 +1,38 @@
+import { hashSecret, newSecret } from "../crypto/tokens";
+import type { Db } from "../db/client";
+import { forbidden } from "../errors";
+import { newId } from "../ids";
+import { authorizationRedirect } from "./authorization-redirect";
+import { authorizationCodeTtlSeconds, tokenPrefixes } from "./oauth-settings";
+import type { ApprovedRequest } from "./signed-authorization";
+
+/**
+ * The user said yes on the consent page: a grant for the chosen organization and a single-use
+ * code bound to everything the request said. Returns where to send the browser.
+ */
+export async function approveAuthorization(
+  database: Db,
+  request: ApprovedRequest,
+  organizationId: string,
+): Promise<string> {
+  const membership = await database.membership.findUnique({
+    where: { organizationId_userId: { organizationId, userId: request.userId } },
+  });
+  if (!membership) throw forbidden("not_a_member", "You are not a member of that organization.");
+  const code = newSecret(tokenPrefixes.code, 43);
+  await database.oAuthGrant.create({
+    data: {
+      id: newId("oauthGrant"),
+      clientId: request.clientId,
+      userId: request.userId,
+      organizationId,
+      scope: request.scope,
+      resource: request.resource,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      codeHash: hashSecret(code),
+      codeExpiresAt: new Date(Date.now() + authorizationCodeTtlSeconds * 1000),
+    },
+  });
+  return authorizationRedirect(request.redirectUri, { code }, request.state);
+}

@@ -1,0 +1,44 @@
+import { hashSecret } from "../crypto/tokens";
+import { type Db, sqlPool } from "../db/client";
+import type { MerchantCaller } from "../merchant-auth/merchant-caller";
+import { accessTokenShape, mcpResource } from "./oauth-settings";
+import { accessOfScope } from "./scope";
+
+// As with API keys, "last used" is written at most once a minute, not on every request.
+const lastUsedResolutionMs = 60_000;
+
+type Row = { grantId: string; organizationId: string; scope: string; lastUsedAt: Date | null };
+
+/**
+ * The caller an OAuth access token (`cc_at_…`) stands for, or null. A token counts only while it
+ * is unexpired, issued for our MCP resource, its grant is not revoked and its user is still a
+ * member of the organization, so revocation and removal take effect on the next request.
+ */
+export async function authenticateOAuthAccessToken(
+  database: Db,
+  token: string,
+): Promise<MerchantCaller | null> {
+  if (!accessTokenShape.test(token)) return null;
+  // Every MCP request runs this lookup, so it skips the ORM (see sqlPool).
+  const { rows } = await sqlPool(database).query<Row>(
+    `SELECT g."id" AS "grantId", g."organizationId", g."scope", g."lastUsedAt"
+       FROM "OAuthToken" t
+       JOIN "OAuthGrant" g ON g."id" = t."grantId"
+      WHERE t."hash" = $1 AND t."kind" = 'ACCESS' AND t."expiresAt" > now()
+        AND g."revokedAt" IS NULL AND g."resource" = $2
+        AND EXISTS (SELECT 1 FROM "Membership" m
+                     WHERE m."userId" = g."userId" AND m."organizationId" = g."organizationId")`,
+    [hashSecret(token), mcpResource()],
+  );
+  const grant = rows[0];
+  if (!grant) return null;
+  const now = new Date();
+  if (!grant.lastUsedAt || now.getTime() - grant.lastUsedAt.getTime() > lastUsedResolutionMs) {
+    await database.oAuthGrant.update({ where: { id: grant.grantId }, data: { lastUsedAt: now } });
+  }
+  return {
+    organizationId: grant.organizationId,
+    credential: { kind: "oauth", id: grant.grantId },
+    access: accessOfScope(grant.scope),
+  };
+}

@@ -1,0 +1,18 @@
+import { supportedScopes } from "./oauth-settings";
+
+export type Access = "read" | "write";
+
+/**
+ * A requested `scope` as the stored form ("read" or "read write": write implies read), or null
+ * when it names a scope we do not have. An absent scope asks for everything.
+ */
+export function normalizeScope(requested: string | undefined | null): string | null {
+  const names = (requested ?? "").split(" ").filter(Boolean);
+  if (names.length === 0) return supportedScopes.join(" ");
+  if (!names.every((name) => (supportedScopes as readonly string[]).includes(name))) return null;
+  return names.includes("write") ? "read write" : "read";
+}
+
+export function accessOfScope(scope: string): Access {
+  return scope.split(" ").includes("write") ? "write" : "read";
+}
