@@ -1,0 +1,3 @@
+import type { Kit } from "../context.js";
+
+export async function serveMcpOverStdio(_kit: Kit) {}

@@ -1,0 +1,118 @@
+import { configPath } from "../config/config-file.js";
+import type { Kit } from "../context.js";
+import { callApi } from "../http/api-client.js";
+import { checkFailed, usageError } from "../http/errors.js";
+
+type SetupStarted = {
+  object: "agent_setup";
+  status: "pending";
+  agentName: string;
+  access: "read" | "write";
+  userCode: string;
+  loginUrl: string;
+  setupToken: string;
+  checkinToken: string;
+  expiresAt: string;
+  pollIntervalSeconds: number;
+};
+
+export type CredentialIssued = {
+  object: "agent_credential";
+  status: "approved";
+  credential: string;
+  credentialId: string;
+  agentName: string;
+  access: "read" | "write";
+  organization: { id: string; name: string };
+};
+
+/**
+ * Keeps an issued credential in config.json and returns what may be shown of it: everything
+ * but the secret itself.
+ */
+export async function storeCredential(kit: Kit, issued: CredentialIssued, apiBaseUrl: string) {
+  const { credential, ...summary } = issued;
+  await kit.updateConfig((config) => {
+    config.credential = {
+      token: credential,
+      credentialId: issued.credentialId,
+      agentName: issued.agentName,
+      access: issued.access,
+      organization: issued.organization,
+      apiBaseUrl,
+    };
+  });
+  return { ...summary, storedIn: configPath(kit.settings.configHome) };
+}
+
+/** Starts browser setup (C2) and keeps its one-time tokens in config.json, never on screen. */
+export async function startAgentSetup(kit: Kit, input: { agentName: string; access?: "read" | "write" }) {
+  const { body } = await callApi<SetupStarted>(kit.settings.apiBaseUrl, "POST", "/agent/setup/start", {
+    body: { agentName: input.agentName, access: input.access ?? "write" },
+  });
+  await kit.updateConfig((config) => {
+    config.pendingSetups[body.agentName] = {
+      setupToken: body.setupToken,
+      checkinToken: body.checkinToken,
+      userCode: body.userCode,
+      loginUrl: body.loginUrl,
+      access: body.access,
+      expiresAt: body.expiresAt,
+      apiBaseUrl: kit.settings.apiBaseUrl,
+    };
+  });
+  return {
+    object: body.object,
+    status: body.status,
+    agentName: body.agentName,
+    access: body.access,
+    userCode: body.userCode,
+    loginUrl: body.loginUrl,
+    expiresAt: body.expiresAt,
+    next: `Open the login URL, approve code ${body.userCode}, then run: crypto-checkout checkin --agent ${JSON.stringify(body.agentName)}`,
+  };
+}
+
+type CheckinAnswer =
+  | CredentialIssued
+  | { object: "agent_setup"; status: "pending"; pollIntervalSeconds: number };
+
+/**
+ * Redeems the check-in token once the user approved in the browser, polling while the setup is
+ * pending (until `timeoutSeconds`, 0 = ask once), and stores the credential it returns.
+ */
+export async function checkinAgent(
+  kit: Kit,
+  input: { agentName: string; timeoutSeconds: number; onPending?: () => void },
+) {
+  const pending = (await kit.readConfig()).pendingSetups[input.agentName];
+  if (!pending) {
+    throw usageError(
+      "no_pending_setup",
+      `No setup is pending for agent ${JSON.stringify(input.agentName)}: run crypto-checkout setup --agent ${JSON.stringify(input.agentName)} first.`,
+      "agent",
+    );
+  }
+  const deadline = Date.now() + input.timeoutSeconds * 1000;
+  for (;;) {
+    const { body } = await callApi<CheckinAnswer>(pending.apiBaseUrl, "POST", "/agent/setup/checkin", {
+      token: pending.checkinToken,
+    });
+    if (body.object === "agent_credential") {
+      const summary = await storeCredential(kit, body, pending.apiBaseUrl);
+      await kit.updateConfig((config) => {
+        delete config.pendingSetups[input.agentName];
+      });
+      return summary;
+    }
+    const waitMs = Math.max(1, body.pollIntervalSeconds) * 1000;
+    if (Date.now() + waitMs > deadline) {
+      throw checkFailed(
+        "setup_pending",
+        `The setup is not approved yet: open ${pending.loginUrl}, approve code ${pending.userCode}, then run checkin again.`,
+      );
+    }
+    input.onPending?.();
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+}
