@@ -1,6 +1,6 @@
-import { readConfig, type StoredConfig, updateConfig } from "./config/config-file.js";
-import { readSettings, type Settings } from "./config/settings.js";
-import { requireToken } from "./http/api-client.js";
+import { readConfig, type StoredConfig, updateConfig } from "./config/config-file";
+import { readSettings, type Settings } from "./config/settings";
+import { requireToken } from "./http/api-client";
 
 /** What every operation needs: the environment's settings and the stored configuration. */
 export type Kit = {

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildProgram } from "./program.js";
+import { buildProgram } from "./program";
 
 // The CLI as a process: what it prints on which stream and the exit code it ends with, against
 // a local HTTP server that answers like the service does.

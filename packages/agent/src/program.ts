@@ -2,14 +2,14 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { runningInAgent } from "./config/settings.js";
-import { createKit, type Kit } from "./context.js";
-import { checkFailed, type ExitCode, exitCodes, toKitError, usageError } from "./http/errors.js";
-import { registerAgent } from "./operations/agent-register.js";
-import { checkinAgent, startAgentSetup } from "./operations/agent-setup.js";
-import * as api from "./operations/merchant-api.js";
-import { formatFromArgv, Output } from "./output/output.js";
-import { verifyWebhookSignature } from "./webhooks/verify-signature.js";
+import { runningInAgent } from "./config/settings";
+import { createKit, type Kit } from "./context";
+import { checkFailed, type ExitCode, exitCodes, toKitError, usageError } from "./http/errors";
+import { registerAgent } from "./operations/agent-register";
+import { checkinAgent, startAgentSetup } from "./operations/agent-setup";
+import * as api from "./operations/merchant-api";
+import { formatFromArgv, Output } from "./output/output";
+import { verifyWebhookSignature } from "./webhooks/verify-signature";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -412,7 +412,7 @@ export function buildProgram(): Command {
     "Run the local MCP server over stdio (same tools as the remote server, plus setup helpers).",
     "crypto-checkout mcp",
   ).action(async () => {
-    const { serveMcpOverStdio } = await import("./mcp/serve-stdio.js");
+    const { serveMcpOverStdio } = await import("./mcp/serve-stdio");
     await serveMcpOverStdio(createKit());
   });
 

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { configPath, readConfig, type StoredConfig, updateConfig, writeConfig } from "./config-file.js";
+import { configPath, readConfig, type StoredConfig, updateConfig, writeConfig } from "./config-file";
 
 let root: string;
 let home: string;

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { configHome } from "./config-home.js";
+import { configHome } from "./config-home";
 
 describe("configHome", () => {
   it.each([

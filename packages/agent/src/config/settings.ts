@@ -1,4 +1,4 @@
-import { configHome } from "./config-home.js";
+import { configHome } from "./config-home";
 
 export type Settings = {
   apiBaseUrl: string;

@@ -1,4 +1,4 @@
-import { authError, exitCodes, fromResponse, KitError } from "./errors.js";
+import { authError, exitCodes, fromResponse, KitError } from "./errors";
 
 export type ApiResponse<T> = { status: number; body: T; requestId: string | undefined };
 

@@ -1,3 +1,3 @@
-import type { Kit } from "../context.js";
+import type { Kit } from "../context";
 
 export async function serveMcpOverStdio(_kit: Kit) {}

@@ -1,6 +1,6 @@
-import type { Kit } from "../context.js";
-import { callApi } from "../http/api-client.js";
-import { type CredentialIssued, storeCredential } from "./agent-setup.js";
+import type { Kit } from "../context";
+import { callApi } from "../http/api-client";
+import { type CredentialIssued, storeCredential } from "./agent-setup";
 
 export type RegisterInput = {
   email: string;

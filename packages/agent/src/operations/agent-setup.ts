@@ -1,7 +1,7 @@
-import { configPath } from "../config/config-file.js";
-import type { Kit } from "../context.js";
-import { callApi } from "../http/api-client.js";
-import { checkFailed, usageError } from "../http/errors.js";
+import { configPath } from "../config/config-file";
+import type { Kit } from "../context";
+import { callApi } from "../http/api-client";
+import { checkFailed, usageError } from "../http/errors";
 
 type SetupStarted = {
   object: "agent_setup";

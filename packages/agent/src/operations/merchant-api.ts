@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Kit } from "../context.js";
-import { callApi } from "../http/api-client.js";
+import type { Kit } from "../context";
+import { callApi } from "../http/api-client";
 
 // The merchant REST endpoints the kit calls, one function each, authenticated with the stored
 // agent credential or SERVICE_API_KEY. The kit adds no API of its own (issue 14).

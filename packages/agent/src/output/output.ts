@@ -1,5 +1,5 @@
 import { createSpinner, type Spinner } from "nanospinner";
-import { type ExitCode, exitCodes, type KitError } from "../http/errors.js";
+import { type ExitCode, exitCodes, type KitError } from "../http/errors";
 
 export type Format = "text" | "json";
 

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { verifyWebhookSignature } from "./verify-signature.js";
+import { verifyWebhookSignature } from "./verify-signature";
 
 const secret = "whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ=";
 const otherSecret = "whsec_b3RoZXItc2VjcmV0LW90aGVyLXNlY3JldC1vdGhlci1zZWM=";

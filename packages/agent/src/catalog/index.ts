@@ -1,0 +1,9 @@
+// The MCP catalogue shared by the remote server (/mcp) and the local one (`crypto-checkout mcp`).
+// It imports only zod and node built-ins: the published agent kit must not depend on the app.
+
+export * from "./confirmation";
+export * from "./prompts";
+export * from "./resources";
+export * from "./results";
+export * from "./shapes";
+export * from "./tools";
