@@ -6,7 +6,7 @@ import { runningInAgent } from "./config/settings";
 import { createKit, type Kit } from "./context";
 import { checkFailed, type ExitCode, exitCodes, toKitError, usageError } from "./http/errors";
 import { registerAgent } from "./operations/agent-register";
-import { checkinAgent, startAgentSetup } from "./operations/agent-setup";
+import { startAgentSetup, waitForCheckin } from "./operations/agent-setup";
 import * as api from "./operations/merchant-api";
 import { formatFromArgv, Output } from "./output/output";
 import { verifyWebhookSignature } from "./webhooks/verify-signature";
@@ -150,7 +150,7 @@ export function buildProgram(): Command {
     .action(
       run<{ format: "text" | "json"; agent: string; timeout: number }>(async (options, output, kit) => {
         const progress = output.progress("Waiting for approval in the browser…");
-        const issued = await checkinAgent(kit, { agentName: options.agent, timeoutSeconds: options.timeout });
+        const issued = await waitForCheckin(kit, options.agent, options.timeout);
         progress.done("Approved");
         return output.result(issued, [
           `Connected agent ${issued.agentName} to ${issued.organization.name} (${issued.access} access).`,

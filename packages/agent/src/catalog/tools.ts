@@ -59,8 +59,8 @@ const create: ToolAnnotations = {
 const update: ToolAnnotations = { ...create, idempotentHint: true };
 const destructiveUpdate: ToolAnnotations = { ...update, destructiveHint: true };
 
-const tool = <I extends z.ZodObject, O extends z.ZodObject>(
-  definition: ToolDefinition & { inputSchema: I; outputSchema: O },
+const tool = <const N extends string, I extends z.ZodObject, O extends z.ZodObject>(
+  definition: ToolDefinition & { name: N; inputSchema: I; outputSchema: O },
 ) => definition;
 
 const sessionFields = {

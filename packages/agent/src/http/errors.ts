@@ -1,10 +1,7 @@
 // The service's error envelope (decisions.md) is also the shape of every error the kit reports,
 // so agents parse one format whether the service or the kit found the problem.
 
-export type ErrorEnvelope = {
-  error: { type: string; code: string; message: string; param?: string };
-  requestId?: string;
-};
+import type { ErrorEnvelope } from "../catalog";
 
 export const exitCodes = {
   ok: 0,

@@ -69,6 +69,7 @@ export async function startAgentSetup(kit: Kit, input: { agentName: string; acce
     userCode: body.userCode,
     loginUrl: body.loginUrl,
     expiresAt: body.expiresAt,
+    pollIntervalSeconds: body.pollIntervalSeconds,
     next: `Open the login URL, approve code ${body.userCode}, then run: crypto-checkout checkin --agent ${JSON.stringify(body.agentName)}`,
   };
 }
@@ -78,41 +79,46 @@ type CheckinAnswer =
   | { object: "agent_setup"; status: "pending"; pollIntervalSeconds: number };
 
 /**
- * Redeems the check-in token once the user approved in the browser, polling while the setup is
- * pending (until `timeoutSeconds`, 0 = ask once), and stores the credential it returns.
+ * Redeems the check-in token of a pending setup (the named agent's, else the latest one) once:
+ * stores the credential when the user approved, else reports that it is still pending.
  */
-export async function checkinAgent(
-  kit: Kit,
-  input: { agentName: string; timeoutSeconds: number; onPending?: () => void },
-) {
-  const pending = (await kit.readConfig()).pendingSetups[input.agentName];
-  if (!pending) {
+export async function checkinAgent(kit: Kit, agentName?: string) {
+  const pendingSetups = (await kit.readConfig()).pendingSetups;
+  const name = agentName ?? Object.keys(pendingSetups).at(-1);
+  const pending = name === undefined ? undefined : pendingSetups[name];
+  if (!name || !pending) {
     throw usageError(
       "no_pending_setup",
-      `No setup is pending for agent ${JSON.stringify(input.agentName)}: run crypto-checkout setup --agent ${JSON.stringify(input.agentName)} first.`,
+      `No setup is pending${agentName ? ` for agent ${JSON.stringify(agentName)}` : ""}: start one with crypto-checkout setup --agent <name>.`,
       "agent",
     );
   }
-  const deadline = Date.now() + input.timeoutSeconds * 1000;
+  const { body } = await callApi<CheckinAnswer>(pending.apiBaseUrl, "POST", "/agent/setup/checkin", {
+    token: pending.checkinToken,
+  });
+  if (body.object !== "agent_credential") {
+    return { ...body, agentName: name, loginUrl: pending.loginUrl, userCode: pending.userCode };
+  }
+  const summary = await storeCredential(kit, body, pending.apiBaseUrl);
+  await kit.updateConfig((config) => {
+    delete config.pendingSetups[name];
+  });
+  return summary;
+}
+
+/** Checks in until approved, waiting the interval the service asks for, at most `timeoutSeconds`. */
+export async function waitForCheckin(kit: Kit, agentName: string, timeoutSeconds: number) {
+  const deadline = Date.now() + timeoutSeconds * 1000;
   for (;;) {
-    const { body } = await callApi<CheckinAnswer>(pending.apiBaseUrl, "POST", "/agent/setup/checkin", {
-      token: pending.checkinToken,
-    });
-    if (body.object === "agent_credential") {
-      const summary = await storeCredential(kit, body, pending.apiBaseUrl);
-      await kit.updateConfig((config) => {
-        delete config.pendingSetups[input.agentName];
-      });
-      return summary;
-    }
-    const waitMs = Math.max(1, body.pollIntervalSeconds) * 1000;
+    const answer = await checkinAgent(kit, agentName);
+    if (answer.object === "agent_credential") return answer;
+    const waitMs = Math.max(1, answer.pollIntervalSeconds) * 1000;
     if (Date.now() + waitMs > deadline) {
       throw checkFailed(
         "setup_pending",
-        `The setup is not approved yet: open ${pending.loginUrl}, approve code ${pending.userCode}, then run checkin again.`,
+        `The setup is not approved yet: open ${answer.loginUrl}, approve code ${answer.userCode}, then run checkin again.`,
       );
     }
-    input.onPending?.();
     await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
 }

@@ -171,3 +171,6 @@ export async function configureWebhook(
   });
   return { action: "created", endpoint, signingSecretStored: true };
 }
+
+export const listEventDeliveries = (kit: Kit, eventId: string, paging: Paging) =>
+  merchant(kit, "GET", `/private/events/${segment(eventId)}/deliveries`, { query: paging });
