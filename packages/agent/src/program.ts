@@ -290,7 +290,7 @@ export function buildProgram(): Command {
     .action(
       run<{ format: "text" | "json"; json: string }>(async (options, output, kit) => {
         const paylink = await api.createPaylink(kit, await readJsonArgument(options.json));
-        return output.result(paylink, paylinkLines(paylink));
+        return output.result(paylink, paylinkLines(kit, paylink));
       }),
     );
 
@@ -316,7 +316,7 @@ export function buildProgram(): Command {
     .action(
       run<{ format: "text" | "json"; id: string }>(async (options, output, kit) => {
         const paylink = await api.getPaylink(kit, options.id);
-        return output.result(paylink, paylinkLines(paylink));
+        return output.result(paylink, paylinkLines(kit, paylink));
       }),
     );
 
@@ -333,7 +333,7 @@ export function buildProgram(): Command {
           throw usageError("confirmation_required", "Disabling a paylink needs --confirm.", "confirm");
         }
         const paylink = await api.disablePaylink(kit, options.id);
-        return output.result(paylink, paylinkLines(paylink));
+        return output.result(paylink, paylinkLines(kit, paylink));
       }),
     );
 
@@ -355,7 +355,7 @@ export function buildProgram(): Command {
           return output.result(session, [
             line("Session", session.id),
             line("Status", session.status),
-            line("Pay at", session.url),
+            line("Pay at", payUrl(kit, session)),
             line("Idempotency-Key", session.idempotencyKey),
           ]);
         },
@@ -426,13 +426,18 @@ const signatureProblems = {
   signature_mismatch: "The signature does not match this payload and secret (tampered, or another secret).",
 } as const;
 
-function paylinkLines(paylink: Json) {
+/** The hosted pay address of a session or paylink: the service's, else `{pay_url}/{id}`. */
+function payUrl(kit: Kit, object: Json) {
+  return object.url ?? (kit.settings.payBaseUrl ? `${kit.settings.payBaseUrl}/${object.id}` : undefined);
+}
+
+function paylinkLines(kit: Kit, paylink: Json) {
   return [
     line("Paylink", paylink.id),
     line("Name", paylink.name),
     line("Price", `${paylink.amount} ${paylink.currency}`),
     line("Enabled", paylink.enabled),
-    line("URL", paylink.url),
+    line("URL", payUrl(kit, paylink)),
   ];
 }
 
