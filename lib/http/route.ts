@@ -1,8 +1,10 @@
 import type { NextRequest } from "next/server";
 import { authenticateApiKey } from "../api-keys/authenticate-api-key";
+import { config } from "../config";
 import { db } from "../db/client";
-import { unauthenticated } from "../errors";
+import { forbidden, ServiceError, unauthenticated } from "../errors";
 import { log } from "../log";
+import type { MerchantCaller } from "../mcp/merchant-caller";
 import { errorResponse } from "./error-response";
 import { clientAddress, consumeRateLimit } from "./rate-limit";
 import { requestIdFor } from "./request-id";
@@ -103,4 +105,79 @@ export function apiKeyOrMemberRoute<P = Record<string, never>>(
   });
   return (...args: RouteArgs<P>) =>
     (args[0].headers.has("authorization") ? withApiKey : withSession)(...args);
+}
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * DNS-rebinding protection for /mcp: the Host must be the configured base URL's (any loopback
+ * name for a loopback base URL), and a browser's Origin must be the base URL's origin.
+ */
+function checkHostAndOrigin(headers: Headers) {
+  const base = new URL(config().baseUrl);
+  const host = headers.get("host");
+  const sameHost = (value: string) => {
+    const candidate = new URL(`http://${value}`);
+    if (candidate.host === base.host) return true;
+    return (
+      loopbackHosts.has(base.hostname) &&
+      loopbackHosts.has(candidate.hostname) &&
+      candidate.port === base.port
+    );
+  };
+  let hostAllowed = false;
+  try {
+    hostAllowed = host !== null && sameHost(host);
+  } catch {
+    hostAllowed = false;
+  }
+  if (!hostAllowed) throw forbidden("host_not_allowed", `This server answers only for ${base.host}.`);
+  const origin = headers.get("origin");
+  if (origin !== null && origin !== base.origin) {
+    throw forbidden("origin_not_allowed", "Requests from this web origin are not allowed.");
+  }
+}
+
+/** The 401 of the MCP authorization spec: where to discover how to sign in, and the scopes. */
+function withSignInChallenge(error: ServiceError, tokenSent: boolean): ServiceError {
+  const resourceMetadata = `${config().baseUrl}/.well-known/oauth-protected-resource/mcp`;
+  const challenge = [
+    `Bearer resource_metadata="${resourceMetadata}"`,
+    'scope="read write"',
+    ...(tokenSent ? ['error="invalid_token"'] : []),
+  ].join(", ");
+  return new ServiceError(error.status, error.type, error.code, error.message, error.param, {
+    ...error.headers,
+    "WWW-Authenticate": challenge,
+  });
+}
+
+/**
+ * The remote MCP server's caller: an OAuth access token, an agent credential or an API key
+ * (`Authorization: Bearer …`), scoped to its organization, rate limited per credential, with
+ * Host and Origin checked first. A missing or bad credential gets the sign-in challenge.
+ */
+export function mcpRoute(
+  handler: (context: PublicContext<Record<string, never>> & { caller: MerchantCaller }) => Promise<Response>,
+) {
+  return publicRoute(async (context) => {
+    checkHostAndOrigin(context.request.headers);
+    const authorization = context.request.headers.get("authorization");
+    let caller: MerchantCaller;
+    try {
+      const key = await authenticateApiKey(db(), authorization);
+      caller = {
+        organizationId: key.organizationId,
+        credential: { kind: "api_key", id: key.apiKeyId },
+        access: "write",
+      };
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 401) {
+        throw withSignInChallenge(error, authorization !== null);
+      }
+      throw error;
+    }
+    await consumeRateLimit("apiKey", caller.credential.id);
+    return handler({ ...context, caller });
+  });
 }

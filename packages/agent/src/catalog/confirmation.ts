@@ -97,7 +97,7 @@ const refusals: Record<Exclude<ConfirmationCheck, "valid">, { code: string; mess
  */
 export function confirmDestructiveCall(
   key: Uint8Array,
-  binding: Binding & { preview: string },
+  binding: Binding & { preview: string; requestId?: string },
   now = new Date(),
 ): { proceed: true } | { proceed: false; result: ToolResult } {
   const token = binding.args.confirmationToken;
@@ -112,6 +112,7 @@ export function confirmDestructiveCall(
           code: refusal.code,
           message: `${refusal.message} Call without confirmationToken for a new preview.`,
         },
+        requestId: binding.requestId,
       }),
     };
   }
@@ -124,6 +125,9 @@ export function confirmDestructiveCall(
   ].join(" ");
   return {
     proceed: false,
-    result: toolError({ error: { code: "confirmation_required", message, param: "confirmationToken" } }),
+    result: toolError({
+      error: { code: "confirmation_required", message, param: "confirmationToken" },
+      requestId: binding.requestId,
+    }),
   };
 }

@@ -59,8 +59,12 @@ const create: ToolAnnotations = {
 const update: ToolAnnotations = { ...create, idempotentHint: true };
 const destructiveUpdate: ToolAnnotations = { ...update, destructiveHint: true };
 
-const tool = <const N extends string, I extends z.ZodObject, O extends z.ZodObject>(
-  definition: ToolDefinition & { name: N; inputSchema: I; outputSchema: O },
+const tool = <N extends string, I extends z.ZodObject, O extends z.ZodObject>(
+  definition: Omit<ToolDefinition, "name" | "inputSchema" | "outputSchema"> & {
+    name: N;
+    inputSchema: I;
+    outputSchema: O;
+  },
 ) => definition;
 
 const sessionFields = {

@@ -1,0 +1,24 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { db } from "@/lib/db/client";
+import { mcpRoute } from "@/lib/http/route";
+import { buildMcpServer } from "@/lib/mcp/build-mcp-server";
+
+// Streamable HTTP, stateless: a new server and transport per request, so any app instance can
+// answer any request, with plain JSON answers.
+const handle = mcpRoute(async ({ request, caller, requestId }) => {
+  const server = buildMcpServer({ db: db(), caller, requestId });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  return transport.handleRequest(request);
+});
+
+export const POST = handle;
+export const DELETE = handle;
+// Without a session there is nothing to stream from server to client; the spec lets the server
+// refuse the GET stream with 405, and clients then simply POST.
+export const GET = mcpRoute(
+  async () => new Response(null, { status: 405, headers: { Allow: "POST, DELETE" } }),
+);
