@@ -10,14 +10,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import {
-  knowledgeResources,
-  prompts,
-  readKnowledgeResource,
   serverInstructions,
   type ToolDefinition,
   toolError,
   toolsFor,
 } from "../../packages/agent/src/catalog";
+import { registerKnowledge } from "../../packages/agent/src/catalog/knowledge";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { toServiceError } from "../http/error-response";
@@ -98,51 +96,6 @@ export function buildMcpServer(context: { db: Db; caller: MerchantCaller; reques
     callTool(request.params.name, request.params.arguments, context),
   );
 
-  for (const resource of knowledgeResources) {
-    server.registerResource(
-      resource.name,
-      resource.uri,
-      { title: resource.title, description: resource.description, mimeType: "text/markdown" },
-      (uri) => ({
-        contents: [
-          {
-            uri: uri.href,
-            mimeType: "text/markdown",
-            text: readKnowledgeResource(resource, { baseUrl, directory: resourceDirectory() }),
-          },
-        ],
-      }),
-    );
-  }
-
-  for (const prompt of prompts) {
-    server.registerPrompt(
-      prompt.name,
-      { title: prompt.title, description: prompt.description, argsSchema: prompt.argsSchema },
-      (args: Record<string, string | undefined>) => ({
-        messages: [
-          {
-            role: "user",
-            content: { type: "text", text: prompt.text(args).replaceAll("{base_url}", baseUrl) },
-          },
-          ...prompt.resources.flatMap((name) =>
-            knowledgeResources
-              .filter((resource) => resource.name === name)
-              .map((resource) => ({
-                role: "user" as const,
-                content: {
-                  type: "resource" as const,
-                  resource: {
-                    uri: resource.uri,
-                    mimeType: "text/markdown",
-                    text: readKnowledgeResource(resource, { baseUrl, directory: resourceDirectory() }),
-                  },
-                },
-              })),
-          ),
-        ],
-      }),
-    );
-  }
+  registerKnowledge(server, { baseUrl, directory: resourceDirectory() });
   return server;
 }

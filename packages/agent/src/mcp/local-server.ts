@@ -1,13 +1,7 @@
 import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  knowledgeResources,
-  prompts,
-  readKnowledgeResource,
-  serverInstructions,
-  type ToolName,
-  toolsFor,
-} from "../catalog";
+import { serverInstructions, type ToolName, toolsFor } from "../catalog";
+import { registerKnowledge } from "../catalog/knowledge";
 import type { Kit } from "../context";
 import { callLocalTool, type ToolContext } from "./local-tools";
 
@@ -56,46 +50,6 @@ export async function buildLocalServer(kit: Kit): Promise<McpServer> {
     );
   }
 
-  for (const resource of knowledgeResources) {
-    server.registerResource(
-      resource.name,
-      resource.uri,
-      { title: resource.title, description: resource.description, mimeType: "text/markdown" },
-      (uri) => ({
-        contents: [
-          { uri: uri.href, mimeType: "text/markdown", text: readKnowledgeResource(resource, { baseUrl }) },
-        ],
-      }),
-    );
-  }
-
-  for (const prompt of prompts) {
-    server.registerPrompt(
-      prompt.name,
-      { title: prompt.title, description: prompt.description, argsSchema: prompt.argsSchema },
-      (args: Record<string, string | undefined>) => ({
-        description: prompt.description,
-        messages: [
-          {
-            role: "user",
-            content: { type: "text", text: prompt.text(args).replaceAll("{base_url}", baseUrl) },
-          },
-          ...knowledgeResources
-            .filter((resource) => prompt.resources.includes(resource.name))
-            .map((resource) => ({
-              role: "user" as const,
-              content: {
-                type: "resource" as const,
-                resource: {
-                  uri: resource.uri,
-                  mimeType: "text/markdown",
-                  text: readKnowledgeResource(resource, { baseUrl }),
-                },
-              },
-            })),
-        ],
-      }),
-    );
-  }
+  registerKnowledge(server, { baseUrl });
   return server;
 }
