@@ -60,12 +60,14 @@ async function kit(
       {
         cwd: path.join(installDir, "app"),
         env: {
-          PATH: process.env.PATH,
+          ...process.env,
           HOME: installDir,
+          SERVICE_API_KEY: undefined,
+          SERVICE_WEBHOOK_SECRET: undefined,
           SERVICE_API_BASE_URL: `${baseURL}/api`,
           SERVICE_CONFIG_HOME: configHome,
           ...env,
-        } as NodeJS.ProcessEnv,
+        },
       },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
