@@ -92,9 +92,9 @@ function expectNoSecretsPrinted(secrets: string[]) {
 /** Approves a pending agent setup in the dashboard as a signed-in owner. */
 async function approveSetup(page: Page, loginUrl: string, userCode: string) {
   await page.goto(loginUrl);
-  await expect(page.getByText(userCode)).toBeVisible();
-  await page.getByRole("button", { name: /approve/i }).click();
-  await expect(page.getByText(/approved/i).first()).toBeVisible();
+  await expect(page.getByTestId("user-code")).toHaveText(userCode);
+  await page.getByRole("button", { name: "Approve", exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("Approved");
 }
 
 test("an agent installs the kit, connects through the browser, sells, and verifies the paid webhook", async ({
@@ -250,7 +250,9 @@ test("a new user signs up from the agent: register, open the emailed link, regis
 
   await page.goto("/dev/mailbox");
   await page.getByTestId("dev-email").filter({ hasText: `To: ${email}` }).first().getByRole("link").first().click();
-  await expect(page.getByText(/confirmed|return to your agent/i).first()).toBeVisible();
+  await expect(page.getByText("Agent Signup Shop")).toBeVisible();
+  await page.getByRole("button", { name: "Confirm and open the dashboard" }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
 
   const done = await kit(configHome, base, register);
   expect(done.code).toBe(0);

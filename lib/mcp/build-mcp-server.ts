@@ -8,13 +8,8 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
-import {
-  serverInstructions,
-  type ToolDefinition,
-  toolError,
-  toolsFor,
-} from "../../packages/agent/src/catalog";
+import { serverInstructions, toolError, toolsFor } from "../../packages/agent/src/catalog";
+import { describeTool } from "../../packages/agent/src/catalog/describe-tool";
 import { registerKnowledge } from "../../packages/agent/src/catalog/knowledge";
 import { config } from "../config";
 import type { Db } from "../db/client";
@@ -31,22 +26,8 @@ import { toolHandlers } from "./tool-handlers";
 // The Markdown ships in the repository beside the catalogue; bundling moves modules, not files.
 const resourceDirectory = () => path.join(process.cwd(), "packages/agent/src/catalog/resources");
 
-const jsonSchema = (schema: z.ZodType) =>
-  z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Tool["inputSchema"];
-
-function describeTool(tool: ToolDefinition): Tool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: jsonSchema(tool.inputSchema),
-    outputSchema: jsonSchema(tool.outputSchema) as Tool["outputSchema"],
-    annotations: { title: tool.title, ...tool.annotations },
-  };
-}
-
 /** tools/list answers, computed once per access level. */
-const listings = {
+const listings: Record<"read" | "write", Tool[]> = {
   read: toolsFor("read", "remote").map(describeTool),
   write: toolsFor("write", "remote").map(describeTool),
 };

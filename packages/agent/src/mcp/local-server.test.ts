@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { knowledgeResources, prompts, tools, toolsFor } from "../catalog";
+import { describeTool } from "../catalog/describe-tool";
 
 // `crypto-checkout mcp` as a client sees it: the official SDK client over stdio, against the
 // real process. The end-to-end calls against a running app are in e2e/agent-kit.spec.ts.
@@ -52,12 +53,8 @@ describe("crypto-checkout mcp", () => {
     );
     expect(listed.map((tool) => tool.name).sort()).toEqual([...remote, ...localOnly].sort());
     for (const tool of tools) {
-      const seen = listed.find((candidate) => candidate.name === tool.name);
-      expect(seen?.annotations, tool.name).toMatchObject(tool.annotations);
-      expect(seen?.description, tool.name).toBe(tool.description);
-      expect(Object.keys(seen?.inputSchema.properties ?? {}).sort(), tool.name).toEqual(
-        Object.keys(tool.inputSchema.shape).sort(),
-      );
+      // The remote server lists each tool through the same describeTool.
+      expect(listed.find((candidate) => candidate.name === tool.name)).toEqual(describeTool(tool));
     }
   });
 
@@ -85,6 +82,19 @@ describe("crypto-checkout mcp", () => {
     });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject(expected);
+  });
+
+  it.each([
+    [
+      "a missing argument",
+      { name: "service_paylinks_get", arguments: {} },
+      /^parameter_invalid: Invalid id: /,
+    ],
+    ["an unknown argument", { name: "service_auth_status", arguments: { x: 1 } }, /^parameter_invalid: /],
+  ])("refuses %s with an error result and calls nothing", async (_name, call, text) => {
+    const result = await client.callTool(call);
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0].text).toMatch(text);
   });
 
   it("answers without a credential with an error result in the REST error's words", async () => {

@@ -1,6 +1,15 @@
 import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { serverInstructions, type ToolName, toolsFor } from "../catalog";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { serverInstructions, type ToolName, toolError, toolsFor } from "../catalog";
+import { describeTool } from "../catalog/describe-tool";
 import { registerKnowledge } from "../catalog/knowledge";
 import type { Kit } from "../context";
 import { callLocalTool, type ToolContext } from "./local-tools";
@@ -36,19 +45,29 @@ export async function buildLocalServer(kit: Kit): Promise<McpServer> {
     },
   };
 
-  for (const tool of toolsFor(access, "local")) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
-        annotations: { title: tool.title, ...tool.annotations },
-      },
-      (input: Record<string, unknown>) => callLocalTool(tool.name as ToolName, input, context),
-    );
-  }
+  // tools/list and tools/call by hand, as the remote server does, so both list the very same
+  // schemas and answer bad arguments with the same kind of error result.
+  const available = toolsFor(access, "local");
+  const listing = available.map(describeTool) as Tool[];
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = available.find((candidate) => candidate.name === request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const parsed = tool.inputSchema.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const param = issue.path.join(".") || undefined;
+      return toolError({
+        error: {
+          code: "parameter_invalid",
+          message: param ? `Invalid ${param}: ${issue.message}` : issue.message,
+          param,
+        },
+      }) as CallToolResult;
+    }
+    return (await callLocalTool(tool.name as ToolName, parsed.data, context)) as CallToolResult;
+  });
 
   registerKnowledge(server, { baseUrl });
   return server;
