@@ -36,6 +36,11 @@ export const configSchema = z
     SERVICE_SEED_DEMO: booleanFlag.optional(),
     SERVICE_RATE_LIMIT_API_PER_SECOND: wholeNumber(1, 1_000_000).default(100),
     SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE: wholeNumber(1, 1_000_000).default(600),
+    SERVICE_RATE_LIMIT_EMAILS_PER_CLIENT_PER_HOUR: wholeNumber(1, 1_000_000).default(20),
+    SERVICE_RATE_LIMIT_EMAILS_PER_ADDRESS_PER_HOUR: wholeNumber(1, 1_000_000).default(5),
+    SERVICE_RATE_LIMIT_EMAILS_PER_ORGANIZATION_PER_HOUR: wholeNumber(1, 1_000_000).default(50),
+    SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 1_000_000).default(30),
+    SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR: wholeNumber(1, 1_000_000).default(30),
     SERVICE_RATE_LIMIT_STORE: z
       .enum(["memory", "postgres"], { error: "must be memory or postgres" })
       .default("memory"),
@@ -146,6 +151,11 @@ export const configSchema = z
       rateLimits: {
         apiKeyPerSecond: env.SERVICE_RATE_LIMIT_API_PER_SECOND,
         publicPerMinute: env.SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE,
+        emailsPerClientPerHour: env.SERVICE_RATE_LIMIT_EMAILS_PER_CLIENT_PER_HOUR,
+        emailsPerAddressPerHour: env.SERVICE_RATE_LIMIT_EMAILS_PER_ADDRESS_PER_HOUR,
+        emailsPerOrganizationPerHour: env.SERVICE_RATE_LIMIT_EMAILS_PER_ORGANIZATION_PER_HOUR,
+        authFailuresPerMinute: env.SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
+        agentSetupsPerHour: env.SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR,
         store: env.SERVICE_RATE_LIMIT_STORE,
       },
     };

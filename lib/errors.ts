@@ -37,6 +37,10 @@ export const forbidden = (code: string, message: string) =>
 export const notFound = (resource: string, param = "id") =>
   new ServiceError(404, "not_found_error", "resource_missing", `No such ${resource}.`, param);
 
+/** A one-time thing that existed and can no longer be used (expired, used up). */
+export const gone = (code: string, message: string) =>
+  new ServiceError(410, "invalid_request_error", code, message);
+
 export const conflict = (code: string, message: string) =>
   new ServiceError(409, "idempotency_error", code, message);
 

@@ -34,6 +34,9 @@ export const idPrefixes = {
   authSession: "ses",
   devEmail: "eml",
   invitation: "ivt",
+  agentCredential: "agc",
+  agentSetup: "ags",
+  agentRegistration: "agr",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

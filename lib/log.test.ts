@@ -45,6 +45,25 @@ describe("logging", () => {
     expect(text).toMatch(/redacted/);
   });
 
+  it.each([
+    "sk_agent_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
+    "cc_at_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
+    "cc_rt_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
+    "cc_ac_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
+    "cc_ast_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
+    "cc_act_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
+    "cc_rct_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
+    "cc_arc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCD",
+  ])("masks %s wherever it appears", (credential) => {
+    const kind = credential.slice(0, credential.indexOf("_", 3));
+    expect(maskCredentials(`GET /x?token=${credential} failed`)).toBe(
+      `GET /x?token=${kind}_[redacted] failed`,
+    );
+    const { logger, lines } = capture();
+    logger.info({ note: `Bearer ${credential}` }, `saw ${credential}`);
+    expect(lines.join("")).not.toContain(credential);
+  });
+
   it("masks credentials but keeps their kind", () => {
     expect(maskCredentials(`a ${key} b ${secret}`)).toBe("a sk_live_[redacted] b whsec_[redacted]");
     expect(maskCredentials("sk_live_ alone")).toBe("sk_live_ alone");

@@ -2,7 +2,10 @@ import pino from "pino";
 
 // JSON logs. Credentials must never reach them: known secret fields are censored by path, and
 // anything shaped like one of our credentials is masked wherever it appears in a string.
-const credentialPattern = /\b(sk_live|sk_test|whsec|ccat|ccrt|ccst)_[A-Za-z0-9+/=_-]{6,}/g;
+// Prefixes: API keys, agent credentials, webhook secrets, OAuth access/refresh tokens and codes,
+// agent setup, check-in, signup check-in and signup confirmation tokens.
+const credentialPattern =
+  /\b(sk_live|sk_test|sk_agent|whsec|cc_at|cc_rt|cc_ac|cc_ast|cc_act|cc_rct|cc_arc)_[A-Za-z0-9+/=_-]{6,}/g;
 
 export function maskCredentials(text: string): string {
   return text.replace(credentialPattern, (_match, kind: string) => `${kind}_[redacted]`);

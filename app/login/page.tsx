@@ -15,9 +15,19 @@ const errors: Record<string, string> = {
   EmailSignin: "The sign-in email could not be sent. Try again in a moment.",
 };
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
-  if (await findMember()) redirect("/dashboard");
-  const { error } = await searchParams;
+/** Where to go after signing in: a path on this site only, never another site (open redirect). */
+function safeCallback(callbackUrl: string | undefined): string {
+  return callbackUrl && /^\/(?![/\\])/.test(callbackUrl) ? callbackUrl : "/dashboard";
+}
+
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string; callbackUrl?: string }>;
+}) {
+  const { error, callbackUrl } = await searchParams;
+  const next = safeCallback(callbackUrl);
+  if (await findMember()) redirect(next);
   return (
     <AuthCard title="Sign in to your dashboard">
       {error ? (
@@ -25,7 +35,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           {errors[error] ?? "Sign-in did not work. Try again."}
         </p>
       ) : null}
-      <SignInForm callbackUrl="/dashboard" />
+      <SignInForm callbackUrl={next} />
       <p className="mt-5 text-xs text-slate-500">
         New here? Signing in creates your organization. No password: we email you a link.
       </p>

@@ -6,7 +6,11 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { toolsFor } from "@/packages/agent/src/catalog";
 import { callRoute } from "@/scripts/test-support/call-route";
-import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
+import {
+  createTestAgentCredential,
+  createTestInvoice,
+  createTestOrganization,
+} from "@/scripts/test-support/fixtures";
 import { serveRoute } from "@/scripts/test-support/serve-route";
 import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { DELETE, GET, POST } from "./route";
@@ -144,6 +148,50 @@ describe("MCP server at /mcp: transport and authentication", () => {
     const response = await fetch(`${server.url}/mcp`, { headers: { ...auth, accept: "text/event-stream" } });
     expect(response.status).toBe(405);
     expect((await post(auth)).headers.get("content-type")).toContain("application/json");
+  });
+});
+
+describe("MCP server at /mcp: agent credentials", () => {
+  it("lets a read-only agent credential see and call only the read tools", async () => {
+    const { organization } = await createTestOrganization("Agent Store");
+    const readOnly = await createTestAgentCredential(organization.id, "read");
+    const client = await connect(readOnly.auth.authorization);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(toolsFor("read", "remote").map((tool) => tool.name));
+    expect(data(await call(client, "service_auth_status"))).toEqual({
+      object: "auth_status",
+      organization: { id: organization.id, name: "Agent Store" },
+      credential: { kind: "agent", id: readOnly.credential.id },
+      access: "read",
+    });
+    const refused = await call(client, "service_paylinks_create", {
+      name: "P",
+      amount: "1",
+      currency: "USD",
+    });
+    expect(errorCode(refused)).toBe("insufficient_scope");
+    expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(0);
+  });
+
+  it("lets a read-write agent credential change its organization", async () => {
+    const { organization } = await createTestOrganization();
+    const writer = await createTestAgentCredential(organization.id, "write");
+    const client = await connect(writer.auth.authorization);
+    expect((await client.listTools()).tools).toHaveLength(21);
+    data(await call(client, "service_paylinks_create", { name: "P", amount: "1", currency: "USD" }));
+    expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(1);
+  });
+
+  it("refuses a revoked agent credential with the sign-in challenge", async () => {
+    const { organization } = await createTestOrganization();
+    const revoked = await createTestAgentCredential(organization.id, "write");
+    await db().agentCredential.update({
+      where: { id: revoked.credential.id },
+      data: { revokedAt: new Date() },
+    });
+    const response = await post(revoked.auth);
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe(`${challenge}, error="invalid_token"`);
   });
 });
 

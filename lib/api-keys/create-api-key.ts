@@ -1,10 +1,11 @@
+import { generateCredential } from "../crypto/tokens";
 import type { Db, Tx } from "../db/client";
 import { newId } from "../ids";
-import { generateApiKeySecret } from "./api-key-secret";
+import { apiKeyPrefix } from "./api-key-secret";
 
 /** Creates a key for the organization. The secret is in the result and nowhere else, ever. */
 export async function createApiKey(database: Db | Tx, input: { organizationId: string; name?: string }) {
-  const { secret, hash, prefix } = generateApiKeySecret();
+  const { secret, hash, prefix } = generateCredential(apiKeyPrefix);
   const apiKey = await database.apiKey.create({
     data: {
       id: newId("apiKey"),

@@ -1,11 +1,9 @@
-import { createHash } from "node:crypto";
 import type { Adapter, AdapterSession, AdapterUser, VerificationToken } from "next-auth/adapters";
+import { hashSecret as hashToken } from "../crypto/tokens";
 import type { Db } from "../db/client";
 import type { User } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { createUserWithOrganization } from "./create-user-with-organization";
-
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 const toAdapterUser = (user: User): AdapterUser => ({
   id: user.id,

@@ -41,6 +41,17 @@ export const emailField = z
   .email({ error: "must be an email address" })
   .max(254, { error: "must be at most 254 characters" });
 
+/**
+ * An address we send email to, as stored and compared everywhere: one valid address, trimmed and
+ * lower-case. Sign-in, invitations and agent signup all parse with this, so a list such as
+ * `a@x.com,b@y.com` never reaches a mailer or a user row.
+ */
+export const recipientEmailField = z
+  .string({ error: "must be an email address" })
+  .trim()
+  .toLowerCase()
+  .pipe(emailField);
+
 export const text = (max: number) =>
   z
     .string({ error: "must be a string" })

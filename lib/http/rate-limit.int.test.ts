@@ -4,6 +4,7 @@ import { GET as organization } from "@/app/api/private/organization/current/rout
 import { GET as publicSession } from "@/app/api/public/checkout-sessions/[id]/route";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { config } from "../config";
 import { createRateLimiters } from "./rate-limit";
 
 // Limits are read from configuration on first use in this file's process.
@@ -46,7 +47,7 @@ const onServer = inject("testDatabase").mode === "server";
 if (onServer) {
   describe("the PostgreSQL store", () => {
     it("shares one budget between app instances", async () => {
-      const settings = { apiKeyPerSecond: 100, publicPerMinute: 3, store: "postgres" as const };
+      const settings = { ...config().rateLimits, publicPerMinute: 3, store: "postgres" as const };
       const pools = [1, 2].map(() => new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 }));
       const [instanceA, instanceB] = pools.map((pool) => createRateLimiters(settings, () => pool));
       await instanceA.publicIp.consume("198.51.100.1");

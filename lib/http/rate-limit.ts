@@ -6,12 +6,24 @@ import {
   RateLimiterRes,
 } from "rate-limiter-flexible";
 import { config } from "../config";
-import { rateLimited } from "../errors";
+import { rateLimited, ServiceError } from "../errors";
 
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
 
-export type RateLimitScope = "apiKey" | "publicIp";
+export type RateLimitScope =
+  | "apiKey"
+  | "publicIp"
+  // Outgoing emails (sign-in links, invitations): per client address, per recipient, per organization.
+  | "emailClient"
+  | "emailAddress"
+  | "emailOrganization"
+  // Failed authentications per client address: guessing credentials costs a client its access.
+  | "authFailure"
+  // Agent browser setups started per client address.
+  | "agentSetup";
+
+const hour = 60 * 60;
 
 const holder = globalThis as typeof globalThis & {
   __cryptoCheckoutLimiters?: Record<RateLimitScope, RateLimiterAbstract>;
@@ -22,34 +34,74 @@ export function createRateLimiters(
   rateLimits = config().rateLimits,
   postgresPool: () => pg.Pool = () => new pg.Pool({ connectionString: config().databaseUrl, max: 4 }),
 ): Record<RateLimitScope, RateLimiterAbstract> {
-  const windows = {
+  const windows: Record<RateLimitScope, { points: number; duration: number; keyPrefix: string }> = {
     apiKey: { points: rateLimits.apiKeyPerSecond, duration: 1, keyPrefix: "api" },
     publicIp: { points: rateLimits.publicPerMinute, duration: 60, keyPrefix: "ip" },
+    emailClient: { points: rateLimits.emailsPerClientPerHour, duration: hour, keyPrefix: "mail-ip" },
+    emailAddress: { points: rateLimits.emailsPerAddressPerHour, duration: hour, keyPrefix: "mail-to" },
+    emailOrganization: {
+      points: rateLimits.emailsPerOrganizationPerHour,
+      duration: hour,
+      keyPrefix: "mail-org",
+    },
+    authFailure: { points: rateLimits.authFailuresPerMinute, duration: 60, keyPrefix: "authfail" },
+    agentSetup: { points: rateLimits.agentSetupsPerHour, duration: hour, keyPrefix: "agent-setup" },
   };
-  if (rateLimits.store === "postgres") {
-    const storeClient = postgresPool();
-    const make = (options: (typeof windows)[RateLimitScope]) =>
-      new RateLimiterPostgres({
-        ...options,
-        storeClient,
-        storeType: "pool",
-        tableName: "rate_limits",
-        tableCreated: true,
-      });
-    return { apiKey: make(windows.apiKey), publicIp: make(windows.publicIp) };
-  }
-  return { apiKey: new RateLimiterMemory(windows.apiKey), publicIp: new RateLimiterMemory(windows.publicIp) };
+  const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
+  const make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>
+    storeClient
+      ? new RateLimiterPostgres({
+          ...options,
+          storeClient,
+          storeType: "pool",
+          tableName: "rate_limits",
+          tableCreated: true,
+        })
+      : new RateLimiterMemory(options);
+  return Object.fromEntries(
+    Object.entries(windows).map(([scope, options]) => [scope, make(options)]),
+  ) as Record<RateLimitScope, RateLimiterAbstract>;
 }
+
+function limiters() {
+  holder.__cryptoCheckoutLimiters ??= createRateLimiters();
+  return holder.__cryptoCheckoutLimiters;
+}
+
+const tooMany = (msBeforeNext: number) => rateLimited(Math.max(1, Math.ceil(msBeforeNext / 1000)));
 
 /** Counts one request against `key` in `scope`; throws the 429 (with Retry-After) when over. */
 export async function consumeRateLimit(scope: RateLimitScope, key: string): Promise<void> {
-  holder.__cryptoCheckoutLimiters ??= createRateLimiters();
   try {
-    await holder.__cryptoCheckoutLimiters[scope].consume(key);
+    await limiters()[scope].consume(key);
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes)
-      throw rateLimited(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+    if (rejection instanceof RateLimiterRes) throw tooMany(rejection.msBeforeNext);
     throw rejection;
+  }
+}
+
+/** Throws the 429 if `key` has already spent its budget in `scope`, without counting anything. */
+async function assertWithinRateLimit(scope: RateLimitScope, key: string): Promise<void> {
+  const limiter = limiters()[scope];
+  const state = await limiter.get(key);
+  if (state && state.consumedPoints > limiter.points) throw tooMany(state.msBeforeNext);
+}
+
+/**
+ * Runs an authentication for a client address that has failed too often gets 429 without
+ * running it; a 401 it throws counts against that address.
+ */
+export async function limitFailedAuthentications<T>(
+  clientAddress: string,
+  authenticate: () => Promise<T>,
+): Promise<T> {
+  await assertWithinRateLimit("authFailure", clientAddress);
+  try {
+    return await authenticate();
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 401)
+      await consumeRateLimit("authFailure", clientAddress);
+    throw error;
   }
 }
 

@@ -1,13 +1,14 @@
 import type { NextRequest } from "next/server";
-import { authenticateApiKey } from "../api-keys/authenticate-api-key";
+import { findSessionUser, sessionCookieName } from "../auth/session-cookie";
 import { config } from "../config";
 import { db } from "../db/client";
 import { forbidden, ServiceError, unauthenticated } from "../errors";
 import { log } from "../log";
-import type { MerchantCaller } from "../mcp/merchant-caller";
+import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { errorResponse } from "./error-response";
-import { clientAddress, consumeRateLimit } from "./rate-limit";
+import { clientAddress, consumeRateLimit, limitFailedAuthentications } from "./rate-limit";
 import { requestIdFor } from "./request-id";
+import { assertSameOrigin } from "./same-origin";
 
 // Route handlers are thin: one of these wrappers per caller kind authenticates, the handler
 // parses with a schema from lib, calls one domain function and returns a serializer's output.
@@ -15,7 +16,7 @@ import { requestIdFor } from "./request-id";
 export type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
 
 export type PublicContext<P> = { request: NextRequest; params: P; requestId: string };
-export type ApiKeyContext<P> = PublicContext<P> & Awaited<ReturnType<typeof authenticateApiKey>>;
+export type ApiKeyContext<P> = PublicContext<P> & { organizationId: string; caller: MerchantCaller };
 
 type RouteArgs<P> = [request: NextRequest, route: { params: Promise<P> }];
 
@@ -69,16 +70,59 @@ export function publicApiRoute<P = Record<string, never>>(
 }
 
 /**
- * A route for merchants' servers: `Authorization: Bearer sk_live_…`, scoped to the key's
- * organization and rate limited per key.
+ * A public route that an agent calls with a one-time token as `Authorization: Bearer …` (agent
+ * setup status and check-in). The handler checks the token; a client whose tokens keep failing
+ * is refused like one whose credentials keep failing.
+ */
+export function oneTimeTokenRoute<P = Record<string, never>>(
+  handler: (context: PublicContext<P> & { token: string | null }) => Promise<Reply | Response>,
+) {
+  return publicApiRoute<P>((context) =>
+    limitFailedAuthentications(clientAddress(context.request.headers), () => {
+      const authorization = context.request.headers.get("authorization") ?? "";
+      return handler({ ...context, token: /^Bearer (\S+)$/.exec(authorization)?.[1] ?? null });
+    }),
+  );
+}
+
+/**
+ * A JSON endpoint of the dashboard's own pages, for the signed-in browser. The browser attaches
+ * the session cookie to cross-site requests too, so the request must come from our own origin.
+ */
+export function sessionRoute<P = Record<string, never>>(
+  handler: (context: PublicContext<P> & { user: { id: string; email: string } }) => Promise<Reply | Response>,
+) {
+  return publicRoute<P>(async (context) => {
+    const { request } = context;
+    assertSameOrigin(request.headers);
+    const user = await findSessionUser(db(), request.cookies.get(sessionCookieName())?.value);
+    if (!user) throw unauthenticated("signed_out", "Your session has ended. Sign in again.");
+    return handler({ ...context, user });
+  });
+}
+
+/**
+ * A route for merchants' servers and agents: `Authorization: Bearer sk_live_…` (an API key) or
+ * `sk_agent_…` (an agent credential), scoped to the credential's organization and rate limited
+ * per credential. Read-only credentials may only read.
  */
 export function apiKeyRoute<P = Record<string, never>>(
   handler: (context: ApiKeyContext<P>) => Promise<Reply | Response>,
 ) {
   return publicRoute<P>(async (context) => {
-    const auth = await authenticateApiKey(db(), context.request.headers.get("authorization"));
-    await consumeRateLimit("apiKey", auth.apiKeyId);
-    return handler({ ...context, ...auth });
+    const { request } = context;
+    const caller = await authenticateMerchant(db(), request.headers.get("authorization"), {
+      clientAddress: clientAddress(request.headers),
+      audience: "rest",
+    });
+    await consumeRateLimit("apiKey", caller.credential.id);
+    if (caller.access === "read" && request.method !== "GET" && request.method !== "HEAD") {
+      throw forbidden(
+        "insufficient_access",
+        "This credential has read-only access. Connect the agent with write access to make changes.",
+      );
+    }
+    return handler({ ...context, organizationId: caller.organizationId, caller });
   });
 }
 
@@ -162,15 +206,14 @@ export function mcpRoute(
 ) {
   return publicRoute(async (context) => {
     checkHostAndOrigin(context.request.headers);
-    const authorization = context.request.headers.get("authorization");
+    const { request } = context;
+    const authorization = request.headers.get("authorization");
     let caller: MerchantCaller;
     try {
-      const key = await authenticateApiKey(db(), authorization);
-      caller = {
-        organizationId: key.organizationId,
-        credential: { kind: "api_key", id: key.apiKeyId },
-        access: "write",
-      };
+      caller = await authenticateMerchant(db(), authorization, {
+        clientAddress: clientAddress(request.headers),
+        audience: "mcp",
+      });
     } catch (error) {
       if (error instanceof ServiceError && error.status === 401) {
         throw withSignInChallenge(error, authorization !== null);

@@ -15,8 +15,8 @@ import { config } from "../config";
 import type { Db } from "../db/client";
 import { toServiceError } from "../http/error-response";
 import { parseOrThrow } from "../http/validation-error";
+import type { MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { confirmationKey } from "./confirmation-key";
-import type { MerchantCaller } from "./merchant-caller";
 import { toolHandlers } from "./tool-handlers";
 
 // One MCP server per request (the transport is stateless): tools from the shared catalogue,

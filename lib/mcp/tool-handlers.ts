@@ -17,6 +17,7 @@ import { listPage } from "../http/list-page";
 import { parseOrThrow } from "../http/validation-error";
 import { hashRequest } from "../idempotency/hash-request";
 import { parseIdempotencyKey } from "../idempotency/parse-idempotency-key";
+import type { MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { getOrganization } from "../organizations/get-organization";
 import { updateOrganizationSchema } from "../organizations/organization-schemas";
 import { serializeOrganization } from "../organizations/serialize-organization";
@@ -49,7 +50,6 @@ import {
   redeliverSchema,
   updateWebhookEndpointSchema,
 } from "../webhooks/webhook-endpoint-schemas";
-import type { MerchantCaller } from "./merchant-caller";
 
 // The remote MCP server's tools: each parses its arguments with the REST route's schema, calls
 // the same domain function for the caller's organization and returns the REST serializer's

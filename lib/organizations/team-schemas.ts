@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { emailField } from "../http/fields";
+import { recipientEmailField } from "../http/fields";
 
 export const memberRoleField = z.enum(["OWNER", "MEMBER"], { error: "must be OWNER or MEMBER" });
 
-/** Emails are compared lower-case everywhere (sign-in normalizes them the same way). */
+/** Emails are compared lower-case everywhere (sign-in parses them with the same field). */
 export const inviteMemberSchema = z.strictObject({
-  email: z.string({ error: "must be an email address" }).trim().toLowerCase().pipe(emailField),
+  email: recipientEmailField,
   role: memberRoleField.default("MEMBER"),
 });
 

@@ -1,3 +1,4 @@
+import { createAgentCredential } from "../../lib/agent-access/create-agent-credential";
 import { db } from "../../lib/db/client";
 import { newId, randomBase62 } from "../../lib/ids";
 import { createOrganization } from "../../lib/organizations/create-organization";
@@ -13,6 +14,20 @@ export async function createTestOrganization(name = "Test Store") {
     apiKey: result.apiKey,
     auth: { authorization: `Bearer ${result.apiKey}` },
   };
+}
+
+/** An agent credential for the organization, approved by its owner, as check-in hands it out. */
+export async function createTestAgentCredential(organizationId: string, access: "read" | "write" = "write") {
+  const owner = await db().membership.findFirstOrThrow({ where: { organizationId, role: "OWNER" } });
+  const { credential, secret } = await db().$transaction((tx) =>
+    createAgentCredential(tx, {
+      organizationId,
+      agentName: "Test agent",
+      access,
+      createdByUserId: owner.userId,
+    }),
+  );
+  return { credential, secret, auth: { authorization: `Bearer ${secret}` } };
 }
 
 /** A checkout session with an invoice in the given state, as the payment flow would leave them. */

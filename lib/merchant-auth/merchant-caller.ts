@@ -1,5 +1,4 @@
-// The caller principal of contract C1 until h-access's authenticateMerchant lands; the MCP route
-// builds it from an API key meanwhile.
+/** Who is calling a merchant endpoint: the organization, the credential that proved it, and what it may do. */
 export type MerchantCaller = {
   organizationId: string;
   credential: { kind: "api_key" | "agent" | "oauth"; id: string };

@@ -1,0 +1,93 @@
+"use client";
+
+import { useState } from "react";
+import { buttonStyles } from "@/components/ui/button-styles";
+import { Field, inputStyles } from "@/components/ui/field";
+
+type Organization = { id: string; name: string };
+
+/** Approve or deny an agent's setup for one of the owner's organizations. */
+export function AgentSetupDecision({
+  userCode,
+  organizations,
+  initialOrganizationId,
+}: {
+  userCode: string;
+  organizations: Organization[];
+  initialOrganizationId: string;
+}) {
+  const [organizationId, setOrganizationId] = useState(initialOrganizationId);
+  const [pending, setPending] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+
+  async function decide(decision: "approve" | "deny") {
+    setPending(true);
+    const response = await fetch("/api/private/agent/setup/authorize", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ userCode, organizationId, decision }),
+    });
+    const body = await response.json().catch(() => null);
+    setPending(false);
+    if (!response.ok) {
+      setResult({ ok: false, message: body?.error?.message ?? "That did not work. Try again." });
+    } else if (body.data.status === "approved") {
+      setResult({
+        ok: true,
+        message: "Approved. Go back to your agent: it picks up its credential by itself.",
+      });
+    } else {
+      setResult({ ok: true, message: "Denied. The agent gets no access." });
+    }
+  }
+
+  if (result?.ok) {
+    return (
+      <p role="status" className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+        {result.message}
+      </p>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-4">
+      {result ? (
+        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+          {result.message}
+        </p>
+      ) : null}
+      {organizations.length > 1 ? (
+        <Field label="Organization">
+          <select
+            className={inputStyles}
+            value={organizationId}
+            onChange={(event) => setOrganizationId(event.target.value)}
+          >
+            {organizations.map((organization) => (
+              <option key={organization.id} value={organization.id}>
+                {organization.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : null}
+      <div className="flex gap-3">
+        <button
+          type="button"
+          className={buttonStyles.primary}
+          disabled={pending}
+          onClick={() => decide("approve")}
+        >
+          Approve
+        </button>
+        <button
+          type="button"
+          className={buttonStyles.secondary}
+          disabled={pending}
+          onClick={() => decide("deny")}
+        >
+          Deny
+        </button>
+      </div>
+    </div>
+  );
+}

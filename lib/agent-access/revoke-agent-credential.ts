@@ -1,0 +1,15 @@
+import type { Db } from "../db/client";
+import { notFound } from "../errors";
+
+/** Revokes an agent credential of the organization; revoking twice keeps the first time. */
+export async function revokeAgentCredential(
+  database: Db,
+  input: { organizationId: string; agentCredentialId: string },
+) {
+  const credential = await database.agentCredential.findFirst({
+    where: { id: input.agentCredentialId, organizationId: input.organizationId },
+  });
+  if (!credential) throw notFound("agent credential", "agentCredentialId");
+  if (credential.revokedAt) return credential;
+  return database.agentCredential.update({ where: { id: credential.id }, data: { revokedAt: new Date() } });
+}

@@ -1,0 +1,20 @@
+import type { z } from "zod";
+import type { AgentRegistration } from "../generated/prisma/client";
+import type { agentRegistrationObject } from "./agent-access-schemas";
+
+/** How often an agent should poll its signup while the owner finds the email. */
+const registrationPollIntervalSeconds = 5;
+
+/** A pending signup; the check-in token only in the answer to the first call. */
+export function serializePendingRegistration(
+  registration: AgentRegistration,
+  checkinToken?: string,
+): z.output<typeof agentRegistrationObject> {
+  return {
+    object: "agent_registration",
+    status: "pending_confirmation",
+    ...(checkinToken ? { checkinToken } : {}),
+    expiresAt: registration.expiresAt.toISOString(),
+    pollIntervalSeconds: registrationPollIntervalSeconds,
+  };
+}

@@ -1,0 +1,43 @@
+import { hashSecret } from "../crypto/tokens";
+import { type Db, sqlPool } from "../db/client";
+import type { MerchantCaller } from "./merchant-caller";
+
+// Writing last-used on every request would turn each read into a write; once a minute is enough
+// for "last used" to be useful.
+const lastUsedResolutionMs = 60_000;
+
+// Every authenticated request runs one of these lookups, so they skip the ORM (see sqlPool).
+// Revoked credentials are simply not found: unknown and revoked get the same answer.
+const stores = {
+  api_key: {
+    table: "ApiKey",
+    select: `SELECT "id", "organizationId", "lastUsedAt", 'WRITE' AS "access" FROM "ApiKey" WHERE "hash" = $1 AND "revokedAt" IS NULL`,
+  },
+  agent: {
+    table: "AgentCredential",
+    select: `SELECT "id", "organizationId", "lastUsedAt", "access"::text AS "access" FROM "AgentCredential" WHERE "hash" = $1 AND "revokedAt" IS NULL`,
+  },
+} as const;
+
+type Row = { id: string; organizationId: string; lastUsedAt: Date | null; access: "READ" | "WRITE" };
+
+/** Resolves an API key or agent credential (already shape-checked) to its caller, or null. */
+export async function authenticateStoredCredential(
+  database: Db,
+  kind: keyof typeof stores,
+  secret: string,
+): Promise<MerchantCaller | null> {
+  const pool = sqlPool(database);
+  const { rows } = await pool.query<Row>(stores[kind].select, [hashSecret(secret)]);
+  const row = rows[0];
+  if (!row) return null;
+  const now = new Date();
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > lastUsedResolutionMs) {
+    await pool.query(`UPDATE "${stores[kind].table}" SET "lastUsedAt" = $1 WHERE "id" = $2`, [now, row.id]);
+  }
+  return {
+    organizationId: row.organizationId,
+    credential: { kind, id: row.id },
+    access: row.access === "READ" ? "read" : "write",
+  };
+}
