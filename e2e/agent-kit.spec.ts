@@ -269,9 +269,10 @@ test("a new user signs up from the agent: register, open the emailed link, regis
   const status = await kit(configHome, base, ["auth:status"]);
   expect(status.json).toMatchObject({ organization: { name: "Agent Signup Shop" } });
 
+  // The credential was collected; registering the same email again points to browser setup.
   const again = await kit(configHome, base, register);
   expect(again.code).toBe(4);
-  expect(again.json).toMatchObject({ error: { code: "registration_completed" } });
+  expect(again.json).toMatchObject({ error: { code: "account_exists" } });
 
   expectNoSecretsPrinted([stored.credential.token, checkinToken]);
 });
