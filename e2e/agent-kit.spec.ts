@@ -3,10 +3,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { Page } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Page } from "@playwright/test";
 import { tools, toolsFor } from "../packages/agent/src/catalog";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
 import { expect, signIn, test } from "./fixtures";
@@ -32,12 +32,13 @@ test.beforeAll(async () => {
   const [tarball] = (await readdir(packDir)).filter((name) => name.endsWith(".tgz"));
   const appDir = path.join(installDir, "app");
   await mkdir(appDir);
-  await writeFile(path.join(appDir, "package.json"), JSON.stringify({ name: "empty-project", private: true }));
-  await run(
-    "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", path.join(packDir, tarball)],
-    { cwd: appDir },
+  await writeFile(
+    path.join(appDir, "package.json"),
+    JSON.stringify({ name: "empty-project", private: true }),
   );
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", path.join(packDir, tarball)], {
+    cwd: appDir,
+  });
 });
 
 test.afterAll(async () => {
@@ -155,16 +156,31 @@ test("an agent installs the kit, connects through the browser, sells, and verifi
 
   const receiver = await startWebhookReceiver();
   try {
-    const configured = await kit(configHome, base, ["webhooks:configure", "--url", receiver.url, "--adapter", "NONE"]);
+    const configured = await kit(configHome, base, [
+      "webhooks:configure",
+      "--url",
+      receiver.url,
+      "--adapter",
+      "NONE",
+    ]);
     expect(configured.code).toBe(0);
-    expect(configured.json).toMatchObject({ action: "created", signingSecretStored: true, endpoint: { url: receiver.url } });
+    expect(configured.json).toMatchObject({
+      action: "created",
+      signingSecretStored: true,
+      endpoint: { url: receiver.url },
+    });
     const signingSecret = (await readStored(configHome)).webhook.signingSecret as string;
     expect(signingSecret).toMatch(/^whsec_/);
 
     const session = await kit(configHome, base, [
       "payments:create",
       "--json",
-      JSON.stringify({ amount: "5.00", currency: "USD", description: "Agent order", merchantOrderId: "agent-1" }),
+      JSON.stringify({
+        amount: "5.00",
+        currency: "USD",
+        description: "Agent order",
+        merchantOrderId: "agent-1",
+      }),
     ]);
     expect(session.code).toBe(0);
     expect(session.json).toMatchObject({ object: "checkout_session", status: "OPEN" });
@@ -177,7 +193,9 @@ test("an agent installs the kit, connects through the browser, sells, and verifi
     });
     expect(invoice.status()).toBe(201);
     const invoiceId = (await invoice.json()).id as string;
-    expect((await request.post(`/api/public/payments/${invoiceId}/devnet-pay`, { data: {} })).status()).toBe(200);
+    expect((await request.post(`/api/public/payments/${invoiceId}/devnet-pay`, { data: {} })).status()).toBe(
+      200,
+    );
 
     await expect
       .poll(() => receiver.received.some((delivery) => delivery.rawBody.includes('"payment.confirmed"')), {
@@ -189,7 +207,13 @@ test("an agent installs the kit, connects through the browser, sells, and verifi
     const bodyFile = path.join(installDir, "delivery.json");
     await writeFile(bodyFile, delivery.rawBody);
 
-    const accepted = await kit(configHome, base, ["webhooks:verify", "--payload", `@${bodyFile}`, "--signature", signature]);
+    const accepted = await kit(configHome, base, [
+      "webhooks:verify",
+      "--payload",
+      `@${bodyFile}`,
+      "--signature",
+      signature,
+    ]);
     expect(accepted.code).toBe(0);
     expect(accepted.json).toMatchObject({ valid: true });
     const withEnvSecret = await kit(
@@ -249,7 +273,13 @@ test("a new user signs up from the agent: register, open the emailed link, regis
   expect(early.json).toMatchObject({ status: "pending_confirmation" });
 
   await page.goto("/dev/mailbox");
-  await page.getByTestId("dev-email").filter({ hasText: `To: ${email}` }).first().getByRole("link").first().click();
+  await page
+    .getByTestId("dev-email")
+    .filter({ hasText: `To: ${email}` })
+    .first()
+    .getByRole("link")
+    .first()
+    .click();
   await expect(page.getByText("Agent Signup Shop")).toBeVisible();
   await page.getByRole("button", { name: "Confirm and open the dashboard" }).click();
   await expect(page).toHaveURL(/\/dashboard/);
