@@ -8,16 +8,9 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
-import {
-  knowledgeResources,
-  prompts,
-  readKnowledgeResource,
-  serverInstructions,
-  type ToolDefinition,
-  toolError,
-  toolsFor,
-} from "../../packages/agent/src/catalog";
+import { serverInstructions, toolError, toolsFor } from "../../packages/agent/src/catalog";
+import { describeTool } from "../../packages/agent/src/catalog/describe-tool";
+import { registerKnowledge } from "../../packages/agent/src/catalog/knowledge";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { toServiceError } from "../http/error-response";
@@ -33,22 +26,8 @@ import { toolHandlers } from "./tool-handlers";
 // The Markdown ships in the repository beside the catalogue; bundling moves modules, not files.
 const resourceDirectory = () => path.join(process.cwd(), "packages/agent/src/catalog/resources");
 
-const jsonSchema = (schema: z.ZodType) =>
-  z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Tool["inputSchema"];
-
-function describeTool(tool: ToolDefinition): Tool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: jsonSchema(tool.inputSchema),
-    outputSchema: jsonSchema(tool.outputSchema) as Tool["outputSchema"],
-    annotations: { title: tool.title, ...tool.annotations },
-  };
-}
-
 /** tools/list answers, computed once per access level. */
-const listings = {
+const listings: Record<"read" | "write", Tool[]> = {
   read: toolsFor("read", "remote").map(describeTool),
   write: toolsFor("write", "remote").map(describeTool),
 };
@@ -98,51 +77,6 @@ export function buildMcpServer(context: { db: Db; caller: MerchantCaller; reques
     callTool(request.params.name, request.params.arguments, context),
   );
 
-  for (const resource of knowledgeResources) {
-    server.registerResource(
-      resource.name,
-      resource.uri,
-      { title: resource.title, description: resource.description, mimeType: "text/markdown" },
-      (uri) => ({
-        contents: [
-          {
-            uri: uri.href,
-            mimeType: "text/markdown",
-            text: readKnowledgeResource(resource, { baseUrl, directory: resourceDirectory() }),
-          },
-        ],
-      }),
-    );
-  }
-
-  for (const prompt of prompts) {
-    server.registerPrompt(
-      prompt.name,
-      { title: prompt.title, description: prompt.description, argsSchema: prompt.argsSchema },
-      (args: Record<string, string | undefined>) => ({
-        messages: [
-          {
-            role: "user",
-            content: { type: "text", text: prompt.text(args).replaceAll("{base_url}", baseUrl) },
-          },
-          ...prompt.resources.flatMap((name) =>
-            knowledgeResources
-              .filter((resource) => resource.name === name)
-              .map((resource) => ({
-                role: "user" as const,
-                content: {
-                  type: "resource" as const,
-                  resource: {
-                    uri: resource.uri,
-                    mimeType: "text/markdown",
-                    text: readKnowledgeResource(resource, { baseUrl, directory: resourceDirectory() }),
-                  },
-                },
-              })),
-          ),
-        ],
-      }),
-    );
-  }
+  registerKnowledge(server, { baseUrl, directory: resourceDirectory() });
   return server;
 }

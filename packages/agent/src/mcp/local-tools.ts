@@ -1,0 +1,212 @@
+import { randomBytes } from "node:crypto";
+import {
+  confirmDestructiveCall,
+  listNote,
+  type ToolInput,
+  type ToolName,
+  type ToolResult,
+  toolError,
+  toolResult,
+} from "../catalog";
+import type { Kit } from "../context";
+import { toKitError, usageError } from "../http/errors";
+import { registerAgent } from "../operations/agent-register";
+import { checkinAgent, startAgentSetup } from "../operations/agent-setup";
+import * as api from "../operations/merchant-api";
+import { verifyWebhookSignature } from "../webhooks/verify-signature";
+
+// The local server's tool handlers: the catalogue's tools (same names, schemas and errors as the
+// remote /mcp), each answered by the service's REST API with the local credential, plus the
+// local-only helpers (browser setup, check-in, offline signature verification).
+
+type Json = Record<string, unknown>;
+type Handler<N extends ToolName> = (input: ToolInput<N>, context: ToolContext) => Promise<ToolResult>;
+export type ToolContext = {
+  kit: Kit;
+  /** Asks the user through the client (MCP elicitation); null when the client cannot. */
+  askUser(message: string): Promise<boolean | null>;
+};
+
+/** Signs confirmation tokens; per process, so a token never outlives the server that issued it. */
+const confirmationKey = randomBytes(32);
+
+async function subject(kit: Kit) {
+  const config = await kit.readConfig();
+  return config.credential?.apiBaseUrl === kit.settings.apiBaseUrl
+    ? config.credential.credentialId
+    : "api_key";
+}
+
+/** A destructive call goes ahead only with the user's yes: elicited, else through a confirmation token. */
+async function confirmed(
+  tool: ToolName,
+  args: Json,
+  preview: string,
+  context: ToolContext,
+): Promise<ToolResult | null> {
+  if (args.confirmationToken === undefined) {
+    const answer = await context.askUser(preview);
+    if (answer === true) return null;
+    if (answer === false) {
+      return toolError({
+        error: { code: "confirmation_declined", message: "The user declined; nothing was changed." },
+      });
+    }
+  }
+  const check = confirmDestructiveCall(confirmationKey, {
+    tool,
+    subject: await subject(context.kit),
+    args,
+    preview,
+  });
+  return check.proceed ? null : check.result;
+}
+
+const paging = (input: { page?: number; rows?: number }) => ({ page: input.page, rows: input.rows });
+
+const listResult = (page: Json) => toolResult(page, listNote(page as { page: number; hasMore: boolean }));
+
+const handlers: { [N in ToolName]: Handler<N> } = {
+  service_auth_status: async (_input, { kit }) => {
+    const status = await api.authStatus(kit);
+    return toolResult({
+      object: "auth_status",
+      organization: status.organization,
+      credential:
+        status.credential.kind === "agent"
+          ? { kind: "agent", id: status.credential.id }
+          : { kind: "api_key", id: "SERVICE_API_KEY" },
+      access: status.credential.kind === "agent" ? status.credential.access : "write",
+    });
+  },
+  service_agent_register: async (input, { kit, askUser }) => {
+    const { checkinToken: _stored, ...args } = input;
+    const pending = (await kit.readConfig()).pendingRegistration;
+    if (!pending) {
+      // A new account in someone's name: only with the email and project the user confirmed.
+      const answer = await askUser(
+        `Create a new Crypto Checkout account for ${args.email} named "${args.projectName}"? A confirmation link will be mailed to that address.`,
+      );
+      if (answer === false) {
+        return toolError({
+          error: { code: "confirmation_declined", message: "The user declined; no email was sent." },
+        });
+      }
+    }
+    // The local server keeps the registration's check-in token in config.json itself.
+    const result = await registerAgent(kit, args);
+    return toolResult(result);
+  },
+  service_checkout_sessions_create: async ({ idempotencyKey, ...session }, { kit }) =>
+    toolResult(await api.createCheckoutSession(kit, session, idempotencyKey)),
+  service_checkout_sessions_get: async ({ id }, { kit }) => toolResult(await api.getCheckoutSession(kit, id)),
+  service_paylinks_create: async (input, { kit }) => toolResult(await api.createPaylink(kit, input)),
+  service_paylinks_list: async (input, { kit }) => listResult(await api.listPaylinks(kit, paging(input))),
+  service_paylinks_get: async ({ id }, { kit }) => toolResult(await api.getPaylink(kit, id)),
+  service_paylinks_edit: async (input, { kit }) => toolResult(await api.editPaylink(kit, input)),
+  service_paylinks_disable: async (input, context) => {
+    const paylink = await api.getPaylink(context.kit, input.id);
+    const refusal = await confirmed(
+      "service_paylinks_disable",
+      input,
+      `Disable paylink "${paylink.name}" (${paylink.amount} ${paylink.currency}, ${paylink.url})? Buyers can no longer pay through it.`,
+      context,
+    );
+    return refusal ?? toolResult(await api.disablePaylink(context.kit, input.id));
+  },
+  service_payments_status: async ({ checkoutSessionId }, { kit }) => {
+    const session = await api.getCheckoutSession(kit, checkoutSessionId);
+    const payment = (session.payment as Json | null | undefined) ?? null;
+    return toolResult({
+      object: "payment_status",
+      checkoutSessionId: session.id,
+      sessionStatus: session.status,
+      paid: payment?.status === "CONFIRMED",
+      payment,
+    });
+  },
+  service_transactions_list: async (input, { kit }) =>
+    listResult(await api.listTransactions(kit, paging(input))),
+  service_organization_get: async (_input, { kit }) => toolResult(await api.getOrganization(kit)),
+  service_organization_update: async (input, { kit }) => toolResult(await api.updateOrganization(kit, input)),
+  service_settlement_configure: async (input, context) => {
+    const wallets = input.settlementWallets
+      .map((wallet) => `${wallet.network}: ${wallet.address}`)
+      .join("; ");
+    const refusal = await confirmed(
+      "service_settlement_configure",
+      input,
+      `Send swept payments to these settlement wallets from now on (networks left out lose theirs): ${wallets || "none"}?`,
+      context,
+    );
+    return (
+      refusal ??
+      toolResult(await api.updateOrganization(context.kit, { settlementWallets: input.settlementWallets }))
+    );
+  },
+  service_webhooks_create: async (input, { kit }) => toolResult(await api.createWebhookEndpoint(kit, input)),
+  service_webhooks_list: async (_input, { kit }) => toolResult(await api.listWebhookEndpoints(kit)),
+  service_webhooks_update: async ({ id, ...changes }, { kit }) =>
+    toolResult(await api.updateWebhookEndpoint(kit, id, changes)),
+  service_webhooks_rotate_secret: async (input, context) => {
+    const refusal = await confirmed(
+      "service_webhooks_rotate_secret",
+      input,
+      `Rotate the signing secret of webhook endpoint ${input.id}? Receivers must switch to the new secret before the old one expires.`,
+      context,
+    );
+    return refusal ?? toolResult(await api.rotateWebhookSecret(context.kit, input.id));
+  },
+  service_webhooks_send_test: async ({ id }, { kit }) => toolResult(await api.sendTestWebhook(kit, id)),
+  service_webhooks_list_deliveries: async (input, { kit }) => {
+    if (input.endpointId)
+      return listResult(await api.listWebhookDeliveries(kit, input.endpointId, paging(input)));
+    if (input.eventId) return listResult(await api.listEventDeliveries(kit, input.eventId, paging(input)));
+    throw usageError("missing_parameter", "Give endpointId or eventId.", "endpointId");
+  },
+  service_webhooks_redeliver: async ({ endpointId, eventId }, { kit }) =>
+    toolResult(await api.redeliverWebhook(kit, endpointId, eventId)),
+  service_agent_setup: async (input, { kit }) => {
+    const { next, ...started } = await startAgentSetup(kit, input);
+    return toolResult(started, next);
+  },
+  service_agent_checkin: async (_input, { kit }) => {
+    const answer = await checkinAgent(kit);
+    if (answer.object === "agent_credential") return toolResult(answer);
+    return toolResult(
+      { object: answer.object, status: answer.status, pollIntervalSeconds: answer.pollIntervalSeconds },
+      `Still waiting for the user to approve code ${answer.userCode} at ${answer.loginUrl}; call again in ${answer.pollIntervalSeconds} s.`,
+    );
+  },
+  service_webhooks_verify_signature: async (input, { kit }) => {
+    const secret =
+      input.secret ?? kit.settings.webhookSecret ?? (await kit.readConfig()).webhook?.signingSecret;
+    if (!secret) {
+      throw usageError(
+        "missing_webhook_secret",
+        "Pass secret, or set SERVICE_WEBHOOK_SECRET for the local server.",
+        "secret",
+      );
+    }
+    const check = verifyWebhookSignature({
+      rawBody: input.rawBody,
+      header: input.signatureHeader,
+      secret,
+      toleranceSeconds: input.toleranceSeconds,
+    });
+    return toolResult(
+      check.valid
+        ? { valid: true, reason: null, timestamp: check.timestamp }
+        : { valid: false, reason: check.reason, timestamp: null },
+    );
+  },
+};
+
+/** Runs one tool; every failure becomes an error result with the REST error's code and message. */
+export async function callLocalTool(name: ToolName, input: Json, context: ToolContext): Promise<ToolResult> {
+  try {
+    return await (handlers[name] as Handler<ToolName>)(input as ToolInput<ToolName>, context);
+  } catch (error) {
+    return toolError(toKitError(error).envelope);
+  }
+}

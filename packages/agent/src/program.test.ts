@@ -1,0 +1,216 @@
+import { execFile } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { buildProgram } from "./program";
+
+// The CLI as a process: what it prints on which stream and the exit code it ends with, against
+// a local HTTP server that answers like the service does.
+
+const tsx = path.resolve(import.meta.dirname, "../../../node_modules/tsx/dist/cli.mjs");
+const cli = path.join(import.meta.dirname, "cli.ts");
+// Each case starts a process; the machine is shared.
+vi.setConfig({ testTimeout: 30_000 });
+
+// Spec 4.4, in its order.
+const specCommands = [
+  "setup",
+  "checkin",
+  "auth:agent-register",
+  "auth:status",
+  "organization:update",
+  "settlement:configure",
+  "webhooks:configure",
+  "paylinks:create",
+  "paylinks:list",
+  "paylinks:get",
+  "paylinks:disable",
+  "payments:create",
+  "payments:status",
+  "webhooks:verify",
+  "mcp",
+];
+const apiKey = "sk_live_unit_test_key_0123456789";
+
+type Answer = { status: number; body: unknown };
+const answers = new Map<string, Answer>();
+let server: Server;
+let apiBaseUrl: string;
+let configHome: string;
+
+beforeAll(async () => {
+  configHome = await mkdtemp(path.join(tmpdir(), "kit-cli-"));
+  server = createServer((request, response) => {
+    const answer = answers.get(`${request.method} ${request.url?.split("?")[0]}`) ?? {
+      status: 404,
+      body: {
+        error: { type: "invalid_request_error", code: "not_found", message: "No such route." },
+        requestId: "req_404",
+      },
+    };
+    response.writeHead(answer.status, { "content-type": "application/json", "x-request-id": "req_1" });
+    response.end(JSON.stringify(answer.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  apiBaseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+afterAll(async () => {
+  server.close();
+  await rm(configHome, { recursive: true, force: true });
+});
+
+function runCli(args: string[], env: Record<string, string | undefined> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [tsx, cli, ...args],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: configHome,
+          SERVICE_CONFIG_HOME: configHome,
+          SERVICE_API_BASE_URL: apiBaseUrl,
+          SERVICE_API_KEY: apiKey,
+          ...env,
+        },
+      },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const envelope = (status: number, type: string, code: string) => ({
+  status,
+  body: { success: false, error: { type, code, message: `${code} happened` }, requestId: "req_e" },
+});
+
+describe("crypto-checkout --format json", () => {
+  it("prints exactly one JSON document, the unwrapped data, and exits 0", async () => {
+    answers.set("GET /api/private/paylinks/7a1c", {
+      status: 200,
+      body: {
+        success: true,
+        data: { id: "7a1c", name: "Shirt", amount: "25.00", currency: "USD", enabled: true },
+      },
+    });
+    const result = await runCli(["paylinks:get", "--id", "7a1c", "--format", "json"]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(result.stdout)).toEqual({
+      id: "7a1c",
+      name: "Shirt",
+      amount: "25.00",
+      currency: "USD",
+      enabled: true,
+    });
+  });
+
+  it.each([
+    ["401 (rejected credential)", envelope(401, "authentication_error", "invalid_api_key"), 3],
+    ["403 (read-only credential)", envelope(403, "permission_error", "insufficient_access"), 3],
+    ["400 (invalid field)", envelope(400, "invalid_request_error", "invalid_field"), 4],
+    ["404 (unknown id)", envelope(404, "invalid_request_error", "not_found"), 4],
+    ["500", envelope(500, "api_error", "internal_error"), 4],
+  ])(
+    "maps a service answer %s to its exit code with the service's envelope",
+    async (_name, answer, exitCode) => {
+      answers.set("GET /api/private/organization/current", answer);
+      const result = await runCli(["auth:status", "--format", "json"]);
+      expect(result).toMatchObject({ code: exitCode, stderr: "" });
+      expect(JSON.parse(result.stdout)).toEqual({
+        error: {
+          type: answer.body.error.type,
+          code: answer.body.error.code,
+          message: answer.body.error.message,
+        },
+        requestId: "req_e",
+      });
+    },
+  );
+
+  it.each([
+    ["an unknown option", ["paylinks:list", "--bogus"], "unknown_option"],
+    ["a missing required option", ["paylinks:get"], "missing_mandatory_option_value"],
+    ["rows out of range", ["paylinks:list", "--rows", "500"], "invalid_argument"],
+    ["an unknown command", ["paylinks:explode"], "unknown_command"],
+    ["invalid JSON", ["paylinks:create", "--json", "{nope"], "invalid_json"],
+    ["disable without --confirm", ["paylinks:disable", "--id", "7a1c"], "confirmation_required"],
+    [
+      "an unknown adapter",
+      ["webhooks:configure", "--url", "http://x.test", "--adapter", "SOAP"],
+      "invalid_argument",
+    ],
+  ])("exits 2 on %s with one error envelope", async (_name, args, code) => {
+    const result = await runCli([...args, "--format", "json"]);
+    expect(result).toMatchObject({ code: 2, stderr: "" });
+    expect(JSON.parse(result.stdout).error).toMatchObject({ type: "invalid_request_error", code });
+  });
+
+  it("exits 3 without any credential and 4 when the service cannot be reached", async () => {
+    const missing = await runCli(["auth:status", "--format", "json"], { SERVICE_API_KEY: undefined });
+    expect(missing.code).toBe(3);
+    expect(JSON.parse(missing.stdout).error.code).toBe("not_authenticated");
+    const unreachable = await runCli(["auth:status", "--format", "json"], {
+      SERVICE_API_BASE_URL: "http://127.0.0.1:9/api",
+    });
+    expect(unreachable.code).toBe(4);
+    expect(JSON.parse(unreachable.stdout).error.code).toBe("service_unreachable");
+  });
+});
+
+describe("crypto-checkout webhooks:verify", () => {
+  const secret = "whsec_unit";
+  const body = '{"id":"evt_1","type":"payment.confirmed"}';
+  const t = Math.floor(Date.now() / 1000);
+  const header = `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`;
+
+  it.each([
+    ["the signed body", body, 0, undefined],
+    ["a tampered body", body.replace("confirmed", "refunded"), 1, "signature_mismatch"],
+  ])("checks %s offline", async (_name, payload, exitCode, code) => {
+    const result = await runCli(
+      ["webhooks:verify", "--payload", payload, "--signature", header, "--format", "json"],
+      {
+        SERVICE_WEBHOOK_SECRET: secret,
+        SERVICE_API_BASE_URL: "http://127.0.0.1:9/api",
+      },
+    );
+    expect(result.code).toBe(exitCode);
+    const printed = JSON.parse(result.stdout);
+    if (code) expect(printed.error).toMatchObject({ type: "check_failed", code });
+    else expect(printed).toMatchObject({ valid: true, timestamp: t });
+    expect(result.stdout + result.stderr).not.toContain(secret);
+  });
+});
+
+describe("crypto-checkout in text mode", () => {
+  it("writes errors to stderr and nothing to stdout", async () => {
+    answers.set(
+      "GET /api/private/organization/current",
+      envelope(401, "authentication_error", "invalid_api_key"),
+    );
+    const result = await runCli(["auth:status"]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("Error invalid_api_key: invalid_api_key happened [request req_e]");
+  });
+
+  it("has --help with an example for every command", async () => {
+    const result = await runCli(["payments:create", "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Example:\n {2}\$ crypto-checkout payments:create --json/);
+    const commands = buildProgram().commands;
+    expect(commands.map((command) => command.name())).toEqual(specCommands);
+    for (const command of commands) {
+      let help = "";
+      command.configureOutput({ writeOut: (text) => (help += text) });
+      command.outputHelp();
+      expect(help, command.name()).toMatch(
+        new RegExp(`Example:\\n {2}\\$ crypto-checkout ${command.name()}`),
+      );
+    }
+  });
+});

@@ -1,0 +1,37 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+// X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> keyed with the
+// whole whsec_… string; several v1 values during a rotation; 300 s tolerance (decisions.md).
+// The kit checks it offline, so it carries its own copy of the receiver's side of the algorithm.
+
+export const signatureToleranceSeconds = 300;
+
+export type SignatureCheck =
+  | { valid: true; timestamp: number }
+  | { valid: false; reason: "malformed_header" | "timestamp_out_of_tolerance" | "signature_mismatch" };
+
+export function verifyWebhookSignature(input: {
+  rawBody: string;
+  header: string;
+  secret: string;
+  now?: Date;
+  toleranceSeconds?: number;
+}): SignatureCheck {
+  const parts = input.header.split(",").map((part) => part.trim().split("="));
+  const timestampText = parts.find(([name]) => name === "t")?.[1] ?? "";
+  const timestamp = /^\d{1,12}$/.test(timestampText) ? Number(timestampText) : Number.NaN;
+  const signatures = parts
+    .filter(([name, value]) => name === "v1" && /^[0-9a-f]{64}$/.test(value ?? ""))
+    .map(([, value]) => Buffer.from(value, "hex"));
+  if (!Number.isSafeInteger(timestamp) || signatures.length === 0) {
+    return { valid: false, reason: "malformed_header" };
+  }
+  const nowSeconds = Math.floor((input.now ?? new Date()).getTime() / 1000);
+  if (Math.abs(nowSeconds - timestamp) > (input.toleranceSeconds ?? signatureToleranceSeconds)) {
+    return { valid: false, reason: "timestamp_out_of_tolerance" };
+  }
+  const expected = createHmac("sha256", input.secret).update(`${timestamp}.${input.rawBody}`).digest();
+  return signatures.some((signature) => timingSafeEqual(signature, expected))
+    ? { valid: true, timestamp }
+    : { valid: false, reason: "signature_mismatch" };
+}
