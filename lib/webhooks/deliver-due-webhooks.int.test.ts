@@ -273,14 +273,13 @@ describe("webhook delivery", () => {
   it("reads only the kept kilobyte of an endless answer and closes the connection", async () => {
     const chunk = Buffer.alloc(64 * 1024, "x");
     let written = 0;
-    let closedAfterMs: number | undefined;
-    const started = Date.now();
+    let closed = false;
     const streamer = createServer((request, response) => {
       request.resume();
       request.on("end", () => {
         response.writeHead(200, { "content-type": "text/plain" });
         response.on("close", () => {
-          closedAfterMs = Date.now() - started;
+          closed = true;
         });
         // Up to 1 GiB, as fast as the reader takes it.
         const pump = () => {
@@ -301,9 +300,8 @@ describe("webhook delivery", () => {
       const stored = await delivery();
       expect(stored).toMatchObject({ status: "DELIVERED" });
       expect(stored.attempts[0].responseBody).toBe("x".repeat(1024));
-      // The reader stopped at once: well before the 300 ms timeout, after what socket buffers hold.
-      await vi.waitFor(() => expect(closedAfterMs).toBeDefined());
-      expect(closedAfterMs).toBeLessThan(250);
+      // The reader hung up after the kept KiB: the receiver wrote little more than socket buffers hold.
+      await vi.waitFor(() => expect(closed).toBe(true));
       expect(written).toBeLessThan(16 * 1024 * 1024);
     } finally {
       streamer.closeAllConnections();
