@@ -183,12 +183,18 @@ test("a merchant adds a webhook endpoint, tests it and watches deliveries and re
       await other.close();
     }
 
+    expect(problems).toEqual([]);
+
     // Delete asks first, then the list is empty again.
     await page.getByRole("button", { name: "Delete" }).click();
     await page.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page).toHaveURL(/\/dashboard\/webhooks$/);
     await expect(page.getByText("No webhook endpoints yet")).toBeVisible();
-    expect(problems).toEqual([]);
+    // The live log may poll once more between the deletion and leaving its page: that 404 is right.
+    const goneLog = `/webhook-endpoints/${endpointId}/deliveries`;
+    expect(problems.filter((problem) => !(problem.startsWith("404 ") && problem.includes(goneLog)))).toEqual(
+      [],
+    );
   } finally {
     await receiver.close();
   }
