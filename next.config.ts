@@ -10,6 +10,18 @@ const nextConfig: NextConfig = {
     "@prisma/schema-engine-wasm",
   ],
   typescript: { tsconfigPath: "tsconfig.json" },
+  // A paylink's pay address opens a session (app/pay/[id]/start/route.ts), which a page cannot
+  // refuse with a 429; sessions (ycs_…) keep the hosted page.
+  rewrites: async () => ({
+    beforeFiles: [
+      {
+        source: "/pay/:id([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})",
+        destination: "/pay/:id/start",
+      },
+    ],
+    afterFiles: [],
+    fallback: [],
+  }),
 };
 
 export default nextConfig;

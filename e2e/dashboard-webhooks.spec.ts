@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { verifySignature } from "../lib/webhooks/signature";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
-import { expect, signIn, test } from "./fixtures";
+import { appSql, expect, signIn, test } from "./fixtures";
 
 async function screenshots(page: Page, name: string) {
   for (const [width, height, suffix] of [
@@ -189,6 +189,51 @@ test("a merchant adds a webhook endpoint, tests it and watches deliveries and re
     await expect(page).toHaveURL(/\/dashboard\/webhooks$/);
     await expect(page.getByText("No webhook endpoints yet")).toBeVisible();
     expect(problems).toEqual([]);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("only owners change webhook endpoints: a member's request is refused, and a member sees no controls", async ({
+  dashboard: page,
+  merchant,
+}) => {
+  const receiver = await startWebhookReceiver();
+  try {
+    await page.goto("/dashboard/webhooks");
+    await page.getByLabel("Name").fill("Orders");
+    await page.getByLabel("URL").fill(receiver.url);
+    // The owner becomes a plain member while the form is open: the server checks the role on
+    // every call, whatever the page showed.
+    await appSql(`UPDATE "Membership" SET "role" = 'MEMBER' WHERE "organizationId" = $1`, [
+      merchant.organizationId,
+    ]);
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Only an owner of the organization can do this." }),
+    ).toBeVisible();
+    const endpoints = () =>
+      appSql(`SELECT "id" FROM "WebhookEndpoint" WHERE "organizationId" = $1`, [merchant.organizationId]);
+    expect(await endpoints()).toHaveLength(0);
+
+    // API keys stay organization-level: the server adds an endpoint; the member may test it but
+    // sees no way to change, rotate, disable or delete it.
+    const created = await fetch(new URL("/api/private/organization/webhook-endpoints", page.url()), {
+      method: "POST",
+      headers: { authorization: `Bearer ${merchant.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Orders", url: receiver.url }),
+    });
+    expect(created.status).toBe(201);
+    await page.reload();
+    await expect(
+      page.getByText(/Only owners of .* can add, change and delete webhook endpoints/),
+    ).toBeVisible();
+    await expect(page.getByRole("button", { name: "Add endpoint" })).toHaveCount(0);
+    for (const name of ["Rotate secret", "Disable", "Delete"]) {
+      await expect(page.getByRole("button", { name })).toHaveCount(0);
+    }
+    await expect(page.getByRole("button", { name: "Send test event" })).toBeVisible();
+    expect(await endpoints()).toHaveLength(1);
   } finally {
     await receiver.close();
   }

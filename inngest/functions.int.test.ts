@@ -1,12 +1,20 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { InngestTestEngine } from "@inngest/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
-import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { type ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
-import { deliveryDueEvent } from "./client";
+import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
+import {
+  createTestInvoice,
+  createTestOrganization,
+  createTestReceiverEndpoint,
+} from "@/scripts/test-support/fixtures";
+import type { ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
+import { deliveryDueEvent, inngest } from "./client";
 import { deliverDueWebhooksCron, deliverWebhook, expireCheckoutSessionsCron } from "./functions";
+
+process.env.SERVICE_JOB_ENGINE = "inngest";
 
 const receivers: Awaited<ReturnType<typeof startWebhookReceiver>>[] = [];
 afterEach(async () => {
@@ -14,20 +22,13 @@ afterEach(async () => {
 });
 
 async function dueDelivery(script: ScriptedAnswer[]) {
-  const receiver = await startWebhookReceiver(script);
+  const { receiver, organization } = await createTestReceiverEndpoint(script);
   receivers.push(receiver);
-  const { organization } = await createTestOrganization();
-  await createWebhookEndpoint(db(), organization.id, {
-    name: "Shop",
-    url: receiver.url,
-    adapter: "NONE",
-    enabled: true,
-  });
   const event = await db().$transaction((tx) =>
     recordEvent(tx, { organizationId: organization.id, type: "invoice.created", data: { amount: "1.00" } }),
   );
   const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { eventId: event.id } });
-  return { receiver, delivery };
+  return { receiver, delivery, organizationId: organization.id };
 }
 
 describe("Inngest functions (same domain functions as the in-process engine)", () => {
@@ -71,6 +72,57 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
     }).execute();
     expect(result).toBe("not-due");
     expect(receiver.received).toHaveLength(0);
+  });
+
+  it("a live event's deliveries are announced right after commit, and the announced run delivers them", async () => {
+    // No Inngest server runs here: a loopback event API keeps what the official SDK sends.
+    const sent: { id?: string; name: string; data: { deliveryId: string } }[] = [];
+    const eventApi = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => (body += chunk));
+      request.on("end", () => {
+        const events = JSON.parse(body) as typeof sent;
+        sent.push(...events);
+        response.setHeader("content-type", "application/json");
+        response.end(JSON.stringify({ ids: events.map((_, i) => `01J${i}`), status: 200 }));
+      });
+    });
+    await new Promise<void>((resolve) => eventApi.listen(0, "127.0.0.1", resolve));
+    inngest.setEnvVars({
+      ...process.env,
+      INNGEST_EVENT_API_BASE_URL: `http://127.0.0.1:${(eventApi.address() as AddressInfo).port}/`,
+      INNGEST_EVENT_KEY: "test-event-key",
+    });
+    try {
+      const { receiver, organizationId } = await dueDelivery([{ status: 200 }]);
+      await db().webhookDelivery.deleteMany({ where: { organizationId } });
+      await createTestInvoice(organizationId, { amount: "10.00", status: "AWAITING_PAYMENT" });
+      // The deadline job: the invoice goes overdue and invoice.overdue is recorded, live.
+      await markOverdueInvoices(db());
+      const delivery = await db().webhookDelivery.findFirstOrThrow({
+        where: { organizationId },
+        include: { event: true },
+      });
+      expect(delivery.event.type).toBe("invoice.overdue");
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatchObject({
+        id: delivery.id,
+        name: deliveryDueEvent,
+        data: { deliveryId: delivery.id },
+      });
+
+      const { result } = await new InngestTestEngine({
+        function: deliverWebhook,
+        events: [sent[0]],
+      }).execute();
+      expect(result).toBe("DELIVERED");
+      expect(receiver.received.map((request) => JSON.parse(request.rawBody).type)).toEqual([
+        "invoice.overdue",
+      ]);
+    } finally {
+      inngest.setEnvVars(process.env);
+      eventApi.close();
+    }
   });
 
   it("the expiry cron expires sessions", async () => {

@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "./config";
 
+/** SERVICE_NETWORKS with one network flagged as the devnet. */
+const devnetOn = (network: { chainId: number; rpcUrl: string }) =>
+  JSON.stringify([
+    {
+      id: "devnet",
+      name: "Devnet",
+      confirmations: 1,
+      tokens: [{ symbol: "ETH", decimals: 18 }],
+      devnet: true,
+      ...network,
+    },
+  ]);
+
 describe("parseConfig", () => {
   it("fills defaults for an empty environment", () => {
     const config = parseConfig({});
@@ -91,7 +104,27 @@ describe("parseConfig", () => {
       'SERVICE_RATE_LIMIT_API_PER_SECOND must be a whole number from 1 to 1000000 (got "0")',
     ],
     [{ DATABASE_POOL_SIZE: "0" }, 'DATABASE_POOL_SIZE must be a whole number from 1 to 100 (got "0")'],
-  ])("rejects %j with a readable message", (env, message) => {
+    [
+      { SERVICE_NETWORKS: devnetOn({ chainId: 1, rpcUrl: "http://127.0.0.1:8545" }) },
+      "SERVICE_NETWORKS must be a JSON list of networks (devnet: only a local Hardhat chain (chain id 31337) can be a devnet)",
+    ],
+    [
+      { SERVICE_NETWORKS: devnetOn({ chainId: 8453, rpcUrl: "https://base.example" }) },
+      "SERVICE_NETWORKS must be a JSON list of networks (devnet: only a local Hardhat chain (chain id 31337) can be a devnet)",
+    ],
+    ...["http://10.0.0.5:8545", "https://rpc.example.com", "http://hardhat:8545"].map((rpcUrl) => [
+      { NODE_ENV: "production", SERVICE_NETWORKS: devnetOn({ chainId: 31337, rpcUrl }) },
+      "SERVICE_NETWORKS a devnet network must use a local RPC URL (localhost, 127.0.0.1 or ::1) in production",
+    ]),
+    [
+      { SERVICE_TRUSTED_PROXIES: "-1" },
+      'SERVICE_TRUSTED_PROXIES must be a whole number from 0 to 10 (got "-1")',
+    ],
+    [
+      { HOST: "example.com" },
+      'HOST must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0 (got "example.com")',
+    ],
+  ] as [Record<string, string>, string][])("rejects %j with a readable message", (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     try {
       parseConfig(env);
@@ -110,6 +143,27 @@ describe("parseConfig", () => {
       expect(problems).toHaveLength(2);
       expect((error as Error).message).not.toContain("hunter2");
     }
+  });
+
+  it.each([
+    ["development", "http://10.0.0.5:8545"],
+    ["production", "http://127.0.0.1:8545"],
+    ["production", "http://localhost:8545"],
+    ["production", "http://[::1]:8545"],
+  ])("lets the test wallet pay on a devnet in %s at %s", (nodeEnv, rpcUrl) => {
+    const networks = parseConfig({
+      NODE_ENV: nodeEnv,
+      SERVICE_NETWORKS: devnetOn({ chainId: 31337, rpcUrl }),
+    }).networks;
+    expect(networks[0]).toMatchObject({ devnet: true, chainId: 31337 });
+  });
+
+  it("listens on loopback unless HOST says otherwise", () => {
+    expect(parseConfig({}).host).toBe("127.0.0.1");
+    expect(parseConfig({ DATABASE_URL: "postgresql://db/x" }).host).toBe("127.0.0.1");
+    expect(parseConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+    expect(parseConfig({ DATABASE_URL: "postgresql://db/x", HOST: "::1" }).host).toBe("::1");
+    expect(parseConfig({}).trustedProxies).toBe(0);
   });
 
   it("treats empty variables as unset", () => {

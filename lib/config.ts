@@ -1,7 +1,9 @@
+import { isIP } from "node:net";
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { z } from "zod";
 import { parseNetworks } from "./chains/networks";
+import { isLoopbackAddress } from "./http/client-address";
 
 // Configuration is read from the environment once, validated, and frozen. A bad value stops the
 // process with one line per problem naming the variable, so operators never guess.
@@ -17,12 +19,24 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" })
 const wholeNumber = (min: number, max: number, error = `must be a whole number from ${min} to ${max}`) =>
   z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 
+function isLocalUrl(url: string) {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || isLoopbackAddress(host);
+}
+
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: wholeNumber(1, 65535, "must be a port number").default(3000),
+    HOST: z
+      .string()
+      .refine((value) => isIP(value) !== 0 || value === "localhost", {
+        error: "must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0",
+      })
+      .optional(),
+    SERVICE_TRUSTED_PROXIES: wholeNumber(0, 10).default(0),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, { error: "must be a postgres:// or postgresql:// URL" })
@@ -39,6 +53,9 @@ export const configSchema = z
     SERVICE_RATE_LIMIT_EMAILS_PER_CLIENT_PER_HOUR: wholeNumber(1, 1_000_000).default(20),
     SERVICE_RATE_LIMIT_EMAILS_PER_ADDRESS_PER_HOUR: wholeNumber(1, 1_000_000).default(5),
     SERVICE_RATE_LIMIT_EMAILS_PER_ORGANIZATION_PER_HOUR: wholeNumber(1, 1_000_000).default(50),
+    SERVICE_RATE_LIMIT_CHECKOUTS_PER_CLIENT_PER_HOUR: wholeNumber(1, 1_000_000).default(60),
+    SERVICE_RATE_LIMIT_CHECKOUTS_PER_PAYLINK_PER_HOUR: wholeNumber(1, 1_000_000).default(1000),
+    SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR: wholeNumber(1, 1_000_000).default(10),
     SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 1_000_000).default(30),
     SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR: wholeNumber(1, 1_000_000).default(30),
     SERVICE_RATE_LIMIT_STORE: z
@@ -107,6 +124,16 @@ export const configSchema = z
     SMTP_FROM: z.string().min(3).max(200).optional(),
     SERVICE_DEV_MAILBOX: booleanFlag.optional(),
   })
+  .refine(
+    (env) =>
+      env.NODE_ENV !== "production" ||
+      (env.SERVICE_NETWORKS ?? []).every((network) => !network.devnet || isLocalUrl(network.rpcUrl)),
+    {
+      path: ["SERVICE_NETWORKS"],
+      // The test wallet pays from a well-known funded account: only ever on this machine's chain.
+      error: "a devnet network must use a local RPC URL (localhost, 127.0.0.1 or ::1) in production",
+    },
+  )
   .refine((env) => env.SERVICE_RATE_LIMIT_STORE !== "postgres" || env.DATABASE_URL !== undefined, {
     path: ["SERVICE_RATE_LIMIT_STORE"],
     error: "postgres needs DATABASE_URL (a PostgreSQL server shared by the app instances)",
@@ -116,6 +143,9 @@ export const configSchema = z
     return {
       nodeEnv: env.NODE_ENV,
       port: env.PORT,
+      // This machine only unless told: the zero-setup start shows sign-in links at /dev/mailbox.
+      host: env.HOST ?? "127.0.0.1",
+      trustedProxies: env.SERVICE_TRUSTED_PROXIES,
       databaseUrl: env.DATABASE_URL,
       databasePoolSize: env.DATABASE_POOL_SIZE,
       serviceName: env.SERVICE_NAME,
@@ -154,6 +184,9 @@ export const configSchema = z
         emailsPerClientPerHour: env.SERVICE_RATE_LIMIT_EMAILS_PER_CLIENT_PER_HOUR,
         emailsPerAddressPerHour: env.SERVICE_RATE_LIMIT_EMAILS_PER_ADDRESS_PER_HOUR,
         emailsPerOrganizationPerHour: env.SERVICE_RATE_LIMIT_EMAILS_PER_ORGANIZATION_PER_HOUR,
+        checkoutsPerClientPerHour: env.SERVICE_RATE_LIMIT_CHECKOUTS_PER_CLIENT_PER_HOUR,
+        checkoutsPerPaylinkPerHour: env.SERVICE_RATE_LIMIT_CHECKOUTS_PER_PAYLINK_PER_HOUR,
+        paymentStartsPerSessionPerHour: env.SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR,
         authFailuresPerMinute: env.SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
         agentSetupsPerHour: env.SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR,
         store: env.SERVICE_RATE_LIMIT_STORE,

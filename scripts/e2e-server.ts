@@ -44,6 +44,9 @@ const env: Record<string, string> = previous ?? {
   SERVICE_SECRET_KEY: randomBytes(32).toString("base64"),
   // Sign-in links are read from the development mailbox page.
   SERVICE_DEV_MAILBOX: "true",
+  // Every spec signs in and pays from 127.0.0.1; the per-address and per-paylink limits still hold.
+  SERVICE_RATE_LIMIT_EMAILS_PER_CLIENT_PER_HOUR: "100000",
+  SERVICE_RATE_LIMIT_CHECKOUTS_PER_CLIENT_PER_HOUR: "100000",
   // Test receivers listen on loopback.
   SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
   // A devnet of its own, so buyers can pay end to end.

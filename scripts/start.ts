@@ -78,6 +78,12 @@ async function startChain(database: Db): Promise<DevnetSetup | undefined> {
   }
 }
 
+/** Where this machine reaches the server listening on `host`. */
+function reachableHost(host: string) {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
 async function waitForHealth(url: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -141,17 +147,13 @@ async function main() {
 
   server = spawn(
     process.execPath,
-    [
-      path.join(root, "node_modules/next/dist/bin/next"),
-      dev ? "dev" : "start",
-      "--port",
-      String(settings.port),
-    ],
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", ...(dev ? ["--dev"] : [])],
     {
       cwd: root,
       stdio: "inherit",
       env: {
         ...process.env,
+        NODE_ENV: dev ? "development" : "production",
         DATABASE_URL: databaseUrl,
         SERVICE_SECRET_KEY: secretKey,
         ...chain?.env,
@@ -169,7 +171,7 @@ async function main() {
     },
   );
   server.on("exit", (code) => void shutdown(code ?? 1));
-  await waitForHealth(`http://127.0.0.1:${settings.port}`, 120_000);
+  await waitForHealth(`http://${reachableHost(settings.host)}:${settings.port}`, 120_000);
   banner(demo);
 }
 

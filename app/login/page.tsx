@@ -14,6 +14,8 @@ export const metadata: Metadata = { title: "Sign in" };
 const errors: Record<string, string> = {
   Verification: "That sign-in link has expired or was already used. Ask for a new one.",
   EmailSignin: "The sign-in email could not be sent. Try again in a moment.",
+  InvalidEmail: "Enter one valid email address.",
+  TooManyEmails: "Too many sign-in emails were asked for. Wait a while, then try again.",
 };
 
 export default async function LoginPage({

@@ -3,6 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import EmailProvider from "next-auth/providers/email";
 import { config } from "../config";
 import { db } from "../db/client";
+import { recipientEmailField } from "../http/fields";
 import { createAuthAdapter } from "./auth-adapter";
 import { sendSignInEmail } from "./send-sign-in-email";
 
@@ -33,7 +34,8 @@ export function authOptions(): NextAuthOptions {
     providers: [
       EmailProvider({
         maxAge: 24 * 60 * 60,
-        normalizeIdentifier: (identifier) => identifier.trim().toLowerCase(),
+        // Throws on anything but one valid address, so next-auth never mails or stores it.
+        normalizeIdentifier: (identifier) => recipientEmailField.parse(identifier),
         sendVerificationRequest: ({ identifier, url }) => sendSignInEmail(db(), { to: identifier, url }),
       }),
     ],

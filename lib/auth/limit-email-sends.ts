@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { clientLimitKey } from "../http/client-address";
 import { consumeRateLimit } from "../http/rate-limit";
 
 /**
@@ -12,7 +13,7 @@ export async function assertEmailSendAllowed(input: {
   email: string;
   organizationId?: string;
 }): Promise<void> {
-  await consumeRateLimit("emailClient", input.clientAddress);
+  await consumeRateLimit("emailClient", clientLimitKey(input.clientAddress));
   await consumeRateLimit(
     "emailAddress",
     createHash("sha256").update(input.email.trim().toLowerCase()).digest("hex"),

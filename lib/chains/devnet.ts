@@ -4,7 +4,7 @@ import { type Address, createPublicClient, createWalletClient, http, type Public
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "./compile-test-usdc";
 import { devnetFunder } from "./devnet-account";
-import type { NetworkConfig } from "./networks";
+import { hardhatChainId, type NetworkConfig } from "./networks";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -77,7 +77,7 @@ export function devnetNetwork(options: {
   return {
     id: "devnet",
     name: "Local devnet",
-    chainId: 31337,
+    chainId: hardhatChainId,
     rpcUrl: options.rpcUrl,
     confirmations: options.confirmations,
     tokens: [

@@ -7,6 +7,9 @@ import { z } from "zod";
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x address" });
 
+/** The chain id of a local Hardhat node, the only chain whose invoices the test wallet may pay. */
+export const hardhatChainId = 31337;
+
 export const tokenSchema = z.strictObject({
   symbol: z.string().regex(/^[A-Z0-9]{2,10}$/),
   decimals: z.number().int().min(0).max(36),
@@ -16,24 +19,29 @@ export const tokenSchema = z.strictObject({
   peggedTo: z.enum(["USD", "EUR", "GBP"]).optional(),
 });
 
-export const networkSchema = z.strictObject({
-  id: z.string().regex(/^[a-z0-9-]{2,32}$/),
-  name: z.string().min(1),
-  chainId: z.number().int().positive(),
-  rpcUrl: z.url(),
-  confirmations: z.number().int().min(1).max(200),
-  tokens: z
-    .array(tokenSchema)
-    .min(1)
-    .refine((tokens) => tokens.filter((token) => !token.address).length <= 1, {
-      error: "a network has at most one native coin (a token without address)",
-    }),
-  /**
-   * A local development chain (Hardhat) whose funded test account may pay its invoices: the
-   * checkout's "Pay with test wallet" button. Set by the zero-setup start (scripts/devnet-setup.ts).
-   */
-  devnet: z.boolean().optional(),
-});
+export const networkSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9-]{2,32}$/),
+    name: z.string().min(1),
+    chainId: z.number().int().positive(),
+    rpcUrl: z.url(),
+    confirmations: z.number().int().min(1).max(200),
+    tokens: z
+      .array(tokenSchema)
+      .min(1)
+      .refine((tokens) => tokens.filter((token) => !token.address).length <= 1, {
+        error: "a network has at most one native coin (a token without address)",
+      }),
+    /**
+     * A local development chain (Hardhat) whose funded test account may pay its invoices: the
+     * checkout's "Pay with test wallet" button. Set by the zero-setup start (scripts/devnet-setup.ts).
+     */
+    devnet: z.boolean().optional(),
+  })
+  .refine((network) => !network.devnet || network.chainId === hardhatChainId, {
+    path: ["devnet"],
+    error: `only a local Hardhat chain (chain id ${hardhatChainId}) can be a devnet`,
+  });
 
 export type TokenConfig = z.output<typeof tokenSchema>;
 export type NetworkConfig = z.output<typeof networkSchema>;

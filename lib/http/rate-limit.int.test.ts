@@ -5,6 +5,7 @@ import { GET as publicSession } from "@/app/api/public/checkout-sessions/[id]/ro
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { config } from "../config";
+import { clientAddressHeader } from "./client-address";
 import { createRateLimiters } from "./rate-limit";
 
 // Limits are read from configuration on first use in this file's process.
@@ -31,7 +32,7 @@ describe("rate limits", () => {
   it("limits public endpoints per client address", async () => {
     const from = (ip: string) =>
       callRoute(publicSession, "/x", {
-        headers: { "x-forwarded-for": ip },
+        headers: { [clientAddressHeader]: ip },
         params: { id: "ycs_000000000000000000000000" },
       });
     const statuses = [];

@@ -7,6 +7,7 @@ import {
 } from "rate-limiter-flexible";
 import { config } from "../config";
 import { rateLimited, ServiceError } from "../errors";
+import { clientLimitKey } from "./client-address";
 
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
@@ -18,12 +19,17 @@ export type RateLimitScope =
   | "emailClient"
   | "emailAddress"
   | "emailOrganization"
+  // Buyers' starts: sessions opened from paylinks and payments started, per client; sessions
+  // per paylink; payment starts per session.
+  | "checkoutClient"
+  | "checkoutPaylink"
+  | "paymentSession"
   // Failed authentications per client address: guessing credentials costs a client its access.
   | "authFailure"
   // Agent browser setups started per client address.
   | "agentSetup";
 
-const hour = 60 * 60;
+const perHour = (points: number, keyPrefix: string) => ({ points, duration: 60 * 60, keyPrefix });
 
 const holder = globalThis as typeof globalThis & {
   __cryptoCheckoutLimiters?: Record<RateLimitScope, RateLimiterAbstract>;
@@ -37,15 +43,14 @@ export function createRateLimiters(
   const windows: Record<RateLimitScope, { points: number; duration: number; keyPrefix: string }> = {
     apiKey: { points: rateLimits.apiKeyPerSecond, duration: 1, keyPrefix: "api" },
     publicIp: { points: rateLimits.publicPerMinute, duration: 60, keyPrefix: "ip" },
-    emailClient: { points: rateLimits.emailsPerClientPerHour, duration: hour, keyPrefix: "mail-ip" },
-    emailAddress: { points: rateLimits.emailsPerAddressPerHour, duration: hour, keyPrefix: "mail-to" },
-    emailOrganization: {
-      points: rateLimits.emailsPerOrganizationPerHour,
-      duration: hour,
-      keyPrefix: "mail-org",
-    },
+    emailClient: perHour(rateLimits.emailsPerClientPerHour, "mail-ip"),
+    emailAddress: perHour(rateLimits.emailsPerAddressPerHour, "mail-to"),
+    emailOrganization: perHour(rateLimits.emailsPerOrganizationPerHour, "mail-org"),
+    checkoutClient: perHour(rateLimits.checkoutsPerClientPerHour, "co-ip"),
+    checkoutPaylink: perHour(rateLimits.checkoutsPerPaylinkPerHour, "co-pl"),
+    paymentSession: perHour(rateLimits.paymentStartsPerSessionPerHour, "pay-cs"),
     authFailure: { points: rateLimits.authFailuresPerMinute, duration: 60, keyPrefix: "authfail" },
-    agentSetup: { points: rateLimits.agentSetupsPerHour, duration: hour, keyPrefix: "agent-setup" },
+    agentSetup: perHour(rateLimits.agentSetupsPerHour, "agent-setup"),
   };
   const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
   const make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>
@@ -88,26 +93,22 @@ async function assertWithinRateLimit(scope: RateLimitScope, key: string): Promis
 }
 
 /**
- * Runs an authentication for a client address that has failed too often gets 429 without
- * running it; a 401 it throws counts against that address.
+ * Runs an authentication; a client (address, or IPv6 /64) that has failed too often gets 429
+ * without running it, and a 401 it throws counts against that client.
  */
 export async function limitFailedAuthentications<T>(
   clientAddress: string,
   authenticate: () => Promise<T>,
 ): Promise<T> {
-  await assertWithinRateLimit("authFailure", clientAddress);
+  const client = clientLimitKey(clientAddress);
+  await assertWithinRateLimit("authFailure", client);
   try {
     return await authenticate();
   } catch (error) {
-    if (error instanceof ServiceError && error.status === 401)
-      await consumeRateLimit("authFailure", clientAddress);
+    if (error instanceof ServiceError && error.status === 401) await consumeRateLimit("authFailure", client);
     throw error;
   }
 }
 
-/** The client address as the nearest proxy (or Next.js itself) reported it. */
-export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for");
-  const nearest = forwarded?.split(",").at(-1)?.trim();
-  return nearest || headers.get("x-real-ip") || "unknown";
-}
+// Callers of the limits read the client address from here too.
+export { clientAddress } from "./client-address";

@@ -4,13 +4,37 @@ import { parseOrThrow } from "./validation-error";
 
 export const maxJsonBodyBytes = 64 * 1024;
 
-const tooLarge = () =>
+const tooLarge = (maxBytes: number) =>
   new ServiceError(
     413,
     "invalid_request_error",
     "body_too_large",
-    `Request bodies are limited to ${maxJsonBodyBytes / 1024} KiB.`,
+    `Request bodies are limited to ${maxBytes / 1024} KiB.`,
   );
+
+/**
+ * The body as text, read chunk by chunk and abandoned (413) as soon as it passes `maxBytes`: a
+ * body sent without Content-Length (chunked) is never buffered past the limit.
+ */
+export async function readBodyText(request: Request, maxBytes = maxJsonBodyBytes): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      // Stops the upload at the socket; the client gets its 413 without us reading the rest.
+      void reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 /**
  * Reads a JSON request body and parses it with a schema from lib: 415 for another content type,
@@ -26,10 +50,7 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
       "Send the body as JSON with `Content-Type: application/json`.",
     );
   }
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > maxJsonBodyBytes) throw tooLarge();
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxJsonBodyBytes) throw tooLarge();
+  const text = await readBodyText(request);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -4,6 +4,7 @@ import { db } from "../db/client";
 import { forbidden, unauthenticated } from "../errors";
 import { log } from "../log";
 import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/authenticate-merchant";
+import { clientLimitKey } from "./client-address";
 import { errorResponse } from "./error-response";
 import { clientAddress, consumeRateLimit, limitFailedAuthentications } from "./rate-limit";
 import { requestIdFor } from "./request-id";
@@ -63,7 +64,7 @@ export function publicApiRoute<P = Record<string, never>>(
   handler: (context: PublicContext<P>) => Promise<Reply | Response>,
 ) {
   return publicRoute<P>(async (context) => {
-    await consumeRateLimit("publicIp", clientAddress(context.request.headers));
+    await consumeRateLimit("publicIp", clientLimitKey(clientAddress(context.request.headers)));
     return handler(context);
   });
 }

@@ -1,19 +1,24 @@
 import { expireCheckoutSessions } from "../checkout/expire-checkout-sessions";
+import { config } from "../config";
 import { purgeIdempotencyKeys } from "../idempotency/purge-idempotency-keys";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { scanConfiguredNetworks } from "../payments/scan-configured-networks";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
+import { onDeliveriesDue } from "./deliveries-due";
 import type { PeriodicTask } from "./periodic-task";
 
 // Every periodic task of the in-process engine. Each is a thin wrapper over a domain function
 // that the Inngest functions in inngest/ call too, so no logic lives only in one engine.
 export const backgroundTasks: PeriodicTask[] = [
-  // Polled often so an event's first attempt follows it closely; each pass claims its own rows.
+  // Woken when deliveries commit, here or in any instance, so an event's first attempt follows it
+  // at once; polled as well, for retries coming due and as the fallback. Each pass claims its rows.
   {
     name: "deliver-webhooks",
     intervalMs: 200,
     everyInstance: true,
     run: (database) => deliverDueWebhooks(database),
+    wakeOn: (wake) => onDeliveriesDue(wake, config().databaseUrl),
+    maxConcurrentPasses: 4,
   },
   { name: "scan-networks", intervalMs: 2_000, run: (database) => scanConfiguredNetworks(database) },
   { name: "mark-overdue-invoices", intervalMs: 15_000, run: (database) => markOverdueInvoices(database) },

@@ -16,6 +16,17 @@ export type PeriodicTask = {
   leaseMs?: number;
   /** Run on every instance at once, without a lease: for tasks that claim their rows themselves. */
   everyInstance?: boolean;
+  /**
+   * Subscribes to signals that work is due now, calling `wake` on each; the runner then starts a
+   * pass at once instead of waiting out the interval. Returns a function that unsubscribes.
+   */
+  wakeOn?: (wake: () => void) => () => void;
+  /**
+   * Passes a wake-up may start while others still run (default 1). More than one keeps a slow
+   * pass (a receiver taking its whole timeout) from holding up work that came due after it; only
+   * for tasks whose passes claim their own rows.
+   */
+  maxConcurrentPasses?: number;
 };
 
 /** This process's name in leases. */
@@ -41,19 +52,39 @@ export async function runTaskOnce(database: Db, task: PeriodicTask, owner = inst
 
 /** Starts the timer loop of a task; returns a function that stops it. */
 export function startPeriodicTask(database: Db, task: PeriodicTask): () => void {
+  const maxPasses = task.maxConcurrentPasses ?? 1;
   let stopped = false;
+  let inFlight = 0;
+  let again = false;
   let timer: NodeJS.Timeout | undefined;
-  const tick = async () => {
-    try {
-      await runTaskOnce(database, task);
-    } catch (error) {
-      log.error({ task: task.name, err: error }, "periodic task failed");
-    }
-    if (!stopped) timer = setTimeout(tick, task.intervalMs);
+  const pass = async () => {
+    inFlight += 1;
+    do {
+      again = false;
+      try {
+        await runTaskOnce(database, task);
+      } catch (error) {
+        log.error({ task: task.name, err: error }, "periodic task failed");
+      }
+    } while (again && !stopped);
+    inFlight -= 1;
+    if (!stopped && inFlight === 0) timer = setTimeout(pass, task.intervalMs);
   };
-  timer = setTimeout(tick, 0);
+  // Woken with every pass slot busy, the task runs once more right after one: they may have missed it.
+  const wake = () => {
+    if (stopped) return;
+    if (inFlight >= maxPasses) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    void pass();
+  };
+  const stopWaking = task.wakeOn?.(wake) ?? (() => {});
+  timer = setTimeout(pass, 0);
   return () => {
     stopped = true;
     clearTimeout(timer);
+    stopWaking();
   };
 }

@@ -1,5 +1,8 @@
 // Invitations are emailed; the tests read them from the development mailbox.
 process.env.SERVICE_DEV_MAILBOX = "true";
+// Small email budgets, read from configuration on first use in this file's process.
+process.env.SERVICE_RATE_LIMIT_EMAILS_PER_ORGANIZATION_PER_HOUR = "3";
+process.env.SERVICE_RATE_LIMIT_EMAILS_PER_ADDRESS_PER_HOUR = "2";
 
 import { describe, expect, it } from "vitest";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
@@ -12,10 +15,15 @@ import { inviteMemberSchema } from "./team-schemas";
 
 const uniqueEmail = (label: string) => `${label}-${randomBase62(8).toLowerCase()}@team.example`;
 
-async function invite(organizationId: string, form: Record<string, string>) {
+async function invite(
+  organizationId: string,
+  form: Record<string, string>,
+  clientAddress = `198.51.100.${Math.floor(Math.random() * 250)}`,
+) {
   return inviteMember(db(), organizationId, {
     ...inviteMemberSchema.parse(form),
     invitedBy: "owner@shop.example",
+    clientAddress,
   });
 }
 
@@ -112,8 +120,39 @@ describe("inviteMember", () => {
     expect(await db().invitation.count({ where: { organizationId: second.organization.id } })).toBe(0);
   });
 
+  it("limits invitation emails per organization and per address, changing nothing when over", async () => {
+    const { organization } = await createTestOrganization();
+    const emails = [1, 2, 3, 4].map((n) => uniqueEmail(`batch${n}`));
+    const outcomes = [];
+    for (const email of emails)
+      outcomes.push(
+        await invite(organization.id, { email }).then(
+          () => 200,
+          (e: ServiceError) => e.status,
+        ),
+      );
+    expect(outcomes).toEqual([200, 200, 200, 429]);
+    expect(await db().invitation.count({ where: { email: emails[3] } })).toBe(0);
+    expect(await emailsTo(emails[3])).toHaveLength(0);
+
+    // One address, invited by two organizations: its own budget runs out too.
+    const target = uniqueEmail("popular");
+    const others = await Promise.all([1, 2, 3].map(() => createTestOrganization()));
+    const perAddress = [];
+    for (const other of others)
+      perAddress.push(
+        await invite(other.organization.id, { email: target }).then(
+          () => 200,
+          (e: ServiceError) => e.status,
+        ),
+      );
+    expect(perAddress).toEqual([200, 200, 429]);
+    expect(await emailsTo(target)).toHaveLength(2);
+  });
+
   it.each([
     ["not an email", { email: "someone" }, "email"],
+    ["a list of emails", { email: "a@x.com,b@y.com" }, "email"],
     ["an unknown role", { email: "a@b.example", role: "ADMIN" }, "role"],
   ])("rejects %s", (_case, form, param) => {
     const parsed = inviteMemberSchema.safeParse(form);

@@ -1,3 +1,4 @@
+import { assertEmailSendAllowed } from "../auth/limit-email-sends";
 import { sendEmail } from "../auth/send-email";
 import { config } from "../config";
 import type { Db } from "../db/client";
@@ -9,13 +10,15 @@ import type { InviteMemberInput } from "./team-schemas";
  * Adds someone to the organization by email. A user who already has an account becomes a member
  * at once; anyone else gets an invitation (turned into a membership at their first sign-in) and
  * an email telling them where to sign in. Inviting the same email again updates the role and
- * sends the email again.
+ * sends the email again. Counts against the email limits of the inviting client, of the invitee's
+ * address and of the organization before anything changes.
  */
 export async function inviteMember(
   database: Db,
   organizationId: string,
-  input: InviteMemberInput & { invitedBy: string },
+  input: InviteMemberInput & { invitedBy: string; clientAddress: string },
 ) {
+  await assertEmailSendAllowed({ clientAddress: input.clientAddress, email: input.email, organizationId });
   const result = await database.$transaction(async (tx) => {
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: organizationId } });
     const user = await tx.user.findUnique({ where: { email: input.email } });

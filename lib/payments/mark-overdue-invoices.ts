@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { transactWithEvents } from "../events/transact-with-events";
 import { updateInvoiceFromPayments } from "./update-invoice-from-payments";
 
 /** The deadline job: invoices past their deadline without the full amount become overdue (once). */
@@ -8,6 +9,7 @@ export async function markOverdueInvoices(database: Db, now = new Date()): Promi
     select: { id: true },
     take: 500,
   });
-  for (const { id } of due) await database.$transaction((tx) => updateInvoiceFromPayments(tx, id, now));
+  for (const { id } of due)
+    await transactWithEvents(database, (tx) => updateInvoiceFromPayments(tx, id, now));
   return due.length;
 }

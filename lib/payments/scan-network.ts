@@ -1,6 +1,7 @@
 import { type Address, getAddress, type Hex, type PublicClient, parseAbiItem } from "viem";
 import type { NetworkConfig, TokenConfig } from "../chains/networks";
 import type { Db } from "../db/client";
+import { transactWithEvents } from "../events/transact-with-events";
 import { newId } from "../ids";
 import { fromBaseUnits } from "../money/decimal";
 import { updateInvoiceFromPayments } from "./update-invoice-from-payments";
@@ -204,7 +205,7 @@ export async function scanNetwork(
   }
 
   for (const invoiceId of touched) {
-    await database.$transaction((tx) => updateInvoiceFromPayments(tx, invoiceId, now));
+    await transactWithEvents(database, (tx) => updateInvoiceFromPayments(tx, invoiceId, now));
   }
   await database.chainCursor.upsert({
     where: { network: network.id },

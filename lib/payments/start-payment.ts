@@ -4,6 +4,7 @@ import { config } from "../config";
 import type { Db } from "../db/client";
 import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
 import { recordEvent } from "../events/record-event";
+import { transactWithEvents } from "../events/transact-with-events";
 import type { CheckoutSession } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { depositAddress, hdKeyFromMnemonic } from "./derive-deposit-address";
@@ -56,7 +57,7 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
   if (!token)
     throw invalidRequest("token_unavailable", `${input.token} is not accepted on ${network.name}.`, "token");
 
-  return database.$transaction(async (tx) => {
+  return transactWithEvents(database, async (tx) => {
     const [session] = await tx.$queryRaw<CheckoutSession[]>`
       SELECT * FROM "CheckoutSession" WHERE "id" = ${input.checkoutSessionId} FOR UPDATE`;
     if (!session) throw notFound("checkout session", "checkoutSessionId");

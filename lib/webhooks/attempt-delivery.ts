@@ -1,12 +1,13 @@
 import { config } from "../config";
 import { openSecret } from "../crypto/secret-box";
 import type { Db } from "../db/client";
+import { storableText } from "../db/storable-text";
 import type { Event, WebhookDelivery, WebhookEndpoint } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { log } from "../log";
-import { type AttemptOutcome, afterAttempt, parseRetryAfter } from "./delivery-state";
+import { guardedFetch, OutboundRequestError } from "../net/guarded-fetch";
+import { type AttemptOutcome, afterAttempt, type DeliveryProgress, parseRetryAfter } from "./delivery-state";
 import { signatureHeader } from "./signature";
-import { resolvesToPublicAddresses } from "./url-guard";
 import { webhookPayload } from "./webhook-payload";
 
 const userAgent = "CryptoCheckout-Webhooks/1.0";
@@ -25,24 +26,16 @@ async function send(
   body: string,
   now: Date,
 ): Promise<SendResult> {
-  if (!(await resolvesToPublicAddresses(url))) {
-    // Treated like a refused connection: the host may be fixed, and rounds end after 72 hours.
-    return {
-      outcome: { kind: "network_error" },
-      httpStatus: null,
-      error: "blocked: the host resolves to a private address",
-      responseBody: null,
-    };
-  }
+  const { timeoutMs, allowPrivateUrls } = config().webhooks;
   try {
-    const response = await fetch(url, {
+    const response = await guardedFetch(url, {
       method: "POST",
       headers,
       body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(config().webhooks.timeoutMs),
+      timeoutMs,
+      maxBodyBytes: keptResponseBytes,
+      allowPrivateAddresses: allowPrivateUrls,
     });
-    const text = (await response.text().catch(() => "")).slice(0, keptResponseBytes);
     return {
       outcome: {
         kind: "response",
@@ -51,16 +44,15 @@ async function send(
       },
       httpStatus: response.status,
       error: null,
-      responseBody: text,
+      responseBody: storableText(response.body),
     };
   } catch (error) {
-    const timedOut = (error as Error).name === "TimeoutError";
+    if (!(error instanceof OutboundRequestError)) throw error;
+    // A blocked host is treated like a refused connection: it may be fixed, and rounds end after 72 hours.
     return {
-      outcome: { kind: timedOut ? "timeout" : "network_error" },
+      outcome: { kind: error.reason === "timeout" ? "timeout" : "network_error" },
       httpStatus: null,
-      error: timedOut
-        ? `timed out after ${config().webhooks.timeoutMs} ms`
-        : `connection failed: ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}`,
+      error: error.message,
       responseBody: null,
     };
   }
@@ -89,6 +81,39 @@ function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
   return secrets;
 }
 
+type AttemptRow = { id: string; now: Date; durationMs: number } & Omit<SendResult, "outcome">;
+
+/** One statement records the attempt and moves the delivery on (and releases the claim). */
+function recordAttempt(database: Db, deliveryId: string, attempt: AttemptRow, next: DeliveryProgress) {
+  return database.$executeRaw`
+    WITH attempt AS (
+      INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptedAt", "durationMs", "httpStatus", "error", "responseBody")
+      VALUES (${attempt.id}, ${deliveryId}, ${attempt.now}, ${attempt.durationMs}, ${attempt.httpStatus}, ${attempt.error}, ${attempt.responseBody})
+    )
+    UPDATE "WebhookDelivery" SET
+      "status" = ${next.status}::"WebhookDeliveryStatus", "roundAttempts" = ${next.roundAttempts},
+      "roundStartedAt" = ${next.roundStartedAt}, "firstAttemptAt" = ${next.firstAttemptAt},
+      "nextAttemptAt" = ${next.nextAttemptAt}, "attemptCount" = "attemptCount" + 1,
+      "lockedUntil" = NULL, "updatedAt" = ${new Date()}
+    WHERE "id" = ${deliveryId}`;
+}
+
+/** The schedule's next step without an attempt row: the last resort when none can be stored. */
+function moveOn(database: Db, deliveryId: string, next: DeliveryProgress) {
+  return database.webhookDelivery.update({
+    where: { id: deliveryId },
+    data: {
+      status: next.status,
+      roundAttempts: next.roundAttempts,
+      roundStartedAt: next.roundStartedAt,
+      firstAttemptAt: next.firstAttemptAt,
+      nextAttemptAt: next.nextAttemptAt,
+      attemptCount: { increment: 1 },
+      lockedUntil: null,
+    },
+  });
+}
+
 /** Makes one attempt of a claimed delivery and records it with the next step of its schedule. */
 export async function attemptDelivery(database: Db, delivery: LoadedDelivery, now = new Date()) {
   const { endpoint, event } = delivery;
@@ -108,18 +133,20 @@ export async function attemptDelivery(database: Db, delivery: LoadedDelivery, no
   const durationMs = Math.round(performance.now() - started);
   const next = afterAttempt(delivery, result.outcome, now);
 
-  // One statement records the attempt and moves the delivery on (and releases the claim).
-  await database.$executeRaw`
-    WITH attempt AS (
-      INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptedAt", "durationMs", "httpStatus", "error", "responseBody")
-      VALUES (${newId("webhookAttempt")}, ${delivery.id}, ${now}, ${durationMs}, ${result.httpStatus}, ${result.error}, ${result.responseBody})
-    )
-    UPDATE "WebhookDelivery" SET
-      "status" = ${next.status}::"WebhookDeliveryStatus", "roundAttempts" = ${next.roundAttempts},
-      "roundStartedAt" = ${next.roundStartedAt}, "firstAttemptAt" = ${next.firstAttemptAt},
-      "nextAttemptAt" = ${next.nextAttemptAt}, "attemptCount" = "attemptCount" + 1,
-      "lockedUntil" = NULL, "updatedAt" = ${new Date()}
-    WHERE "id" = ${delivery.id}`;
+  const attempt = { id: newId("webhookAttempt"), now, durationMs, ...result };
+  try {
+    await recordAttempt(database, delivery.id, attempt, next);
+  } catch (error) {
+    // Whatever the attempt row could not hold, the delivery must still move on with its schedule:
+    // left claimed, it would be attempted again every claim period, first in line, forever.
+    log.error({ deliveryId: delivery.id, err: error }, "webhook attempt could not be recorded in full");
+    await recordAttempt(database, delivery.id, { ...attempt, responseBody: null }, next).catch(
+      async (again: unknown) => {
+        log.error({ deliveryId: delivery.id, err: again }, "webhook attempt could not be recorded");
+        await moveOn(database, delivery.id, next);
+      },
+    );
+  }
   if (next.status === "FAILED") {
     log.warn(
       {

@@ -1,5 +1,7 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
@@ -214,6 +216,99 @@ describe("webhook delivery", () => {
       where: { delivery: { organizationId: event.organizationId } },
     });
     expect(attempts).toBe(21);
+  });
+
+  it.each<[string, string | Buffer, string]>([
+    ["a NUL byte", "ok\u0000done", "ok\u2400done"],
+    ["invalid UTF-8", Buffer.from([0x6f, 0x6b, 0xff, 0xfe, 0x00]), "ok\ufffd\ufffd\u2400"],
+    ["a lone surrogate", "ok\ud800", "ok\ufffd"],
+  ])("stores an answer with %s and moves on", async (_label, body, stored) => {
+    const { at, delivery } = await scenario([{ status: 500, body }]);
+    await deliverDueWebhooks(db(), { now: at(0) });
+    const first = await delivery();
+    expect(first).toMatchObject({
+      status: "PENDING",
+      attemptCount: 1,
+      nextAttemptAt: at(10),
+      lockedUntil: null,
+    });
+    expect(first.attempts[0]).toMatchObject({ httpStatus: 500, responseBody: stored });
+    // Not claimed again before its schedule says so.
+    await deliverDueWebhooks(db(), { now: at(5) });
+    expect((await delivery()).attemptCount).toBe(1);
+  });
+
+  it("moves a delivery on per its schedule even when its attempt cannot be recorded", async () => {
+    const { receiver, at, delivery } = await scenario([{ status: 500, body: "refused by the database" }]);
+    // Any failure to store the attempt, as a NUL byte used to cause (error 22021).
+    await db().$executeRawUnsafe(`
+      CREATE FUNCTION refuse_attempt() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'cannot store this attempt'; END $$`);
+    await db().$executeRawUnsafe(`
+      CREATE TRIGGER refuse_attempt BEFORE INSERT ON "WebhookAttempt" FOR EACH ROW
+      WHEN (NEW."responseBody" = 'refused by the database') EXECUTE FUNCTION refuse_attempt()`);
+    try {
+      await deliverDueWebhooks(db(), { now: at(0) });
+      const stored = await delivery();
+      expect(stored).toMatchObject({
+        status: "PENDING",
+        attemptCount: 1,
+        nextAttemptAt: at(10),
+        lockedUntil: null,
+      });
+      // The attempt is kept without the answer that could not be stored.
+      expect(stored.attempts).toEqual([expect.objectContaining({ httpStatus: 500, responseBody: null })]);
+      // Claims lapse after two minutes; the delivery is not re-sent before its next attempt.
+      await deliverDueWebhooks(db(), { now: at(9) });
+      expect(receiver.received).toHaveLength(1);
+      await deliverDueWebhooks(db(), { now: at(10) });
+      expect(receiver.received).toHaveLength(2);
+      expect((await delivery()).status).toBe("DELIVERED");
+    } finally {
+      await db().$executeRawUnsafe(`DROP TRIGGER refuse_attempt ON "WebhookAttempt"`);
+      await db().$executeRawUnsafe("DROP FUNCTION refuse_attempt");
+    }
+  });
+
+  it("reads only the kept kilobyte of an endless answer and closes the connection", async () => {
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    let written = 0;
+    let closedAfterMs: number | undefined;
+    const started = Date.now();
+    const streamer = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        response.writeHead(200, { "content-type": "text/plain" });
+        response.on("close", () => {
+          closedAfterMs = Date.now() - started;
+        });
+        // Up to 1 GiB, as fast as the reader takes it.
+        const pump = () => {
+          while (!response.destroyed && written < 1024 ** 3) {
+            written += chunk.length;
+            if (!response.write(chunk)) return void response.once("drain", pump);
+          }
+          response.end();
+        };
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => streamer.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = streamer.address() as AddressInfo;
+      const { at, delivery } = await scenario([], { url: `http://127.0.0.1:${port}/hooks` });
+      await deliverDueWebhooks(db(), { now: at(0) });
+      const stored = await delivery();
+      expect(stored).toMatchObject({ status: "DELIVERED" });
+      expect(stored.attempts[0].responseBody).toBe("x".repeat(1024));
+      // The reader stopped at once: well before the 300 ms timeout, after what socket buffers hold.
+      await vi.waitFor(() => expect(closedAfterMs).toBeDefined());
+      expect(closedAfterMs).toBeLessThan(250);
+      expect(written).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      streamer.closeAllConnections();
+      streamer.close();
+    }
   });
 
   it("stores secrets encrypted, never in the clear", async () => {

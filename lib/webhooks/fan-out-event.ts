@@ -1,5 +1,7 @@
 import type { Tx } from "../db/client";
+import { deliveriesCreated } from "../events/transact-with-events";
 import { newId } from "../ids";
+import { notifyDeliveriesDue } from "../jobs/deliveries-due";
 
 /**
  * One delivery per enabled endpoint of the event's organization (or only `endpointId`, for test
@@ -15,15 +17,19 @@ export async function fanOutEvent(
     select: { id: true },
   });
   if (endpoints.length === 0) return 0;
-  const { count } = await tx.webhookDelivery.createMany({
-    data: endpoints.map((endpoint) => ({
-      id: newId("webhookDelivery"),
-      organizationId: event.organizationId,
-      endpointId: endpoint.id,
-      eventId: event.id,
-      status: "PENDING" as const,
-      nextAttemptAt: event.createdAt,
-    })),
-  });
+  const deliveries = endpoints.map((endpoint) => ({
+    id: newId("webhookDelivery"),
+    organizationId: event.organizationId,
+    endpointId: endpoint.id,
+    eventId: event.id,
+    status: "PENDING" as const,
+    nextAttemptAt: event.createdAt,
+  }));
+  const { count } = await tx.webhookDelivery.createMany({ data: deliveries });
+  await notifyDeliveriesDue(tx);
+  deliveriesCreated(
+    tx,
+    deliveries.map((delivery) => delivery.id),
+  );
   return count;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pagingQuery } from "../http/fields";
-import { listOf, privateEnvelope } from "../openapi/common-schemas";
+import { errorEnvelope, listOf, privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
 import {
@@ -110,6 +110,11 @@ export const webhookOperations: OperationSpec[] = [
         ),
       },
       ...errorResponses(401, 404, 429),
+      409: {
+        description:
+          "`concurrent_rotation`: another rotation of this secret committed first; its secret is the current one",
+        schema: errorEnvelope,
+      },
     },
   },
   {

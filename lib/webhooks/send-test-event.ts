@@ -1,8 +1,8 @@
 import type { Db } from "../db/client";
 import { invalidRequest } from "../errors";
 import { type EventType, recordEvent } from "../events/record-event";
+import { transactWithEvents } from "../events/transact-with-events";
 import { randomBase62 } from "../ids";
-import { announceDeliveries } from "../jobs/announce-deliveries";
 import { getWebhookEndpoint } from "./get-webhook-endpoint";
 
 /**
@@ -24,7 +24,7 @@ export async function sendTestEvent(
       "id",
     );
   }
-  const event = await database.$transaction((tx) =>
+  const event = await transactWithEvents(database, (tx) =>
     recordEvent(tx, {
       organizationId,
       type,
@@ -44,10 +44,5 @@ export async function sendTestEvent(
       },
     }),
   );
-  const deliveries = await database.webhookDelivery.findMany({
-    where: { eventId: event.id },
-    select: { id: true },
-  });
-  await announceDeliveries(deliveries.map((delivery) => delivery.id));
   return event;
 }

@@ -2,6 +2,8 @@ import { createAgentCredential } from "../../lib/agent-access/create-agent-crede
 import { db } from "../../lib/db/client";
 import { newId, randomBase62 } from "../../lib/ids";
 import { createOrganization } from "../../lib/organizations/create-organization";
+import { createWebhookEndpoint } from "../../lib/webhooks/create-webhook-endpoint";
+import { type ScriptedAnswer, startWebhookReceiver } from "./webhook-receiver";
 
 /** A fresh organization with an owner and a live API key, in the test file's database. */
 export async function createTestOrganization(name = "Test Store") {
@@ -68,4 +70,20 @@ export async function createTestInvoice(
       deadline: new Date(),
     },
   });
+}
+
+/**
+ * A webhook receiver on loopback answering `script`, and a fresh organization with one enabled
+ * endpoint pointing at it. The caller closes the receiver.
+ */
+export async function createTestReceiverEndpoint(script: ScriptedAnswer[] = []) {
+  const receiver = await startWebhookReceiver(script);
+  const { organization } = await createTestOrganization();
+  const { endpoint } = await createWebhookEndpoint(db(), organization.id, {
+    name: "Shop",
+    url: receiver.url,
+    adapter: "NONE",
+    enabled: true,
+  });
+  return { receiver, organization, endpoint };
 }

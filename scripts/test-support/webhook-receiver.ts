@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type ScriptedAnswer =
-  | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
+  | { status: number; headers?: Record<string, string>; body?: string | Buffer; delayMs?: number }
   | { drop: true };
 
 export type ReceivedRequest = {

@@ -1,7 +1,9 @@
 "use server";
 
+import { headers } from "next/headers";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
+import { clientAddress } from "@/lib/http/client-address";
 import { memberAction } from "@/lib/http/dashboard-session";
 import { cancelInvitation } from "@/lib/organizations/cancel-invitation";
 import { inviteMember } from "@/lib/organizations/invite-member";
@@ -57,6 +59,7 @@ export const inviteMemberAction = memberAction(
     const result = await inviteMember(db(), member.organization.id, {
       ...input,
       invitedBy: member.user.email,
+      clientAddress: clientAddress(await headers()),
     });
     return { kind: result.kind, email: input.email };
   },

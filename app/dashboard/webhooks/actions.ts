@@ -18,29 +18,46 @@ import {
   webhookEndpointIdFormSchema,
 } from "@/lib/webhooks/webhook-endpoint-form-schemas";
 
+// Where customer data goes is the owners' call (a removed member's endpoint would keep receiving
+// it); test events and redeliveries go to endpoints the owners set up, so any member may send them.
+const ownerOnly = { ownerOnly: true };
+
 export const createWebhookEndpointAction = memberAction(
   createWebhookEndpointFormSchema,
   async (member, input) => {
     const { endpoint, signingSecret } = await createWebhookEndpoint(db(), member.organization.id, input);
     return { endpoint: serializeWebhookEndpoint(endpoint), signingSecret };
   },
+  ownerOnly,
 );
 
 export const setWebhookEndpointEnabledAction = memberAction(
   setWebhookEndpointEnabledFormSchema,
   async (member, { id, enabled }) =>
     serializeWebhookEndpoint(await updateWebhookEndpoint(db(), member.organization.id, id, { enabled })),
+  ownerOnly,
 );
 
-export const rotateWebhookSecretAction = memberAction(webhookEndpointIdFormSchema, async (member, { id }) => {
-  const { endpoint, signingSecret } = await rotateWebhookSecret(db(), member.organization.id, id);
-  return { signingSecret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null };
-});
+export const rotateWebhookSecretAction = memberAction(
+  webhookEndpointIdFormSchema,
+  async (member, { id }) => {
+    const { endpoint, signingSecret } = await rotateWebhookSecret(db(), member.organization.id, id);
+    return {
+      signingSecret,
+      previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null,
+    };
+  },
+  ownerOnly,
+);
 
-const deleteEndpoint = memberAction(webhookEndpointIdFormSchema, async (member, { id }) => {
-  await deleteWebhookEndpoint(db(), member.organization.id, id);
-  return { id };
-});
+const deleteEndpoint = memberAction(
+  webhookEndpointIdFormSchema,
+  async (member, { id }) => {
+    await deleteWebhookEndpoint(db(), member.organization.id, id);
+    return { id };
+  },
+  ownerOnly,
+);
 
 /** Deletes, then shows the list: the endpoint's own page, where this may be posted from, is gone. */
 export async function deleteWebhookEndpointAction(

@@ -20,6 +20,7 @@ const linkStyles = "font-medium text-brand-600 hover:underline";
 
 export default async function WebhooksPage() {
   const member = await requireMember();
+  const isOwner = member.role === "OWNER";
   const endpoints = (await listWebhookEndpoints(db(), member.organization.id)).map(serializeWebhookEndpoint);
   return (
     <>
@@ -75,7 +76,7 @@ export default async function WebhooksPage() {
                   </div>
                   <div className="flex flex-wrap items-start gap-2">
                     <SendTestEventForm endpoint={endpoint} eventTypes={eventTypes} linkToLog />
-                    <EndpointActions endpoint={endpoint} />
+                    {isOwner ? <EndpointActions endpoint={endpoint} /> : null}
                   </div>
                 </li>
               ))}
@@ -84,7 +85,13 @@ export default async function WebhooksPage() {
         </Card>
         <Card title="Add an endpoint" description="Its signing secret is shown once, right after you add it.">
           <div className="px-5 py-5">
-            <CreateEndpointForm />
+            {isOwner ? (
+              <CreateEndpointForm />
+            ) : (
+              <p className="text-sm text-slate-500">
+                Only owners of {member.organization.name} can add, change and delete webhook endpoints.
+              </p>
+            )}
           </div>
         </Card>
       </div>

@@ -1,21 +1,22 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { listDevEmails } from "@/lib/auth/list-dev-emails";
-import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { clientAddress } from "@/lib/http/client-address";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Development mailbox" };
 
 const linkPattern = /(https?:\/\/\S+)/g;
 
-/** Sign-in emails of a start without SMTP. Absent (404) wherever real email is configured. */
+/** Sign-in emails of a start without SMTP, for this machine only; absent (404) anywhere else. */
 export default async function MailboxPage() {
-  if (!config().email.devMailbox) notFound();
-  const emails = await listDevEmails(db());
+  const emails = await listDevEmails(db(), { clientAddress: clientAddress(await headers()) });
+  if (!emails) notFound();
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
       <PageHeader

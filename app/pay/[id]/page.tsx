@@ -1,13 +1,11 @@
 import type { Metadata } from "next";
-import { notFound, redirect } from "next/navigation";
+import { notFound } from "next/navigation";
 import { CheckoutPayment } from "@/components/checkout/checkout-payment";
 import { QueryProvider } from "@/components/checkout/query-provider";
 import { getPublicCheckoutSession } from "@/lib/checkout/get-public-checkout-session";
 import { serializePublicCheckoutSession } from "@/lib/checkout/serialize-checkout-session";
 import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
-import { isUuid } from "@/lib/ids";
-import { startPaylinkCheckout } from "@/lib/paylinks/start-paylink-checkout";
 import { paymentOptions } from "@/lib/payments/payment-options";
 
 export const dynamic = "force-dynamic";
@@ -23,10 +21,8 @@ async function orNotFound<T>(work: Promise<T>): Promise<T> {
 }
 
 export default async function CheckoutPage({ params }: { params: Promise<{ id: string }> }) {
+  // A paylink's address (a UUID) never gets here: next.config.ts sends it to ./start.
   const { id } = await params;
-  // A paylink's address opens a fresh session at the paylink's price.
-  if (isUuid(id)) redirect(`/pay/${await orNotFound(startPaylinkCheckout(db(), id))}`);
-
   const record = await orNotFound(getPublicCheckoutSession(db(), id));
   const session = serializePublicCheckoutSession(record);
   const invoice = await db().invoice.findUnique({

@@ -11,6 +11,8 @@ import { POST } from "./route";
 const mnemonic = "test test test test test test test test test test test junk";
 const usdcAddress = `0x${"5".repeat(40)}`;
 process.env.SERVICE_HD_MNEMONIC = mnemonic;
+// Some tests start one session many times over; the per-session cap has its own test.
+process.env.SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR = "1000";
 process.env.SERVICE_NETWORKS = JSON.stringify([
   {
     id: "devnet",

@@ -1,4 +1,6 @@
+import { assertCheckoutStartAllowed } from "@/lib/checkout/limit-checkout-starts";
 import { db } from "@/lib/db/client";
+import { clientAddress } from "@/lib/http/client-address";
 import { readJson } from "@/lib/http/read-json";
 import { publicApiRoute } from "@/lib/http/route";
 import { startPaymentSchema } from "@/lib/payments/payment-schemas";
@@ -6,6 +8,11 @@ import { serializePublicPayment } from "@/lib/payments/serialize-public-payment"
 import { startPayment } from "@/lib/payments/start-payment";
 
 export const POST = publicApiRoute(async ({ request }) => {
-  const invoice = await startPayment(db(), await readJson(request, startPaymentSchema));
+  const input = await readJson(request, startPaymentSchema);
+  await assertCheckoutStartAllowed({
+    clientAddress: clientAddress(request.headers),
+    checkoutSessionId: input.checkoutSessionId,
+  });
+  const invoice = await startPayment(db(), input);
   return { status: 201, body: serializePublicPayment({ ...invoice, payments: [] }) };
 });

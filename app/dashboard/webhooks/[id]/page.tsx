@@ -65,7 +65,7 @@ export default async function WebhookEndpointPage({
           </dl>
           <div className="flex flex-col gap-3 border-t border-slate-100 px-5 py-4">
             <SendTestEventForm endpoint={view} eventTypes={eventTypes} />
-            <EndpointActions endpoint={view} />
+            {member.role === "OWNER" ? <EndpointActions endpoint={view} /> : null}
           </div>
         </Card>
         <Card

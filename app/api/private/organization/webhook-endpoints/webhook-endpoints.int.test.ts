@@ -104,6 +104,39 @@ describe("webhook endpoints", () => {
     expect(graceHours).toBeLessThanOrEqual(24);
   });
 
+  it("of concurrent rotations one wins and the others get 409: every secret handed out signs", async () => {
+    const { auth, created, receiver } = await setup();
+    const { id, signingSecret } = created.json.data;
+    // A slow write, so that every rotation reads the secret before the first one commits.
+    await db().$executeRawUnsafe(`
+      CREATE FUNCTION slow_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$`);
+    await db().$executeRawUnsafe(
+      `CREATE TRIGGER slow_write BEFORE UPDATE ON "WebhookEndpoint" FOR EACH ROW EXECUTE FUNCTION slow_write()`,
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        callRoute(rotate, `${base}/${id}/rotate-secret`, { method: "POST", headers: auth, params: { id } }),
+      ),
+    ).finally(async () => {
+      await db().$executeRawUnsafe(`DROP TRIGGER slow_write ON "WebhookEndpoint"`);
+      await db().$executeRawUnsafe("DROP FUNCTION slow_write");
+    });
+    const won = answers.filter((answer) => answer.status === 200);
+    expect(won).toHaveLength(1);
+    for (const lost of answers.filter((answer) => answer.status !== 200)) {
+      expect(lost.status).toBe(409);
+      expect(lost.json.error).toMatchObject({ code: "concurrent_rotation" });
+    }
+    await callRoute(sendTest, `${base}/${id}/test`, { method: "POST", headers: auth, params: { id } });
+    await deliverDueWebhooks(db());
+    const [request] = receiver.received;
+    const header = request.headers["x-service-signature"] as string;
+    for (const secret of [signingSecret, won[0].json.data.signingSecret]) {
+      expect(verifySignature({ rawBody: request.rawBody, header, secret }).ok).toBe(true);
+    }
+  });
+
   it("sends a test event through the real delivery path and logs the attempt", async () => {
     const { auth, created, receiver, organization } = await setup();
     const { id, signingSecret } = created.json.data;

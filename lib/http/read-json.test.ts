@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ServiceError } from "../errors";
+import { maxJsonBodyBytes, readJson } from "./read-json";
+
+/** A body sent without Content-Length, as chunked uploads are; counts what the reader pulled. */
+function chunkedBody(totalBytes: number, chunkBytes = 4096) {
+  const seen = { pulled: 0, cancelled: false };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (seen.pulled >= totalBytes) return controller.close();
+        seen.pulled += chunkBytes;
+        controller.enqueue(new TextEncoder().encode(" ".repeat(chunkBytes)));
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const request = new Request("http://localhost/api/public/payments", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+  return { request, seen };
+}
+
+const anything = z.unknown();
+
+describe("readJson", () => {
+  it("stops reading a chunked body at the size limit and answers 413", async () => {
+    const { request, seen } = chunkedBody(16 * 1024 * 1024);
+    const error = await readJson(request, anything).catch((caught) => caught);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ status: 413, code: "body_too_large" });
+    expect(seen.pulled).toBeLessThanOrEqual(maxJsonBodyBytes + 4096);
+    expect(seen.cancelled).toBe(true);
+  });
+
+  it("refuses a declared Content-Length over the limit before reading anything", async () => {
+    const { request, seen } = chunkedBody(1024);
+    request.headers.set("content-length", String(maxJsonBodyBytes + 1));
+    await expect(readJson(request, anything)).rejects.toMatchObject({ status: 413 });
+    expect(seen.pulled).toBe(0);
+  });
+
+  it("reads a chunked body within the limit", async () => {
+    const body = JSON.stringify({ note: "x".repeat(maxJsonBodyBytes - 100) });
+    const request = new Request("http://localhost/x", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new Blob([body]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    expect(await readJson(request, z.object({ note: z.string() }))).toEqual(JSON.parse(body));
+  });
+});
