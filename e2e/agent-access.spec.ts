@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, openMailboxLink, test } from "./fixtures";
 
 // Both ways an agent gets a credential of its own, driven as the agent (plain HTTP) and as the
 // person (Chromium) would: browser setup for an existing owner, and signup by email for a new one.
@@ -21,13 +21,7 @@ test("browser setup: start over HTTP, sign in and approve in the browser, check 
   await page.getByLabel("Work email").fill(merchant.email);
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
-  await page.goto("/dev/mailbox");
-  await page
-    .getByTestId("dev-email")
-    .filter({ hasText: `To: ${merchant.email}` })
-    .first()
-    .getByRole("link")
-    .click();
+  await openMailboxLink(page, merchant.email);
   await expect(page).toHaveURL(/\/agent\/setup\?code=/);
 
   await expect(page.getByRole("heading", { name: "Connect an agent" })).toBeVisible();
@@ -81,13 +75,7 @@ test("agent signup: register, confirm from the mailbox, collect the credential, 
     (await request.post("/api/auth/agent/register", { data: { ...input, checkinToken } })).status(),
   ).toBe(202);
 
-  await page.goto("/dev/mailbox");
-  await page
-    .getByTestId("dev-email")
-    .filter({ hasText: `To: ${input.email}` })
-    .first()
-    .getByRole("link")
-    .click();
+  await openMailboxLink(page, input.email);
   await expect(page.getByRole("heading", { name: "Confirm your account" })).toBeVisible();
   await expect(page.getByText("E2E Coffee")).toBeVisible();
   await page.getByRole("button", { name: "Confirm and open the dashboard" }).click();
