@@ -56,6 +56,12 @@ export async function signIn(page: Page, email: string) {
   await page.getByLabel("Work email").fill(email);
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await openMailboxLink(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Opens the link of the newest email to `email` in the development mailbox. */
+export async function openMailboxLink(page: Page, email: string) {
   await page.goto("/dev/mailbox");
   await page
     .getByTestId("dev-email")
@@ -63,7 +69,6 @@ export async function signIn(page: Page, email: string) {
     .first()
     .getByRole("link")
     .click();
-  await expect(page).toHaveURL(/\/dashboard$/);
 }
 
 export const test = base.extend<{ merchant: Merchant; dashboard: Page; cspViolations: string[] }>({

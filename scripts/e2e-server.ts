@@ -51,6 +51,9 @@ const env: Record<string, string> = previous ?? {
   // Every spec signs in and pays from 127.0.0.1; the per-address and per-paylink limits still hold.
   SERVICE_RATE_LIMIT_EMAILS_PER_CLIENT_PER_HOUR: "100000",
   SERVICE_RATE_LIMIT_CHECKOUTS_PER_CLIENT_PER_HOUR: "100000",
+  // Specs test refused credentials and start agent setups, all from that one address.
+  SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: "100000",
+  SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR: "100000",
   // Test receivers listen on loopback.
   SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
   // A devnet of its own, so buyers can pay end to end.

@@ -5,6 +5,7 @@ import { AuthCard } from "@/components/dashboard/auth-card";
 import { SignInForm } from "@/components/dashboard/sign-in-form";
 import { config } from "@/lib/config";
 import { findMember } from "@/lib/http/dashboard-session";
+import { sameSitePath } from "@/lib/http/same-site-path";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
@@ -17,18 +18,13 @@ const errors: Record<string, string> = {
   TooManyEmails: "Too many sign-in emails were asked for. Wait a while, then try again.",
 };
 
-/** Where to go after signing in: a path on this site only, never another site (open redirect). */
-function safeCallback(callbackUrl: string | undefined): string {
-  return callbackUrl && /^\/(?![/\\])/.test(callbackUrl) ? callbackUrl : "/dashboard";
-}
-
 export default async function LoginPage({
   searchParams,
 }: {
   searchParams: Promise<{ error?: string; callbackUrl?: string }>;
 }) {
   const { error, callbackUrl } = await searchParams;
-  const next = safeCallback(callbackUrl);
+  const next = sameSitePath(callbackUrl);
   if (await findMember()) redirect(next);
   return (
     <AuthCard title="Sign in to your dashboard">

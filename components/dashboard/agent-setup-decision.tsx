@@ -71,22 +71,22 @@ export function AgentSetupDecision({
         </Field>
       ) : null}
       <div className="flex gap-3">
-        <button
-          type="button"
-          className={buttonStyles.primary}
-          disabled={pending}
-          onClick={() => decide("approve")}
-        >
-          Approve
-        </button>
-        <button
-          type="button"
-          className={buttonStyles.secondary}
-          disabled={pending}
-          onClick={() => decide("deny")}
-        >
-          Deny
-        </button>
+        {(
+          [
+            ["approve", "Approve", buttonStyles.primary],
+            ["deny", "Deny", buttonStyles.secondary],
+          ] as const
+        ).map(([decision, label, style]) => (
+          <button
+            key={decision}
+            type="button"
+            className={style}
+            disabled={pending}
+            onClick={() => decide(decision)}
+          >
+            {label}
+          </button>
+        ))}
       </div>
     </div>
   );

@@ -10,6 +10,7 @@ const items = [
   { href: "/dashboard/paylinks", label: "Paylinks" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/api-keys", label: "API keys" },
+  { href: "/dashboard/agents", label: "Agents" },
   { href: "/dashboard/connected-apps", label: "Connected apps" },
   { href: "/dashboard/settings", label: "Settings" },
 ];

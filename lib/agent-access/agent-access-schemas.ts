@@ -17,6 +17,8 @@ export const authorizeAgentSetupSchema = z.strictObject({
   decision: z.enum(["approve", "deny"], { error: "must be approve or deny" }),
 });
 
+export const revokeAgentCredentialSchema = z.strictObject({ agentCredentialId: z.string().max(64) });
+
 export const registerAgentSchema = z.strictObject({
   email: recipientEmailField,
   projectName: text(100),

@@ -1,15 +1,14 @@
 import type { Db } from "../db/client";
 import { forbidden, gone, unauthenticated } from "../errors";
 import { agentTokenHash } from "./agent-access-tokens";
-import { createAgentCredential } from "./create-agent-credential";
+import { issueAgentCredentialOnce } from "./issue-agent-credential-once";
 import { checkinOutcome } from "./setup-state";
 
 const used = () => gone("checkin_token_used", "This check-in token was already used. Start a new setup.");
 
 /**
- * The agent collects its credential. The approved setup is marked completed by a conditional
- * update in the transaction that creates the credential: of two concurrent check-ins exactly one
- * updates the row and gets the secret, the other finds it completed.
+ * The agent collects its credential, once: of concurrent check-ins exactly one gets it (see
+ * issueAgentCredentialOnce), the others are told the token was used.
  */
 export async function checkInAgentSetup(database: Db, checkinToken: string | null) {
   const hash = agentTokenHash("checkin", checkinToken);
@@ -37,19 +36,20 @@ export async function checkInAgentSetup(database: Db, checkinToken: string | nul
   }
   const { organization, organizationId, decidedByUserId } = setup;
   if (!organization || !organizationId || !decidedByUserId) throw used();
-  return database.$transaction(async (tx) => {
-    const { count } = await tx.agentSetup.updateMany({
-      where: { id: setup.id, status: "APPROVED", expiresAt: { gt: new Date() } },
-      data: { status: "COMPLETED" },
-    });
-    if (count !== 1) throw used();
-    const issued = await createAgentCredential(tx, {
+  const issued = await issueAgentCredentialOnce(database, {
+    claim: (tx) =>
+      tx.agentSetup.updateMany({
+        where: { id: setup.id, status: "APPROVED", expiresAt: { gt: new Date() } },
+        data: { status: "COMPLETED" },
+      }),
+    link: (tx, credentialId) => tx.agentSetup.update({ where: { id: setup.id }, data: { credentialId } }),
+    credential: {
       organizationId,
       agentName: setup.agentName,
       access: setup.access === "READ" ? "read" : "write",
       createdByUserId: decidedByUserId,
-    });
-    await tx.agentSetup.update({ where: { id: setup.id }, data: { credentialId: issued.credential.id } });
-    return { status: "issued" as const, ...issued, organization };
+    },
+    used,
   });
+  return { status: "issued" as const, ...issued, organization };
 }

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { gone, invalidRequest, unauthenticated } from "../errors";
 import type { RegisterAgentInput } from "./agent-access-schemas";
 import { agentTokenHash } from "./agent-access-tokens";
-import { createAgentCredential } from "./create-agent-credential";
+import { issueAgentCredentialOnce } from "./issue-agent-credential-once";
 import { collectOutcome } from "./registration-state";
 
 const completed = () =>
@@ -13,8 +13,7 @@ const completed = () =>
 
 /**
  * The agent polls its signup with the same arguments and its check-in token: pending until the
- * owner opens the link, then the credential, exactly once (a conditional update in the
- * transaction that creates it, as for browser setup check-in).
+ * owner opens the link, then the credential, exactly once (see issueAgentCredentialOnce).
  */
 export async function collectAgentRegistration(database: Db, input: RegisterAgentInput) {
   const hash = agentTokenHash("registrationCheckin", input.checkinToken);
@@ -55,22 +54,21 @@ export async function collectAgentRegistration(database: Db, input: RegisterAgen
   }
   const { organization, organizationId, userId } = registration;
   if (!organization || !organizationId || !userId) throw completed();
-  return database.$transaction(async (tx) => {
-    const { count } = await tx.agentRegistration.updateMany({
-      where: { id: registration.id, status: "CONFIRMED", expiresAt: { gt: new Date() } },
-      data: { status: "COMPLETED" },
-    });
-    if (count !== 1) throw completed();
-    const issued = await createAgentCredential(tx, {
+  const issued = await issueAgentCredentialOnce(database, {
+    claim: (tx) =>
+      tx.agentRegistration.updateMany({
+        where: { id: registration.id, status: "CONFIRMED", expiresAt: { gt: new Date() } },
+        data: { status: "COMPLETED" },
+      }),
+    link: (tx, credentialId) =>
+      tx.agentRegistration.update({ where: { id: registration.id }, data: { credentialId } }),
+    credential: {
       organizationId,
       agentName: registration.agentName,
       access: "write",
       createdByUserId: userId,
-    });
-    await tx.agentRegistration.update({
-      where: { id: registration.id },
-      data: { credentialId: issued.credential.id },
-    });
-    return { status: "issued" as const, ...issued, organization };
+    },
+    used: completed,
   });
+  return { status: "issued" as const, ...issued, organization };
 }

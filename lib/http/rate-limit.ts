@@ -7,6 +7,7 @@ import {
 } from "rate-limiter-flexible";
 import { config } from "../config";
 import { rateLimited, ServiceError } from "../errors";
+import { clientLimitKey } from "./client-address";
 
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
@@ -98,19 +99,19 @@ async function assertWithinRateLimit(scope: RateLimitScope, key: string): Promis
 }
 
 /**
- * Runs an authentication for a client address that has failed too often gets 429 without
- * running it; a 401 it throws counts against that address.
+ * Runs an authentication; a client (address, or IPv6 /64) that has failed too often gets 429
+ * without running it, and a 401 it throws counts against that client.
  */
 export async function limitFailedAuthentications<T>(
   clientAddress: string,
   authenticate: () => Promise<T>,
 ): Promise<T> {
-  await assertWithinRateLimit("authFailure", clientAddress);
+  const client = clientLimitKey(clientAddress);
+  await assertWithinRateLimit("authFailure", client);
   try {
     return await authenticate();
   } catch (error) {
-    if (error instanceof ServiceError && error.status === 401)
-      await consumeRateLimit("authFailure", clientAddress);
+    if (error instanceof ServiceError && error.status === 401) await consumeRateLimit("authFailure", client);
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET, PUT } from "@/app/api/private/organization/current/route";
 import { revokeAgentCredential } from "@/lib/agent-access/revoke-agent-credential";
 import { type Db, db } from "@/lib/db/client";
+import { clientAddressHeader } from "@/lib/http/client-address";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
 import { authenticateMerchant } from "./authenticate-merchant";
@@ -12,7 +13,7 @@ process.env.SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE = "3";
 const path = "/api/private/organization/current";
 let addresses = 0;
 /** A client address of its own per test, so the failure budget of one test never leaks into another. */
-const freshClient = () => ({ "x-forwarded-for": `198.51.100.${++addresses}` });
+const freshClient = () => ({ [clientAddressHeader]: `198.51.100.${++addresses}` });
 
 const read = (headers: Record<string, string>) =>
   callRoute(GET, path, { headers: { ...freshClient(), ...headers } });
@@ -152,7 +153,7 @@ describe("authenticateMerchant", () => {
     expect(limited.json.error).toMatchObject({ type: "rate_limit_error", code: "rate_limited" });
     await expect(
       authenticateMerchant(untouchable, auth.authorization, {
-        clientAddress: attacker["x-forwarded-for"],
+        clientAddress: attacker[clientAddressHeader],
         audience: "rest",
       }),
     ).rejects.toMatchObject({ status: 429 });

@@ -17,7 +17,12 @@ const securitySchemes = {
     description: "Dashboard sign-in",
   },
   oauth: { type: "http", scheme: "bearer", description: "OAuth 2.1 access token (remote MCP)" },
-  agentToken: { type: "http", scheme: "bearer", description: "Agent credential from browser setup" },
+  agentToken: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "Agent credential `sk_agent_…` (accepted wherever an API key is); on the setup endpoints, their one-time tokens",
+  },
 } as const;
 
 /**

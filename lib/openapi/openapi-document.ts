@@ -1,3 +1,4 @@
+import { agentAccessOperations } from "../agent-access/openapi";
 import { checkoutOperations } from "../checkout/openapi";
 import { config } from "../config";
 import { organizationOperations } from "../organizations/openapi";
@@ -13,6 +14,7 @@ export const allOperations = [
   ...paymentOperations,
   ...webhookOperations,
   ...organizationOperations,
+  ...agentAccessOperations,
 ];
 
 let document: ReturnType<typeof buildOpenApiDocument> | undefined;

@@ -7,6 +7,7 @@ import {
 import { startAuthSession } from "@/lib/auth/session-cookie";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { clientAddressHeader } from "@/lib/http/client-address";
 import { newId } from "@/lib/ids";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
@@ -17,7 +18,7 @@ import { GET as status } from "./status/route";
 process.env.SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR = "50";
 
 let clients = 0;
-const client = () => ({ "x-forwarded-for": `192.0.2.${++clients}` });
+const client = () => ({ [clientAddressHeader]: `192.0.2.${++clients}` });
 
 async function startSetup(body: unknown = { agentName: "Claude Code", access: "write" }) {
   return callRoute(start, "/api/agent/setup/start", { headers: client(), body });
@@ -338,7 +339,7 @@ describe("approving a setup (POST /api/private/agent/setup/authorize)", () => {
 
 describe("limits", () => {
   it("limits setups started per client address", async () => {
-    const address = { "x-forwarded-for": "203.0.113.99" };
+    const address = { [clientAddressHeader]: "203.0.113.99" };
     const statuses = [];
     for (let i = 0; i < 52; i++) {
       statuses.push((await callRoute(start, "/x", { headers: address, body: { agentName: "Spam" } })).status);

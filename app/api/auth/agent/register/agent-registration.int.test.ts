@@ -3,6 +3,7 @@ import { POST as createPaylink } from "@/app/api/private/paylinks/create/route";
 import { findSessionUser, sessionCookieName } from "@/lib/auth/session-cookie";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { clientAddressHeader } from "@/lib/http/client-address";
 import { randomBase62 } from "@/lib/ids";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
@@ -13,7 +14,7 @@ import { POST as register } from "./route";
 process.env.SERVICE_DEV_MAILBOX = "true";
 
 let clients = 0;
-const client = () => ({ "x-forwarded-for": `192.0.2.${++clients}` });
+const client = () => ({ [clientAddressHeader]: `192.0.2.${++clients}` });
 
 const signup = (overrides: Record<string, unknown> = {}) => ({
   email: `new-${randomBase62(8).toLowerCase()}@example.com`,
