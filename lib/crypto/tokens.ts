@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { randomBase62 } from "../ids";
 
 // Credentials and one-time tokens are random base62 behind a type prefix, and stored only as
@@ -12,6 +12,13 @@ export function newSecret(prefix: string, length = 40): string {
 
 export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
+}
+
+/** Compares two hex digests in constant time (for a secret checked against a known row's hash). */
+export function digestsEqual(left: string, right: string): boolean {
+  const a = Buffer.from(left, "hex");
+  const b = Buffer.from(right, "hex");
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /**
