@@ -1,14 +1,27 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { config as serviceConfig } from "./lib/config";
 import { requestIdFor, requestIdHeader } from "./lib/http/request-id";
+import { newNonce, nonceHeader, securityHeaders } from "./lib/http/security-headers";
 
-// Every response, page or API, carries X-Request-Id; route handlers read the same id from the
-// forwarded request header so it also appears in error bodies and logs.
+// Every response, page or API, carries X-Request-Id and the security headers; route handlers read
+// the same id from the forwarded request header so it also appears in error bodies and logs.
 export function proxy(request: NextRequest) {
   const requestId = requestIdFor(request.headers);
+  const { baseUrl, nodeEnv } = serviceConfig();
+  const nonce = newNonce();
+  const secure = securityHeaders({
+    nonce,
+    https: baseUrl.startsWith("https:"),
+    development: nodeEnv === "development",
+  });
   const headers = new Headers(request.headers);
   headers.set(requestIdHeader, requestId);
+  headers.set(nonceHeader, nonce);
+  // Next.js takes the nonce for its own scripts from the request's policy.
+  headers.set("Content-Security-Policy", secure["Content-Security-Policy"]);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("X-Request-Id", requestId);
+  for (const [name, value] of Object.entries(secure)) response.headers.set(name, value);
   return response;
 }
 

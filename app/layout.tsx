@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { config } from "@/lib/config";
 import "./globals.css";
@@ -13,7 +14,10 @@ export function generateMetadata(): Metadata {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request so Next.js can put the request's CSP nonce on its scripts
+  // (a page prerendered at build time would carry none and be blocked).
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">{children}</body>

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { test as base, expect, type Page } from "@playwright/test";
+import { type BrowserContext, test as base, type ConsoleMessage, expect, type Page } from "@playwright/test";
 import pg from "pg";
 import { e2eEnvFile } from "../scripts/test-support/e2e-env";
 
@@ -30,10 +30,11 @@ export const admin = (...args: string[]) => adminOn(appPort, ...args);
 
 /**
  * Runs one SQL statement on the database of the app under test (its DATABASE_URL, or the embedded
- * server it recorded in its data directory), for states a test cannot wait for, such as expiry.
+ * server it recorded in its data directory), for states a test cannot wait for, such as expiry,
+ * and for checking rows.
  */
-export async function appSql(text: string, values: unknown[] = []) {
-  const env = appEnv();
+export async function appSql(text: string, values: unknown[] = [], port = appPort) {
+  const env = appEnv(port);
   const url =
     env.DATABASE_URL ||
     (JSON.parse(readFileSync(path.join(env.SERVICE_DATA_DIR, "postgres.json"), "utf8")) as { url: string })
@@ -65,7 +66,28 @@ export async function signIn(page: Page, email: string) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-export const test = base.extend<{ merchant: Merchant; dashboard: Page }>({
+export const test = base.extend<{ merchant: Merchant; dashboard: Page; cspViolations: string[] }>({
+  /**
+   * Every browser context a test opens (its `page`, and any from `browser.newContext()`) is
+   * watched: a Content Security Policy violation in the console fails the test, so a page that
+   * breaks under the CSP cannot pass. A test that causes one on purpose empties the list.
+   */
+  cspViolations: [
+    async ({ browser }, use) => {
+      const violations: string[] = [];
+      const record = (message: ConsoleMessage) => {
+        if (/Content Security Policy/i.test(message.text()))
+          violations.push(`${message.location().url || message.page()?.url()}: ${message.text()}`);
+      };
+      const watch = (context: BrowserContext) => context.on("console", record);
+      for (const context of browser.contexts()) watch(context);
+      browser.on("context", watch);
+      await use(violations);
+      browser.off("context", watch);
+      expect(violations, "Content Security Policy violations in the browser console").toEqual([]);
+    },
+    { auto: true },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
   merchant: async ({}, use, testInfo) => {
     const email = `merchant-${testInfo.workerIndex}-${Date.now()}@example.com`;

@@ -1,47 +1,19 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import path from "node:path";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
+import { healthy, killServer, startApp, waitUntil } from "./app-instances";
 import { adminOn, expect, test } from "./fixtures";
 
 // A second app of our own (the shared one must not be killed), on its own database.
 const port = Number(process.env.E2E_PORT ?? 3100) + 1;
 const baseUrl = `http://127.0.0.1:${port}`;
-const root = path.resolve(import.meta.dirname, "..");
-
-function startApp(restart: boolean): ChildProcess {
-  return spawn(
-    process.execPath,
-    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/e2e-server.ts"],
-    {
-      cwd: root,
-      env: { ...process.env, E2E_PORT: String(port), E2E_RESTART: restart ? "1" : "0" },
-      stdio: "ignore",
-    },
-  );
-}
-
-async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number) {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-    if (await check().valueOf()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("timed out waiting");
-}
-
-const healthy = async () =>
-  fetch(`${baseUrl}/api/health`).then(
-    (response) => response.ok,
-    () => false,
-  );
 
 test("killing the app while deliveries are due loses no event", async () => {
   test.setTimeout(240_000);
   const receiver = await startWebhookReceiver();
   // Slow answers keep deliveries in flight when the process dies.
   receiver.script(...Array.from({ length: 200 }, () => ({ status: 200, delayMs: 150 })));
-  let app = startApp(false);
+  let app = startApp(port);
   try {
-    await waitUntil(healthy, 120_000);
+    await waitUntil(healthy(port), 120_000);
     const { apiKey } = await adminOn(
       port,
       "org:create",
@@ -75,16 +47,11 @@ test("killing the app while deliveries are due loses no event", async () => {
     expect(receiver.received.length).toBeLessThan(30);
 
     // SIGKILL the Next.js server itself: no shutdown hooks, in-flight attempts cut off.
-    const pids = execFileSync("fuser", [`${port}/tcp`], { stdio: ["ignore", "pipe", "ignore"] })
-      .toString()
-      .trim()
-      .split(/\s+/)
-      .map(Number);
-    for (const pid of pids) process.kill(pid, "SIGKILL");
+    killServer(port);
     await waitUntil(() => app.exitCode !== null, 30_000);
 
-    app = startApp(true);
-    await waitUntil(healthy, 120_000);
+    app = startApp(port, { restart: true });
+    await waitUntil(healthy(port), 120_000);
     await waitUntil(
       () => new Set(receiver.received.map((request) => request.headers["x-service-event-id"])).size === 30,
       120_000,

@@ -17,11 +17,15 @@ const restart = process.env.E2E_RESTART === "1";
 const previous = restart
   ? (JSON.parse(await readFile(e2eEnvFile(port), "utf8")) as Record<string, string>)
   : undefined;
+// E2E_JOIN=<port> starts a second instance on the database (and secret key) of the app on that port.
+const joined = process.env.E2E_JOIN
+  ? (JSON.parse(await readFile(e2eEnvFile(Number(process.env.E2E_JOIN)), "utf8")) as Record<string, string>)
+  : undefined;
 if (!restart) await rm(dataDir, { recursive: true, force: true });
 
 const serverUrl = serverTestDatabaseUrl();
-let databaseUrl: string | undefined = previous?.DATABASE_URL;
-if (serverUrl && !previous) {
+let databaseUrl: string | undefined = previous?.DATABASE_URL ?? joined?.DATABASE_URL;
+if (serverUrl && !previous && !joined) {
   const admin = new pg.Client(serverUrl);
   await admin.connect();
   // Databases of earlier runs that were killed before they could clean up.
@@ -41,7 +45,7 @@ const env: Record<string, string> = previous ?? {
   SERVICE_BASE_URL: `http://127.0.0.1:${port}`,
   SERVICE_DATA_DIR: dataDir,
   LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-  SERVICE_SECRET_KEY: randomBytes(32).toString("base64"),
+  SERVICE_SECRET_KEY: joined?.SERVICE_SECRET_KEY ?? randomBytes(32).toString("base64"),
   // Sign-in links are read from the development mailbox page.
   SERVICE_DEV_MAILBOX: "true",
   // Every spec signs in and pays from 127.0.0.1; the per-address and per-paylink limits still hold.

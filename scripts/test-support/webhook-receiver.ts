@@ -10,6 +10,10 @@ export type ReceivedRequest = {
   headers: IncomingHttpHeaders;
   rawBody: string;
   receivedAt: Date;
+  /** The sender's port, to tell which process sent it. */
+  remotePort: number;
+  /** "cut-off" when the sender hung up (or died) before the answer was written. */
+  outcome: "pending" | "answered" | "cut-off";
 };
 
 /**
@@ -23,11 +27,17 @@ export async function startWebhookReceiver(script: ScriptedAnswer[] = []) {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      received.push({
+      const entry: ReceivedRequest = {
         path: request.url ?? "/",
         headers: request.headers,
         rawBody: Buffer.concat(chunks).toString("utf8"),
         receivedAt: new Date(),
+        remotePort: request.socket.remotePort ?? 0,
+        outcome: "pending",
+      };
+      received.push(entry);
+      response.on("close", () => {
+        if (entry.outcome === "pending") entry.outcome = "cut-off";
       });
       const answer = queue.shift() ?? { status: 200, body: "ok" };
       if ("drop" in answer) {
@@ -36,6 +46,7 @@ export async function startWebhookReceiver(script: ScriptedAnswer[] = []) {
       }
       setTimeout(() => {
         if (response.destroyed) return;
+        entry.outcome = "answered";
         response.writeHead(answer.status, answer.headers);
         response.end(answer.body ?? "");
       }, answer.delayMs ?? 0);
