@@ -33,6 +33,8 @@ async function connect(authorization: string) {
     }),
   );
   clients.push(client);
+  // Lets the SDK client check every structuredContent against the tool's outputSchema from now on.
+  await client.listTools();
   return client;
 }
 
