@@ -24,6 +24,7 @@ import { toServiceError } from "../http/error-response";
 import { parseOrThrow } from "../http/validation-error";
 import type { MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { confirmationKey } from "./confirmation-key";
+import { paymentAppHtml, paymentAppMimeType, paymentAppUri, qrMetaKey, qrSvg } from "./payment-app";
 import { toolHandlers } from "./tool-handlers";
 
 // One MCP server per request (the transport is stateless): tools from the shared catalogue,
@@ -36,8 +37,17 @@ const resourceDirectory = () => path.join(process.cwd(), "packages/agent/src/cat
 const jsonSchema = (schema: z.ZodType) =>
   z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Tool["inputSchema"];
 
+/** Tools whose result the payment app shows (price, QR code, live status) in clients with MCP Apps. */
+const appTools = new Set([
+  "service_checkout_sessions_create",
+  "service_checkout_sessions_get",
+  "service_paylinks_create",
+  "service_paylinks_get",
+]);
+
 function describeTool(tool: ToolDefinition): Tool {
   return {
+    ...(appTools.has(tool.name) ? { _meta: { ui: { resourceUri: paymentAppUri } } } : {}),
     name: tool.name,
     title: tool.title,
     description: tool.description,
@@ -77,7 +87,12 @@ async function callTool(
       input: unknown,
       handlerContext: Parameters<(typeof toolHandlers)["service_auth_status"]>[1],
     ) => Promise<CallToolResult>;
-    return await handler(input, { ...context, confirmationKey: confirmationKey() });
+    const result = await handler(input, { ...context, confirmationKey: confirmationKey() });
+    const url = result.structuredContent?.url;
+    if (appTools.has(name) && !result.isError && typeof url === "string") {
+      return { ...result, _meta: { [qrMetaKey]: qrSvg(url) } };
+    }
+    return result;
   } catch (error) {
     const known = toServiceError(error, context.requestId);
     return toolError({
@@ -114,6 +129,17 @@ export function buildMcpServer(context: { db: Db; caller: MerchantCaller; reques
       }),
     );
   }
+
+  server.registerResource(
+    "payment-app",
+    paymentAppUri,
+    {
+      title: "Payment card",
+      description: "Price, QR code and live status of a paylink or checkout session (MCP Apps)",
+      mimeType: paymentAppMimeType,
+    },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: paymentAppMimeType, text: paymentAppHtml() }] }),
+  );
 
   for (const prompt of prompts) {
     server.registerPrompt(
