@@ -264,8 +264,11 @@ describe("MCP server at /mcp: payment app (MCP Apps)", () => {
     const { tools } = await client.listTools();
     expect(
       tools
-        .filter((tool) => tool._meta?.ui)
-        .map((tool) => [tool.name, (tool._meta?.ui as { resourceUri: string }).resourceUri]),
+        .map((tool) => [
+          tool.name,
+          (tool._meta as { ui?: { resourceUri: string } } | undefined)?.ui?.resourceUri,
+        ])
+        .filter(([, resourceUri]) => resourceUri),
     ).toEqual(
       [
         "service_checkout_sessions_create",
