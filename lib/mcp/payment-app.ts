@@ -1,8 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { QRCodeSVG } from "qrcode.react";
-import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
+import { renderSVG } from "uqr";
 
 // An MCP App (the ext-apps extension): clients that render apps show paylink and checkout-session
 // results inline as a card with the price, a QR code of the payment link and, for a session, a
@@ -14,7 +12,7 @@ export const paymentAppMimeType = "text/html;profile=mcp-app";
 export const qrMetaKey = "crypto-checkout/qrSvg";
 
 export function qrSvg(url: string): string {
-  return renderToStaticMarkup(createElement(QRCodeSVG, { value: url, size: 176, marginSize: 2 }));
+  return renderSVG(url, { border: 2 });
 }
 
 /**
@@ -40,6 +38,7 @@ const page = `
 <style>
   body { font: 14px/1.4 system-ui, sans-serif; margin: 0; padding: 16px; color: #111; }
   .card { display: flex; gap: 16px; align-items: center; }
+  #qr svg { width: 176px; height: 176px; display: block; }
   .price { font-size: 24px; font-weight: 600; }
   .status { display: inline-block; padding: 2px 8px; border-radius: 999px; background: #eef; }
   .status.paid { background: #dfd; }
