@@ -73,6 +73,10 @@ test("an MCP client connects to the production build with a credential, lists th
     // The Markdown resources ship with the production build.
     const quickstart = await client.readResource({ uri: "crypto-checkout://docs/quickstart" });
     expect((quickstart.contents[0] as { text: string }).text).toContain(`${appOrigin}/mcp`);
+    // So does the payment card, with the ext-apps bundle inlined, and results carry its QR code.
+    const card = await client.readResource({ uri: "ui://crypto-checkout/payment.html" });
+    expect((card.contents[0] as { text: string }).text).toContain("new extApps.App(");
+    expect(created._meta?.["crypto-checkout/qrSvg"]).toMatch(/^<svg /);
   } finally {
     await client.close();
   }
