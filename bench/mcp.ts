@@ -1,6 +1,7 @@
 // `npx tsx bench/mcp.ts`: the remote MCP server's tools/call (service_auth_status and a paylink
-// read) at 16 concurrent clients, against the same paylink read over REST measured in the same
-// run, on `next start` with real PostgreSQL. Targets: MCP ≥ 0.5× REST, p99 < 150 ms.
+// read) at 16 concurrent clients, each against the same read over REST (GET organization/current
+// does auth_status's lookup) measured in the same run, on `next start` with real PostgreSQL.
+// Targets: MCP ≥ 0.5× REST, p99 < 150 ms.
 // 15 s per scenario (BENCH_SECONDS to change).
 import { createMerchant, measure, printTable, startApp } from "./support";
 
@@ -35,6 +36,7 @@ try {
     JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
   const scenarios = {
     rest: { url: `${app.baseUrl}/api/private/paylinks/${paylink.data.id}`, headers: auth },
+    restOrganization: { url: `${app.baseUrl}/api/private/organization/current`, headers: auth },
     paylink: {
       url: `${app.baseUrl}/mcp`,
       method: "POST" as const,
@@ -65,9 +67,15 @@ try {
     duration,
     connections,
   });
+  printTable([rest, paylinkRead], rest);
+  const restOrganization = await measure("REST GET organization", {
+    ...scenarios.restOrganization,
+    duration,
+    connections,
+  });
   const status = await measure("MCP service_auth_status", { ...scenarios.status, duration, connections });
-  printTable([rest, paylinkRead, status], rest);
-  console.log(`\n(${connections} connections; "x ceiling" is the ratio to the REST paylink read)`);
+  printTable([restOrganization, status], restOrganization);
+  console.log(`\n(${connections} connections; "x ceiling" is the ratio to the REST twin above it)`);
 } finally {
   await app.stop();
 }

@@ -348,7 +348,9 @@ test("the installed local MCP server lists the remote tools plus the local helpe
     );
     for (const remoteTool of remoteTools) {
       const localTool = localTools.find((tool) => tool.name === remoteTool.name);
-      expect(localTool, remoteTool.name).toEqual(remoteTool);
+      // The MCP Apps payment card (`_meta.ui`) is served by the app, so only the remote links it.
+      const { _meta, ...shared } = remoteTool;
+      expect(localTool, remoteTool.name).toEqual(shared);
     }
 
     const status = await local.callTool({ name: "service_auth_status", arguments: {} });

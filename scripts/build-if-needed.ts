@@ -8,6 +8,7 @@ const inputs = [
   "components",
   "lib",
   "inngest",
+  "packages/agent/src/catalog",
   "public",
   "proxy.ts",
   "next.config.ts",

@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
@@ -33,6 +37,8 @@ async function connect(authorization: string) {
     }),
   );
   clients.push(client);
+  // Lets the SDK client check every structuredContent against the tool's outputSchema from now on.
+  await client.listTools();
   return client;
 }
 
@@ -219,6 +225,7 @@ describe("MCP server at /mcp: catalogue", () => {
       "crypto-checkout://docs/paylinks",
       "crypto-checkout://docs/webhooks",
       "crypto-checkout://docs/client-setup",
+      "ui://crypto-checkout/payment.html",
     ]);
     const webhooks = await client.readResource({ uri: "crypto-checkout://docs/webhooks" });
     const text = (webhooks.contents[0] as { text: string }).text;
@@ -248,6 +255,49 @@ describe("MCP server at /mcp: catalogue", () => {
       type: "resource",
       resource: { uri: "crypto-checkout://docs/paylinks" },
     });
+  });
+});
+
+describe("MCP server at /mcp: payment app (MCP Apps)", () => {
+  it("links paylink and session tools to a self-contained HTML app and sends the QR code with their results", async () => {
+    const { client } = await organization();
+    const { tools } = await client.listTools();
+    expect(
+      tools
+        .map((tool) => [
+          tool.name,
+          (tool._meta as { ui?: { resourceUri: string } } | undefined)?.ui?.resourceUri,
+        ])
+        .filter(([, resourceUri]) => resourceUri),
+    ).toEqual(
+      [
+        "service_checkout_sessions_create",
+        "service_checkout_sessions_get",
+        "service_paylinks_create",
+        "service_paylinks_get",
+      ].map((name) => [name, "ui://crypto-checkout/payment.html"]),
+    );
+    const app = await client.readResource({ uri: "ui://crypto-checkout/payment.html" });
+    const { mimeType, text } = app.contents[0] as { mimeType: string; text: string };
+    expect(mimeType).toBe("text/html;profile=mcp-app");
+    // The inlined ext-apps bundle and the page script form one valid ES module.
+    const script = text.slice(text.indexOf('<script type="module">') + 22, text.lastIndexOf("</script>"));
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "mcp-app-")), "app.mjs");
+    writeFileSync(file, script);
+    execFileSync(process.execPath, ["--check", file]);
+    expect(script).toContain("new extApps.App(");
+    expect(script).toContain("service_payments_status");
+
+    const created = await call(client, "service_paylinks_create", {
+      name: "QR",
+      amount: "2",
+      currency: "USD",
+    });
+    expect(created._meta?.["crypto-checkout/qrSvg"]).toMatch(/^<svg [^>]*>.*<\/svg>$/s);
+    // Clients without apps still get the whole result as text.
+    expect(JSON.parse((created.content as { text: string }[])[0].text).url).toMatch(/\/pay\//);
+    const listed = await call(client, "service_paylinks_list");
+    expect(listed._meta).toBeUndefined();
   });
 });
 

@@ -8,7 +8,12 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { serverInstructions, toolError, toolsFor } from "../../packages/agent/src/catalog";
+import {
+  serverInstructions,
+  type ToolDefinition,
+  toolError,
+  toolsFor,
+} from "../../packages/agent/src/catalog";
 import { describeTool } from "../../packages/agent/src/catalog/describe-tool";
 import { registerKnowledge } from "../../packages/agent/src/catalog/knowledge";
 import { config } from "../config";
@@ -17,6 +22,7 @@ import { toServiceError } from "../http/error-response";
 import { parseOrThrow } from "../http/validation-error";
 import type { MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { confirmationKey } from "./confirmation-key";
+import { paymentAppHtml, paymentAppMimeType, paymentAppUri, qrMetaKey, qrSvg } from "./payment-app";
 import { toolHandlers } from "./tool-handlers";
 
 // One MCP server per request (the transport is stateless): tools from the shared catalogue,
@@ -26,10 +32,24 @@ import { toolHandlers } from "./tool-handlers";
 // The Markdown ships in the repository beside the catalogue; bundling moves modules, not files.
 const resourceDirectory = () => path.join(process.cwd(), "packages/agent/src/catalog/resources");
 
+/** Tools whose result the payment app shows (price, QR code, live status) in clients with MCP Apps. */
+const appTools = new Set([
+  "service_checkout_sessions_create",
+  "service_checkout_sessions_get",
+  "service_paylinks_create",
+  "service_paylinks_get",
+]);
+
+/** The catalogue's description, plus the MCP Apps link that only the remote server can serve. */
+const describeRemoteTool = (tool: ToolDefinition): Tool => ({
+  ...(appTools.has(tool.name) ? { _meta: { ui: { resourceUri: paymentAppUri } } } : {}),
+  ...describeTool(tool),
+});
+
 /** tools/list answers, computed once per access level. */
 const listings: Record<"read" | "write", Tool[]> = {
-  read: toolsFor("read", "remote").map(describeTool),
-  write: toolsFor("write", "remote").map(describeTool),
+  read: toolsFor("read", "remote").map(describeRemoteTool),
+  write: toolsFor("write", "remote").map(describeRemoteTool),
 };
 
 const allRemoteTools = new Map(toolsFor("write", "remote").map((tool) => [tool.name, tool]));
@@ -56,7 +76,12 @@ async function callTool(
       input: unknown,
       handlerContext: Parameters<(typeof toolHandlers)["service_auth_status"]>[1],
     ) => Promise<CallToolResult>;
-    return await handler(input, { ...context, confirmationKey: confirmationKey() });
+    const result = await handler(input, { ...context, confirmationKey: confirmationKey() });
+    const url = result.structuredContent?.url;
+    if (appTools.has(name) && !result.isError && typeof url === "string") {
+      return { ...result, _meta: { [qrMetaKey]: qrSvg(url) } };
+    }
+    return result;
   } catch (error) {
     const known = toServiceError(error, context.requestId);
     return toolError({
@@ -78,5 +103,15 @@ export function buildMcpServer(context: { db: Db; caller: MerchantCaller; reques
   );
 
   registerKnowledge(server, { baseUrl, directory: resourceDirectory() });
+  server.registerResource(
+    "payment-app",
+    paymentAppUri,
+    {
+      title: "Payment card",
+      description: "Price, QR code and live status of a paylink or checkout session (MCP Apps)",
+      mimeType: paymentAppMimeType,
+    },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: paymentAppMimeType, text: paymentAppHtml() }] }),
+  );
   return server;
 }
