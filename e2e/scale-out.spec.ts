@@ -219,6 +219,9 @@ test("two instances on one database share webhook work, the chain scan and rate 
       { n: 1 },
     ]);
   } finally {
+    // SIGKILL the servers: after a failed step a Next.js server may outlive its wrapper's SIGTERM
+    // and hold its port for the next run.
+    for (const port of [portA, portB]) if (await healthy(port)()) killServer(port);
     appA.kill("SIGTERM");
     appB.kill("SIGTERM");
     await Promise.all([receiver.close(), rpc.close()]);
