@@ -31,7 +31,7 @@ export function postForm(
     method: "POST",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
-      "x-forwarded-for": `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      "x-client-address": `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
       ...headers,
     },
     body: form.toString(),
@@ -41,7 +41,7 @@ export function postForm(
 export async function registerTestClient(metadata: Record<string, unknown> = {}) {
   const response = await callRoute(register, "/oauth/register", {
     headers: {
-      "x-forwarded-for": `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      "x-client-address": `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
     },
     body: {
       client_name: "Test agent",

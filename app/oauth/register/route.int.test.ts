@@ -6,7 +6,7 @@ import { callRoute } from "@/scripts/test-support/call-route";
 import { POST } from "./route";
 
 const register = (body: unknown, address = "10.1.2.3") =>
-  callRoute(POST, "/oauth/register", { headers: { "x-forwarded-for": address }, body });
+  callRoute(POST, "/oauth/register", { headers: { "x-client-address": address }, body });
 
 describe("POST /oauth/register", () => {
   it("registers a public client: an id, no secret", async () => {
@@ -73,7 +73,7 @@ describe("POST /oauth/register", () => {
   ])("refuses %s and stores nothing", async (_case, body, error) => {
     const before = await db().oAuthClient.count();
     const response = await callRoute(POST, "/oauth/register", {
-      headers: { "x-forwarded-for": "10.1.0.2", "content-type": "application/json" },
+      headers: { "x-client-address": "10.1.0.2", "content-type": "application/json" },
       body,
     });
     expect(response.status).toBe(400);
