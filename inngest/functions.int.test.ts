@@ -4,6 +4,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
+import { deliveryDueEvent, inngest } from "@/lib/jobs/inngest-client";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import {
   createTestInvoice,
@@ -11,7 +12,6 @@ import {
   createTestReceiverEndpoint,
 } from "@/scripts/test-support/fixtures";
 import type { ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
-import { deliveryDueEvent, inngest } from "./client";
 import {
   deliverDueWebhooksCron,
   deliverWebhook,

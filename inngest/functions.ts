@@ -2,12 +2,12 @@ import { expireCheckoutSessions } from "@/lib/checkout/expire-checkout-sessions"
 import { db } from "@/lib/db/client";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/purge-idempotency-keys";
 import { scanNetworksTask } from "@/lib/jobs/background-tasks";
+import { deliveryDueEvent, inngest } from "@/lib/jobs/inngest-client";
 import { runTaskOnce } from "@/lib/jobs/periodic-task";
 import { purgeOAuthRecords } from "@/lib/oauth/purge-oauth-records";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
-import { deliveryDueEvent, inngest } from "./client";
 
 // Thin wrappers over the domain functions that the in-process engine (lib/jobs) runs too. With
 // SERVICE_JOB_ENGINE=inngest, an Inngest server calls these through /api/inngest instead.

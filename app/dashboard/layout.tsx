@@ -6,6 +6,7 @@ import { OrganizationSwitcher } from "@/components/dashboard/organization-switch
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { config } from "@/lib/config";
 import { requireMember } from "@/lib/http/dashboard-session";
+import { switchOrganizationAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -22,6 +23,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <OrganizationSwitcher
               current={member.organization.id}
               organizations={member.memberships.map((m) => m.organization)}
+              switchOrganization={switchOrganizationAction}
             />
           </div>
           <div className="px-3 py-3 lg:flex-1 lg:px-3 lg:py-6">

@@ -1,14 +1,16 @@
 "use client";
 
 import { useTransition } from "react";
-import { switchOrganizationAction } from "@/app/dashboard/actions";
+import type { FormAction } from "@/components/ui/action-form";
 
 /** Which organization the dashboard shows, for members of more than one. */
 export function OrganizationSwitcher({
   current,
   organizations,
+  switchOrganization,
 }: {
   current: string;
+  switchOrganization: FormAction<{ organizationId: string }>;
   organizations: { id: string; name: string }[];
 }) {
   const [pending, startTransition] = useTransition();
@@ -31,7 +33,7 @@ export function OrganizationSwitcher({
             const form = new FormData();
             form.set("organizationId", event.target.value);
             startTransition(async () => {
-              await switchOrganizationAction(null, form);
+              await switchOrganization(null, form);
             });
           }}
         >

@@ -1,15 +1,20 @@
 "use client";
 
 import Link from "next/link";
-import { createWebhookEndpointAction } from "@/app/dashboard/webhooks/actions";
-import { ActionForm } from "@/components/ui/action-form";
+import { ActionForm, type FormAction } from "@/components/ui/action-form";
 import { Field, inputStyles } from "@/components/ui/field";
 import { SecretReveal } from "@/components/ui/secret-reveal";
+import type { serializeWebhookEndpoint } from "@/lib/webhooks/serialize-webhook";
 
-export function CreateEndpointForm() {
+/** Adds an endpoint and shows its signing secret once. */
+export function CreateEndpointForm({
+  action,
+}: {
+  action: FormAction<{ endpoint: ReturnType<typeof serializeWebhookEndpoint>; signingSecret: string }>;
+}) {
   return (
     <ActionForm
-      action={createWebhookEndpointAction}
+      action={action}
       submitLabel="Add endpoint"
       pendingLabel="Adding…"
       success={(data) => (

@@ -1,8 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { redeliverEventAction } from "@/app/dashboard/webhooks/actions";
-import { ActionForm } from "@/components/ui/action-form";
+import { ActionForm, type FormAction } from "@/components/ui/action-form";
 import { DateTime } from "@/components/ui/date-time";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
@@ -15,7 +14,15 @@ type Delivery = ReturnType<typeof serializeWebhookDelivery>;
 const refreshMs = 2_000;
 
 /** An endpoint's deliveries with every attempt, kept live by polling the deliveries API. */
-export function DeliveryLog({ endpointId, initial }: { endpointId: string; initial: DeliveryPage }) {
+export function DeliveryLog({
+  endpointId,
+  initial,
+  redeliver,
+}: {
+  endpointId: string;
+  initial: DeliveryPage;
+  redeliver: FormAction<{ deliveryId: string }>;
+}) {
   const { data, error } = useQuery({
     queryKey: ["webhook-deliveries", endpointId, initial.page, initial.rows],
     queryFn: async (): Promise<DeliveryPage> => {
@@ -55,7 +62,7 @@ export function DeliveryLog({ endpointId, initial }: { endpointId: string; initi
         <ul className="divide-y divide-slate-100">
           {data.data.map((delivery) => (
             <li key={delivery.id}>
-              <DeliveryItem delivery={delivery} />
+              <DeliveryItem delivery={delivery} redeliver={redeliver} />
             </li>
           ))}
         </ul>
@@ -67,7 +74,13 @@ export function DeliveryLog({ endpointId, initial }: { endpointId: string; initi
   );
 }
 
-function DeliveryItem({ delivery }: { delivery: Delivery }) {
+function DeliveryItem({
+  delivery,
+  redeliver,
+}: {
+  delivery: Delivery;
+  redeliver: FormAction<{ deliveryId: string }>;
+}) {
   const waiting = delivery.status === "PENDING" || delivery.status === "COOLDOWN";
   return (
     <article aria-label={`Delivery of ${delivery.eventId}`} className="flex flex-col gap-3 px-5 py-4">
@@ -93,7 +106,7 @@ function DeliveryItem({ delivery }: { delivery: Delivery }) {
           </p>
         </div>
         <ActionForm
-          action={redeliverEventAction}
+          action={redeliver}
           submitLabel="Redeliver"
           pendingLabel="Queuing…"
           variant="secondary"

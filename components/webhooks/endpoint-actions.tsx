@@ -2,26 +2,30 @@
 
 import Link from "next/link";
 import { useId } from "react";
-import {
-  deleteWebhookEndpointAction,
-  rotateWebhookSecretAction,
-  sendTestEventAction,
-  setWebhookEndpointEnabledAction,
-} from "@/app/dashboard/webhooks/actions";
-import { ActionForm } from "@/components/ui/action-form";
+import { ActionForm, type FormAction } from "@/components/ui/action-form";
 import { ConfirmAction } from "@/components/ui/confirm-action";
 import { DateTime } from "@/components/ui/date-time";
 import { inputStyles } from "@/components/ui/field";
 import { SecretReveal } from "@/components/ui/secret-reveal";
+import type { serializeWebhookEndpoint } from "@/lib/webhooks/serialize-webhook";
 
 type Endpoint = { id: string; name: string; enabled: boolean };
 
+/** The dashboard's server actions an endpoint's controls post to (passed in from app/). */
+export type EndpointChangeActions = {
+  setEnabled: FormAction<ReturnType<typeof serializeWebhookEndpoint>>;
+  rotate: FormAction<{ signingSecret: string; previousSecretExpiresAt: string }>;
+  remove: FormAction<{ id: string }>;
+};
+
 /** Sends an evt_test_… event of the chosen type to one endpoint. */
 export function SendTestEventForm({
+  action,
   endpoint,
   eventTypes,
   linkToLog = false,
 }: {
+  action: FormAction<{ eventId: string; type: string }>;
   endpoint: Endpoint;
   eventTypes: readonly string[];
   linkToLog?: boolean;
@@ -29,7 +33,7 @@ export function SendTestEventForm({
   const selectId = useId();
   return (
     <ActionForm
-      action={sendTestEventAction}
+      action={action}
       submitLabel="Send test event"
       pendingLabel="Sending…"
       variant="secondary"
@@ -68,11 +72,17 @@ export function SendTestEventForm({
 }
 
 /** Enable/disable, rotate the secret and delete: the changes an endpoint can go through. */
-export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
+export function EndpointActions({
+  actions,
+  endpoint,
+}: {
+  actions: EndpointChangeActions;
+  endpoint: Endpoint;
+}) {
   return (
     <div className="flex flex-wrap items-start gap-2">
       <ActionForm
-        action={setWebhookEndpointEnabledAction}
+        action={actions.setEnabled}
         submitLabel={endpoint.enabled ? "Disable" : "Enable"}
         variant="secondary"
         className="contents"
@@ -81,7 +91,7 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
         <input type="hidden" name="enabled" value={endpoint.enabled ? "false" : "true"} />
       </ActionForm>
       <ConfirmAction
-        action={rotateWebhookSecretAction}
+        action={actions.rotate}
         label="Rotate secret"
         question="Replace the signing secret? The current one keeps signing for 24 hours."
         confirmLabel="Yes, rotate"
@@ -103,7 +113,7 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
         )}
       />
       <ConfirmAction
-        action={deleteWebhookEndpointAction}
+        action={actions.remove}
         label="Delete"
         variant="ghost"
         question={`Delete “${endpoint.name}” and its delivery log?`}

@@ -11,7 +11,7 @@ import { signalDeliveriesDue } from "./deliveries-due";
 export async function announceDeliveries(deliveryIds: string[]): Promise<void> {
   if (deliveryIds.length === 0) return;
   if (config().jobEngine !== "inngest") return signalDeliveriesDue();
-  const { deliveryDueEvent, inngest } = await import("../../inngest/client");
+  const { deliveryDueEvent, inngest } = await import("./inngest-client");
   await inngest
     // The delivery id as the event id: Inngest starts one run per id even if a send is repeated.
     .send(deliveryIds.map((deliveryId) => ({ id: deliveryId, name: deliveryDueEvent, data: { deliveryId } })))

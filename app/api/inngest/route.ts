@@ -1,6 +1,6 @@
 import { serve } from "inngest/next";
-import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
+import { inngest } from "@/lib/jobs/inngest-client";
 
 // Served for deployments with an Inngest server (SERVICE_JOB_ENGINE=inngest); signing keys come
 // from INNGEST_SIGNING_KEY as the SDK documents.

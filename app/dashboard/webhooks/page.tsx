@@ -13,6 +13,8 @@ import { eventTypes } from "@/lib/events/record-event";
 import { requireMember } from "@/lib/http/dashboard-session";
 import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
 import { serializeWebhookEndpoint } from "@/lib/webhooks/serialize-webhook";
+import { createWebhookEndpointAction, sendTestEventAction } from "./actions";
+import { endpointChangeActions } from "./endpoint-change-actions";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -75,8 +77,13 @@ export default async function WebhooksPage() {
                     </p>
                   </div>
                   <div className="flex flex-wrap items-start gap-2">
-                    <SendTestEventForm endpoint={endpoint} eventTypes={eventTypes} linkToLog />
-                    {isOwner ? <EndpointActions endpoint={endpoint} /> : null}
+                    <SendTestEventForm
+                      action={sendTestEventAction}
+                      endpoint={endpoint}
+                      eventTypes={eventTypes}
+                      linkToLog
+                    />
+                    {isOwner ? <EndpointActions actions={endpointChangeActions} endpoint={endpoint} /> : null}
                   </div>
                 </li>
               ))}
@@ -86,7 +93,7 @@ export default async function WebhooksPage() {
         <Card title="Add an endpoint" description="Its signing secret is shown once, right after you add it.">
           <div className="px-5 py-5">
             {isOwner ? (
-              <CreateEndpointForm />
+              <CreateEndpointForm action={createWebhookEndpointAction} />
             ) : (
               <p className="text-sm text-slate-500">
                 Only owners of {member.organization.name} can add, change and delete webhook endpoints.

@@ -15,6 +15,8 @@ import { pagingQuery } from "@/lib/http/fields";
 import { getWebhookEndpoint } from "@/lib/webhooks/get-webhook-endpoint";
 import { listEndpointDeliveries } from "@/lib/webhooks/list-endpoint-deliveries";
 import { serializeDeliveryPage, serializeWebhookEndpoint } from "@/lib/webhooks/serialize-webhook";
+import { redeliverEventAction, sendTestEventAction } from "../actions";
+import { endpointChangeActions } from "../endpoint-change-actions";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
 
@@ -64,15 +66,17 @@ export default async function WebhookEndpointPage({
             </Detail>
           </dl>
           <div className="flex flex-col gap-3 border-t border-slate-100 px-5 py-4">
-            <SendTestEventForm endpoint={view} eventTypes={eventTypes} />
-            {member.role === "OWNER" ? <EndpointActions endpoint={view} /> : null}
+            <SendTestEventForm action={sendTestEventAction} endpoint={view} eventTypes={eventTypes} />
+            {member.role === "OWNER" ? (
+              <EndpointActions actions={endpointChangeActions} endpoint={view} />
+            ) : null}
           </div>
         </Card>
         <Card
           title="Delivery log"
           description="Every event sent to this endpoint, newest first, with each attempt."
         >
-          <DeliveryLog endpointId={view.id} initial={deliveries} />
+          <DeliveryLog endpointId={view.id} initial={deliveries} redeliver={redeliverEventAction} />
         </Card>
       </div>
     </>
