@@ -1,7 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { config as serviceConfig } from "./lib/config";
 import { requestIdFor, requestIdHeader } from "./lib/http/request-id";
-import { newNonce, nonceHeader, securityHeaders } from "./lib/http/security-headers";
+import { formTargetsFor, newNonce, nonceHeader, securityHeaders } from "./lib/http/security-headers";
 
 // Every response, page or API, carries X-Request-Id and the security headers; route handlers read
 // the same id from the forwarded request header so it also appears in error bodies and logs.
@@ -13,6 +13,7 @@ export function proxy(request: NextRequest) {
     nonce,
     https: baseUrl.startsWith("https:"),
     development: nodeEnv === "development",
+    formTargets: formTargetsFor(request.nextUrl.pathname),
   });
   const headers = new Headers(request.headers);
   headers.set(requestIdHeader, requestId);

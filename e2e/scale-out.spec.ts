@@ -204,10 +204,11 @@ test("two instances on one database share webhook work, the chain scan and rate 
     expect(attempts.filter((row) => row.n !== 1)).toEqual([]);
     for (const [id, requests] of requestsPerEvent) {
       if (requests.length === 1) continue;
-      expect(
-        requests.map((request) => request.outcome),
-        id,
-      ).toEqual(["cut-off", "answered"]);
+      // B's request was cut off, or answered just before B died without recording it; A's
+      // resend was answered. Two live workers sending twice would show as two attempt rows above.
+      expect(requests.length, id).toBe(2);
+      expect(["cut-off", "answered"], id).toContain(requests[0].outcome);
+      expect(requests[1].outcome, id).toBe("answered");
       expect(requests[0].receivedAt.getTime(), id).toBeLessThan(killedAt);
     }
 

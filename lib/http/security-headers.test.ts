@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newNonce, securityHeaders } from "./security-headers";
+import { formTargetsFor, newNonce, securityHeaders } from "./security-headers";
 
 describe("securityHeaders", () => {
   it.each([
@@ -21,6 +21,21 @@ describe("securityHeaders", () => {
       "X-Content-Type-Options": "nosniff",
       "Referrer-Policy": "same-origin",
     });
+  });
+
+  it.each([
+    ["/oauth/authorize", "form-action 'self' https: http://127.0.0.1:* http://localhost:*"],
+    ["/oauth/authorize/decision", "form-action 'self';"],
+    ["/login", "form-action 'self';"],
+    ["/dashboard/settings", "form-action 'self';"],
+  ])("forms on %s may send the browser to: %s", (pathname, directive) => {
+    const policy = securityHeaders({
+      nonce: "n",
+      https: false,
+      development: false,
+      formTargets: formTargetsFor(pathname),
+    })["Content-Security-Policy"];
+    expect(policy).toContain(directive);
   });
 
   it("makes a new unguessable nonce each time", () => {

@@ -3,6 +3,23 @@ import { randomBytes } from "node:crypto";
 /** The request header through which pages and route handlers read this response's CSP nonce. */
 export const nonceHeader = "x-nonce";
 
+/**
+ * Where a page's forms may send the browser. Browsers apply form-action to the redirects that
+ * follow a submission too, so the OAuth consent page, whose decision redirects to the client's
+ * registered URI, allows what registration accepts (https, or http on loopback).
+ */
+const formTargets = {
+  self: "'self'",
+  "oauth-consent": "'self' https: http://127.0.0.1:* http://localhost:*",
+} as const;
+
+export type FormTargets = keyof typeof formTargets;
+
+/** The form targets for a page path: only the consent page sends the browser to another site. */
+export function formTargetsFor(pathname: string): FormTargets {
+  return pathname === "/oauth/authorize" ? "oauth-consent" : "self";
+}
+
 export function newNonce(): string {
   return randomBytes(18).toString("base64");
 }
@@ -18,6 +35,7 @@ export function securityHeaders(options: {
   nonce: string;
   https: boolean;
   development: boolean;
+  formTargets?: FormTargets;
 }): Record<string, string> {
   const policy = [
     "default-src 'self'",
@@ -29,7 +47,7 @@ export function securityHeaders(options: {
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    `form-action ${formTargets[options.formTargets ?? "self"]}`,
     "frame-ancestors 'none'",
     ...(options.https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
