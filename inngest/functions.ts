@@ -1,3 +1,4 @@
+import { purgeAgentSetups } from "@/lib/agent-access/purge-agent-setups";
 import { expireCheckoutSessions } from "@/lib/checkout/expire-checkout-sessions";
 import { db } from "@/lib/db/client";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/purge-idempotency-keys";
@@ -68,6 +69,11 @@ export const purgeOAuthRecordsCron = inngest.createFunction(
   async ({ step }) => step.run("purge", () => purgeOAuthRecords(db())),
 );
 
+export const purgeAgentSetupsCron = inngest.createFunction(
+  { id: "purge-agent-setups", triggers: [{ cron: "29 * * * *" }] },
+  async ({ step }) => step.run("purge", () => purgeAgentSetups(db())),
+);
+
 export const functions = [
   deliverDueWebhooksCron,
   deliverWebhook,
@@ -76,4 +82,5 @@ export const functions = [
   markOverdueInvoicesCron,
   purgeIdempotencyKeysCron,
   purgeOAuthRecordsCron,
+  purgeAgentSetupsCron,
 ];

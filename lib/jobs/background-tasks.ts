@@ -1,3 +1,4 @@
+import { purgeAgentSetups } from "../agent-access/purge-agent-setups";
 import { expireCheckoutSessions } from "../checkout/expire-checkout-sessions";
 import { config } from "../config";
 import { purgeIdempotencyKeys } from "../idempotency/purge-idempotency-keys";
@@ -46,4 +47,5 @@ export const backgroundTasks: PeriodicTask[] = [
     run: (database) => purgeIdempotencyKeys(database),
   },
   { name: "purge-oauth-records", intervalMs: 60 * 60_000, run: (database) => purgeOAuthRecords(database) },
+  { name: "purge-agent-setups", intervalMs: 60 * 60_000, run: (database) => purgeAgentSetups(database) },
 ];
