@@ -11,8 +11,18 @@ export const paymentAppMimeType = "text/html;profile=mcp-app";
 /** Where a result carries its QR code for the app: SVG markup rendered here, not in the iframe. */
 export const qrMetaKey = "crypto-checkout/qrSvg";
 
+// A QR code takes ~1.5 ms of CPU to draw, and a paylink's or session's URL never changes: the
+// last few hundred are kept (oldest dropped first), so repeated reads do not redraw them.
+const qrCache = new Map<string, string>();
+const qrCacheEntries = 500;
+
 export function qrSvg(url: string): string {
-  return renderSVG(url, { border: 2 });
+  const cached = qrCache.get(url);
+  if (cached) return cached;
+  const svg = renderSVG(url, { border: 2 });
+  if (qrCache.size >= qrCacheEntries) qrCache.delete(qrCache.keys().next().value as string);
+  qrCache.set(url, svg);
+  return svg;
 }
 
 /**
