@@ -4,7 +4,7 @@ import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { z } from "zod";
 import { parseNetworks } from "./chains/networks";
-import { isLoopbackAddress } from "./http/client-address";
+import { isLoopbackAddress } from "./net/client-address";
 
 // Configuration is read from the environment once, validated, and frozen. A bad value stops the
 // process with one line per problem naming the variable, so operators never guess.

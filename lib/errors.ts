@@ -1,5 +1,6 @@
 // The one error type of the service. Domain code throws it; lib/http/error-response.ts maps it
-// (and anything else) to the JSON error envelope of the decisions doc.
+// (and anything else) to the JSON error envelope of the decisions doc, and lib/mcp to a tool error.
+import { log } from "./log";
 
 export type ErrorType =
   | "invalid_request_error"
@@ -48,3 +49,15 @@ export const rateLimited = (retryAfterSeconds: number) =>
   new ServiceError(429, "rate_limit_error", "rate_limited", "Too many requests.", undefined, {
     "Retry-After": String(retryAfterSeconds),
   });
+
+/** Anything thrown as a ServiceError; unknown errors are logged and say nothing internal. */
+export function toServiceError(error: unknown, requestId: string): ServiceError {
+  if (error instanceof ServiceError) return error;
+  log.error({ requestId, err: error }, "unhandled error");
+  return new ServiceError(
+    500,
+    "api_error",
+    "internal_error",
+    `Something went wrong on our side. Quote request id ${requestId} if you contact support.`,
+  );
+}

@@ -1,40 +1,28 @@
 // The layers point one way: lib (domain code) never imports app/, components/ or inngest/, and
-// components/ never imports app/ (server actions reach components as props). Tests may reach up.
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+// components/ never imports app/ (server actions reach components as props). Inside lib, lib/http
+// is the edge (caller-kind wrappers that import domains), so nothing else in lib imports it.
+// Tests may reach up.
 import { describe, expect, it } from "vitest";
+import { importsOf, importTarget, sourceFiles } from "./test-support/import-graph";
 
-const root = path.resolve(import.meta.dirname, "..");
 const forbidden: Record<string, string[]> = {
   lib: ["app", "components", "inngest"],
   components: ["app"],
 };
 
-function sourceFiles(directory: string): string[] {
-  return readdirSync(path.join(root, directory), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
-    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
-    .filter((file) => !file.startsWith(`lib${path.sep}generated${path.sep}`));
-}
-
-/** The top-level folder an import specifier of `file` lands in, or null for a package. */
-function targetFolder(file: string, specifier: string): string | null {
-  if (specifier.startsWith("@/")) return specifier.slice(2).split("/")[0];
-  if (!specifier.startsWith(".")) return null;
-  return path.relative(root, path.resolve(root, path.dirname(file), specifier)).split(path.sep)[0];
-}
+const topFolder = (target: string) => target.split("/")[0];
 
 function upwardImports(layer: string): string[] {
-  const found: string[] = [];
-  for (const file of sourceFiles(layer)) {
-    const text = readFileSync(path.join(root, file), "utf8");
-    const specifiers = text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm);
-    for (const [, specifier] of specifiers) {
-      const target = targetFolder(file, specifier);
-      if (target && forbidden[layer].includes(target)) found.push(`${file} imports ${specifier}`);
-    }
-  }
-  return found;
+  return sourceFiles(layer).flatMap((file) =>
+    importsOf(file)
+      .filter((target) => forbidden[layer].includes(topFolder(target)))
+      .map((target) => `${file} imports ${target}`),
+  );
+}
+
+/** Whether `file` may not import `target` because `target` is the edge (lib/http) and `file` is below it. */
+function reachesEdge(file: string, target: string): boolean {
+  return target.startsWith("lib/http/") && file.startsWith("lib/") && !file.startsWith("lib/http/");
 }
 
 describe("layers", () => {
@@ -42,13 +30,34 @@ describe("layers", () => {
     expect(upwardImports(layer)).toEqual([]);
   });
 
+  it("nothing in lib outside lib/http imports lib/http", () => {
+    const found = sourceFiles("lib").flatMap((file) =>
+      importsOf(file)
+        .filter((target) => reachesEdge(file, target))
+        .map((target) => `${file} imports ${target}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   it.each([
-    ["lib/jobs/x.ts", "../../inngest/client", "inngest"],
-    ["lib/jobs/x.ts", "@/app/dashboard/actions", "app"],
-    ["components/a/b.tsx", "../../app/x", "app"],
-    ["lib/jobs/x.ts", "./inngest-client", "lib"],
+    ["lib/jobs/x.ts", "../../inngest/client", "inngest/client"],
+    ["lib/jobs/x.ts", "@/app/dashboard/actions", "app/dashboard/actions"],
+    ["components/a/b.tsx", "../../app/x", "app/x"],
+    ["lib/jobs/x.ts", "./inngest-client", "lib/jobs/inngest-client"],
+    ["lib/jobs/x.ts", "../http/route.ts", "lib/http/route"],
     ["lib/jobs/x.ts", "zod", null],
-  ])("%s → %s lands in %s", (file, specifier, folder) => {
-    expect(targetFolder(file, specifier)).toBe(folder);
+  ])("%s → %s lands on %s", (file, specifier, target) => {
+    expect(importTarget(file, specifier)).toBe(target);
+  });
+
+  it.each([
+    ["lib/payments/x.ts", "lib/http/route", true],
+    ["lib/config.ts", "lib/http/error-response", true],
+    ["lib/mcp/x.ts", "lib/http/fields", true],
+    ["lib/http/route.ts", "lib/http/error-response", false],
+    ["app/api/x/route.ts", "lib/http/route", false],
+    ["lib/payments/x.ts", "lib/validation/fields", false],
+  ])("%s → %s reaches the edge: %s", (file, target, expected) => {
+    expect(reachesEdge(file, target)).toBe(expected);
   });
 });

@@ -1,11 +1,11 @@
 // The HTTP server of `npm start` (and `npm run dev`): Next.js behind a plain Node server, so each
-// request carries the client address resolved from the socket (lib/http/client-address.ts), which
+// request carries the client address resolved from the socket (lib/net/client-address.ts), which
 // App Router handlers cannot see. Listens on HOST:PORT.
 import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
 import { config } from "../lib/config";
-import { stampClientAddress } from "../lib/http/client-address";
+import { stampClientAddress } from "../lib/net/client-address";
 
 const dev = process.argv.includes("--dev");
 const { host, port, trustedProxies } = config();

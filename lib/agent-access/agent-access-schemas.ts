@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { recipientEmailField, text } from "../http/fields";
 import { isoTimestamp } from "../openapi/common-schemas";
+import { recipientEmailField, text } from "../validation/fields";
 
 // Request bodies of the agent access endpoints, and the objects they answer with.
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "../http/fields";
+import { text } from "../validation/fields";
 
 export const createApiKeySchema = z.strictObject({ name: text(100) });
 

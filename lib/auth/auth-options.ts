@@ -3,7 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import EmailProvider from "next-auth/providers/email";
 import { config } from "../config";
 import { db } from "../db/client";
-import { recipientEmailField } from "../http/fields";
+import { recipientEmailField } from "../validation/fields";
 import { createAuthAdapter } from "./auth-adapter";
 import { sendSignInEmail } from "./send-sign-in-email";
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { clientLimitKey } from "../http/client-address";
-import { consumeRateLimit } from "../http/rate-limit";
+import { clientLimitKey } from "../net/client-address";
+import { consumeRateLimit } from "../rate-limit/rate-limit";
 
 /**
  * Counts one outgoing email (a sign-in link, an invitation, an agent signup) against the budgets

@@ -1,6 +1,6 @@
 import { config } from "../config";
 import type { Db } from "../db/client";
-import { isLoopbackAddress } from "../http/client-address";
+import { isLoopbackAddress } from "../net/client-address";
 
 /**
  * The newest emails of the development mailbox, or null where it must not be shown: with real

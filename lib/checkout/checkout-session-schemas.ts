@@ -8,8 +8,8 @@ import {
   metadataField,
   refineAmountForCurrency,
   text,
-} from "../http/fields";
-import { parseOrThrow } from "../http/validation-error";
+} from "../validation/fields";
+import { parseOrThrow } from "../validation/validation-error";
 
 const expiresInMinutes = z
   .number({ error: "must be a whole number of minutes from 5 to 1440" })

@@ -16,7 +16,7 @@ import { devnetNetwork } from "@/lib/chains/devnet";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { db } from "../db/client";
-import { clientAddressHeader } from "../http/client-address";
+import { clientAddressHeader } from "../net/client-address";
 
 async function paylink() {
   const merchant = await createTestOrganization();

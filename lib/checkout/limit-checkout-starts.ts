@@ -1,5 +1,5 @@
-import { clientLimitKey } from "../http/client-address";
-import { consumeRateLimit } from "../http/rate-limit";
+import { clientLimitKey } from "../net/client-address";
+import { consumeRateLimit } from "../rate-limit/rate-limit";
 
 /**
  * Counts one buyer start, a session opened from a paylink or a payment started on a session,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
-import { pagingQuery } from "../http/fields";
+import { pagingQuery } from "../validation/fields";
 
 /** The dashboard's session list filters: status, and a search by id or merchant order id. */
 export const sessionListQuery = pagingQuery.extend({

@@ -7,11 +7,10 @@ import { cache } from "react";
 import type { z } from "zod";
 import { authOptions } from "../auth/auth-options";
 import { db } from "../db/client";
-import { forbidden, unauthenticated } from "../errors";
+import { forbidden, toServiceError, unauthenticated } from "../errors";
 import type { MembershipRole } from "../generated/prisma/client";
 import { listMemberships } from "../organizations/list-memberships";
-import { toServiceError } from "./error-response";
-import { validationError } from "./validation-error";
+import { validationError } from "../validation/validation-error";
 
 // The dashboard's caller kind: a signed-in browser acting in one of its organizations. Pages
 // call requireMember(), server actions are wrapped in memberAction(); both resolve membership

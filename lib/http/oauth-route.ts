@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
-import { invalidRequest, type ServiceError } from "../errors";
-import { toServiceError } from "./error-response";
-import { clientAddress, consumeRateLimit } from "./rate-limit";
+import { invalidRequest, type ServiceError, toServiceError } from "../errors";
+import { clientAddress } from "../net/client-address";
+import { consumeRateLimit } from "../rate-limit/rate-limit";
 import { maxJsonBodyBytes } from "./read-json";
 import { type PublicContext, publicRoute, type Reply } from "./route";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { invalidRequest, ServiceError } from "../errors";
-import { parseOrThrow } from "./validation-error";
+import { parseOrThrow } from "../validation/validation-error";
 
 export const maxJsonBodyBytes = 64 * 1024;
 

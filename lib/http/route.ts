@@ -5,9 +5,9 @@ import { db } from "../db/client";
 import { forbidden, ServiceError, unauthenticated } from "../errors";
 import { log } from "../log";
 import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/authenticate-merchant";
-import { clientLimitKey } from "./client-address";
+import { clientAddress, clientLimitKey } from "../net/client-address";
+import { consumeRateLimit, limitFailedAuthentications } from "../rate-limit/rate-limit";
 import { errorResponse } from "./error-response";
-import { clientAddress, consumeRateLimit, limitFailedAuthentications } from "./rate-limit";
 import { requestIdFor } from "./request-id";
 import { assertSameOrigin } from "./same-origin";
 

@@ -1,10 +1,9 @@
 import type { NextRequest } from "next/server";
 import { assertEmailSendAllowed } from "../auth/limit-email-sends";
 import { config } from "../config";
-import { invalidRequest } from "../errors";
-import { clientAddress } from "./client-address";
-import { toServiceError } from "./error-response";
-import { recipientEmailField } from "./fields";
+import { invalidRequest, toServiceError } from "../errors";
+import { clientAddress } from "../net/client-address";
+import { recipientEmailField } from "../validation/fields";
 import { readBodyText } from "./read-json";
 import { requestIdFor } from "./request-id";
 

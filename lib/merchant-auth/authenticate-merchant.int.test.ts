@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET, PUT } from "@/app/api/private/organization/current/route";
 import { revokeAgentCredential } from "@/lib/agent-access/revoke-agent-credential";
 import { type Db, db } from "@/lib/db/client";
-import { clientAddressHeader } from "@/lib/http/client-address";
+import { clientAddressHeader } from "@/lib/net/client-address";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
 import { authenticateMerchant } from "./authenticate-merchant";

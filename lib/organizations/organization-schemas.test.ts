@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validationError } from "../http/validation-error";
+import { validationError } from "../validation/validation-error";
 import { settlementWalletsFormSchema } from "./organization-schemas";
 
 const address = "0x52908400098527886E0F7030069857D2E4169EE7"; // EIP-55 test vector

@@ -1,7 +1,7 @@
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { type SettlementNetwork, settlementNetworks } from "../chains/settlement-networks";
-import { text } from "../http/fields";
+import { text } from "../validation/fields";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
 
 const settlementAddress = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { recipientEmailField } from "../http/fields";
+import { recipientEmailField } from "../validation/fields";
 
 export const memberRoleField = z.enum(["OWNER", "MEMBER"], { error: "must be OWNER or MEMBER" });
 

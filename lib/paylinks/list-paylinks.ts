@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import type { Paging } from "../http/fields";
+import type { Paging } from "../validation/fields";
 
 /** A page of the organization's paylinks, newest first, with the total count. */
 export async function listPaylinks(database: Db, organizationId: string, paging: Paging) {

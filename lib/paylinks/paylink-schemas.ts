@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { amountField, currencyField, pagingQuery, refineAmountForCurrency, text } from "../http/fields";
+import { amountField, currencyField, pagingQuery, refineAmountForCurrency, text } from "../validation/fields";
 
 export const paylinkIdField = z.uuid({ error: "must be a paylink id (a UUID)" });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
-import { pagingQuery } from "../http/fields";
+import { pagingQuery } from "../validation/fields";
 
 export const invoiceStatuses = [
   "AWAITING_PAYMENT",

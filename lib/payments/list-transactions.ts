@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import type { Paging } from "../http/fields";
+import type { Paging } from "../validation/fields";
 
 /** A page of the organization's invoices (newest first) with their payments: two queries per page. */
 export async function listTransactions(database: Db, organizationId: string, paging: Paging) {

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { pagingQuery } from "../http/fields";
 import { listOf, privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
+import { pagingQuery } from "../validation/fields";
 import { devnetPaySchema, startPaymentSchema } from "./payment-schemas";
 import { devnetPaymentObject } from "./serialize-devnet-payment";
 import { invoiceObject } from "./serialize-invoice";

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
-import type { Paging } from "../http/fields";
+import type { Paging } from "../validation/fields";
 
 const withAttempts = {
   attempts: { orderBy: { attemptedAt: "asc" } },

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import type { Paging } from "../http/fields";
+import type { Paging } from "../validation/fields";
 import { getWebhookEndpoint } from "./get-webhook-endpoint";
 import { listDeliveries } from "./list-deliveries";
 

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
-import type { Paging } from "../http/fields";
+import type { Paging } from "../validation/fields";
 import { listDeliveries } from "./list-deliveries";
 
 /** The deliveries of one of the organization's events, to every endpoint. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { pagingQuery } from "../http/fields";
 import { errorEnvelope, listOf, privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
+import { pagingQuery } from "../validation/fields";
 import {
   webhookDeliveryObject,
   webhookEndpointObject,

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "../generated/prisma/client";
-import type { Paging } from "../http/fields";
-import { listPage } from "../http/list-page";
 import { isoTimestamp } from "../openapi/common-schemas";
+import type { Paging } from "../validation/fields";
+import { listPage } from "../validation/list-page";
 
 export const webhookEndpointObject = z
   .object({

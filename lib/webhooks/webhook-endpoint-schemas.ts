@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { httpUrlField, text } from "../http/fields";
+import { httpUrlField, text } from "../validation/fields";
 import { webhookUrlProblem } from "./url-guard";
 
 export const webhookUrlField = httpUrlField.superRefine((url, context) => {

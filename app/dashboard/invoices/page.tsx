@@ -10,9 +10,9 @@ import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
-import { readPageQuery } from "@/lib/http/read-page-query";
 import { invoiceListQuery, invoiceStatuses, listInvoices } from "@/lib/payments/list-invoices";
 import { formatTokenAmount } from "@/lib/payments/payment-summary";
+import { readPageQuery } from "@/lib/validation/read-page-query";
 
 export const metadata: Metadata = { title: "Invoices" };
 

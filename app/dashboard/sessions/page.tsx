@@ -11,7 +11,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { listCheckoutSessions, sessionListQuery } from "@/lib/checkout/list-checkout-sessions";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
-import { readPageQuery } from "@/lib/http/read-page-query";
+import { readPageQuery } from "@/lib/validation/read-page-query";
 
 export const metadata: Metadata = { title: "Checkout sessions" };
 

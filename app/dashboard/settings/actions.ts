@@ -3,8 +3,8 @@
 import { headers } from "next/headers";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { clientAddress } from "@/lib/http/client-address";
 import { memberAction } from "@/lib/http/dashboard-session";
+import { clientAddress } from "@/lib/net/client-address";
 import { cancelInvitation } from "@/lib/organizations/cancel-invitation";
 import { inviteMember } from "@/lib/organizations/invite-member";
 import {

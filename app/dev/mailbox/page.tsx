@@ -6,7 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { listDevEmails } from "@/lib/auth/list-dev-emails";
 import { db } from "@/lib/db/client";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/net/client-address";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Development mailbox" };

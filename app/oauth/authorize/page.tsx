@@ -7,10 +7,11 @@ import { Field, inputStyles } from "@/components/ui/field";
 import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
 import { findMember } from "@/lib/http/dashboard-session";
-import { clientAddress, consumeRateLimit } from "@/lib/http/rate-limit";
+import { clientAddress } from "@/lib/net/client-address";
 import { authorizationRequestSchema } from "@/lib/oauth/oauth-schemas";
 import { signAuthorization } from "@/lib/oauth/signed-authorization";
 import { validateAuthorizationRequest } from "@/lib/oauth/validate-authorization-request";
+import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Connect an app" };

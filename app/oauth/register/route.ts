@@ -1,8 +1,9 @@
 import { db } from "@/lib/db/client";
 import { oauthPreflight, oauthRoute, readOAuthParameters } from "@/lib/http/oauth-route";
-import { clientAddress, consumeRateLimit } from "@/lib/http/rate-limit";
+import { clientAddress } from "@/lib/net/client-address";
 import { clientRegistrationSchema } from "@/lib/oauth/oauth-schemas";
 import { registerClient } from "@/lib/oauth/register-client";
+import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
 
 export const POST = oauthRoute(async ({ request }) => {
   await consumeRateLimit("oauthRegistration", clientAddress(request.headers));

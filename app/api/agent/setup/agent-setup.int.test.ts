@@ -7,8 +7,8 @@ import {
 import { startAuthSession } from "@/lib/auth/session-cookie";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
-import { clientAddressHeader } from "@/lib/http/client-address";
 import { newId } from "@/lib/ids";
+import { clientAddressHeader } from "@/lib/net/client-address";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { POST as checkin } from "./checkin/route";

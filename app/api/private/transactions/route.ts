@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
-import { pagingQuery } from "@/lib/http/fields";
-import { listPage } from "@/lib/http/list-page";
 import { readQuery } from "@/lib/http/read-query";
 import { apiKeyRoute } from "@/lib/http/route";
 import { listTransactions } from "@/lib/payments/list-transactions";
 import { serializeInvoice } from "@/lib/payments/serialize-invoice";
+import { pagingQuery } from "@/lib/validation/fields";
+import { listPage } from "@/lib/validation/list-page";
 
 export const GET = apiKeyRoute(async ({ request, organizationId }) => {
   const paging = readQuery(request, pagingQuery);

@@ -1,8 +1,8 @@
 import { assertCheckoutStartAllowed } from "@/lib/checkout/limit-checkout-starts";
 import { db } from "@/lib/db/client";
-import { clientAddress } from "@/lib/http/client-address";
 import { readJson } from "@/lib/http/read-json";
 import { publicApiRoute } from "@/lib/http/route";
+import { clientAddress } from "@/lib/net/client-address";
 import { startPaymentSchema } from "@/lib/payments/payment-schemas";
 import { serializePublicPayment } from "@/lib/payments/serialize-public-payment";
 import { startPayment } from "@/lib/payments/start-payment";

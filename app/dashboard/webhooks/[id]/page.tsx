@@ -11,7 +11,7 @@ import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
 import { eventTypes } from "@/lib/events/record-event";
 import { requireMember } from "@/lib/http/dashboard-session";
-import { pagingQuery } from "@/lib/http/fields";
+import { pagingQuery } from "@/lib/validation/fields";
 import { getWebhookEndpoint } from "@/lib/webhooks/get-webhook-endpoint";
 import { listEndpointDeliveries } from "@/lib/webhooks/list-endpoint-deliveries";
 import { serializeDeliveryPage, serializeWebhookEndpoint } from "@/lib/webhooks/serialize-webhook";

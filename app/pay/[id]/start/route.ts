@@ -1,8 +1,8 @@
 import { assertCheckoutStartAllowed } from "@/lib/checkout/limit-checkout-starts";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
-import { clientAddress } from "@/lib/http/client-address";
 import { publicApiRoute } from "@/lib/http/route";
+import { clientAddress } from "@/lib/net/client-address";
 import { startPaylinkCheckout } from "@/lib/paylinks/start-paylink-checkout";
 
 // GET {pay_url}/<paylink uuid> lands here (next.config.ts rewrites it): a fresh session at the

@@ -2,10 +2,10 @@ import { startAgentSetupSchema } from "@/lib/agent-access/agent-access-schemas";
 import { serializeStartedAgentSetup } from "@/lib/agent-access/serialize-agent-setup";
 import { startAgentSetup } from "@/lib/agent-access/start-agent-setup";
 import { db } from "@/lib/db/client";
-import { clientLimitKey } from "@/lib/http/client-address";
-import { clientAddress, consumeRateLimit } from "@/lib/http/rate-limit";
 import { readJson } from "@/lib/http/read-json";
 import { publicApiRoute } from "@/lib/http/route";
+import { clientAddress, clientLimitKey } from "@/lib/net/client-address";
+import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
 
 export const POST = publicApiRoute(async ({ request }) => {
   const input = await readJson(request, startAgentSetupSchema);

@@ -4,9 +4,10 @@ import { serializeIssuedAgentCredential } from "@/lib/agent-access/serialize-age
 import { serializePendingRegistration } from "@/lib/agent-access/serialize-agent-registration";
 import { startAgentRegistration } from "@/lib/agent-access/start-agent-registration";
 import { db } from "@/lib/db/client";
-import { clientAddress, limitFailedAuthentications } from "@/lib/http/rate-limit";
 import { readJson } from "@/lib/http/read-json";
 import { publicApiRoute } from "@/lib/http/route";
+import { clientAddress } from "@/lib/net/client-address";
+import { limitFailedAuthentications } from "@/lib/rate-limit/rate-limit";
 
 // The first call (no check-in token) starts a signup; the same call with the token polls it.
 export const POST = publicApiRoute(async ({ request }) => {

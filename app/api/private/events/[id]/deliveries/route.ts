@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
-import { pagingQuery } from "@/lib/http/fields";
 import { readQuery } from "@/lib/http/read-query";
 import { apiKeyRoute } from "@/lib/http/route";
+import { pagingQuery } from "@/lib/validation/fields";
 import { listEventDeliveries } from "@/lib/webhooks/list-event-deliveries";
 import { serializeDeliveryPage } from "@/lib/webhooks/serialize-webhook";
 

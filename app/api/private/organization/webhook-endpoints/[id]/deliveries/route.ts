@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
-import { pagingQuery } from "@/lib/http/fields";
 import { readQuery } from "@/lib/http/read-query";
 import { apiKeyOrMemberRoute } from "@/lib/http/route";
+import { pagingQuery } from "@/lib/validation/fields";
 import { listEndpointDeliveries } from "@/lib/webhooks/list-endpoint-deliveries";
 import { serializeDeliveryPage } from "@/lib/webhooks/serialize-webhook";
 

@@ -7,7 +7,7 @@ import {
 } from "rate-limiter-flexible";
 import { config } from "../config";
 import { rateLimited, ServiceError } from "../errors";
-import { clientLimitKey } from "./client-address";
+import { clientLimitKey } from "../net/client-address";
 
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
@@ -87,9 +87,6 @@ export async function consumeRateLimit(scope: RateLimitScope, key: string): Prom
     throw rejection;
   }
 }
-
-// Callers of the limits read the client address from here too.
-export { clientAddress } from "./client-address";
 
 /** Throws the 429 if `key` has already spent its budget in `scope`, without counting anything. */
 async function assertWithinRateLimit(scope: RateLimitScope, key: string): Promise<void> {

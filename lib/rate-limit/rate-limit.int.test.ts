@@ -5,7 +5,7 @@ import { GET as publicSession } from "@/app/api/public/checkout-sessions/[id]/ro
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { config } from "../config";
-import { clientAddressHeader } from "./client-address";
+import { clientAddressHeader } from "../net/client-address";
 import { createRateLimiters } from "./rate-limit";
 
 // Limits are read from configuration on first use in this file's process.
