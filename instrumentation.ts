@@ -5,6 +5,6 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { config } = await import("./lib/config");
   if (config().jobEngine !== "in-process") return;
-  const { startBackgroundJobs } = await import("./lib/jobs/start-background-jobs");
+  const { startBackgroundJobs } = await import("./lib/tasks/start-background-jobs");
   startBackgroundJobs();
 }

@@ -15,15 +15,15 @@ import { privateKeyToAddress } from "viem/accounts";
 import { deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
+import { startPayment } from "../lib/checkout/start-payment";
 import { closeDb, db } from "../lib/db/client";
 import { applyMigrations } from "../lib/db/schema-engine";
-import { scanNetworksTask } from "../lib/jobs/background-tasks";
 import { startPeriodicTask } from "../lib/jobs/periodic-task";
 import { createOrganization } from "../lib/organizations/create-organization";
 import { payInvoiceOnDevnet } from "../lib/payments/pay-invoice-on-devnet";
 import { scanNetwork } from "../lib/payments/scan-network";
-import { startPayment } from "../lib/payments/start-payment";
 import { headPollIntervalMs } from "../lib/payments/watch-networks";
+import { scanNetworksTask } from "../lib/tasks/background-tasks";
 
 const invoiceCount = Number(process.env.BENCH_INVOICES ?? 120);
 const openInvoices = 1000;

@@ -2,11 +2,11 @@ import { purgeAgentSetups } from "@/lib/agent-access/purge-agent-setups";
 import { expireCheckoutSessions } from "@/lib/checkout/expire-checkout-sessions";
 import { db } from "@/lib/db/client";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/purge-idempotency-keys";
-import { scanNetworksTask } from "@/lib/jobs/background-tasks";
 import { deliveryDueEvent, inngest } from "@/lib/jobs/inngest-client";
 import { runTaskOnce } from "@/lib/jobs/periodic-task";
 import { purgeOAuthRecords } from "@/lib/oauth/purge-oauth-records";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
+import { scanNetworksTask } from "@/lib/tasks/background-tasks";
 import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 

@@ -1,7 +1,7 @@
 import type { Tx } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { fanOutEvent } from "../webhooks/fan-out-event";
+import { fanOutEvent } from "./fan-out-event";
 
 export const eventTypes = [
   "invoice.created",

@@ -2,9 +2,9 @@ import { agentCredentialShape } from "../agent-access/agent-credential-secret";
 import { apiKeyShape } from "../api-keys/api-key-secret";
 import type { Db } from "../db/client";
 import { unauthenticated } from "../errors";
-import { authenticateOAuthAccessToken } from "../oauth/authenticate-access-token";
 import { accessTokenShape } from "../oauth/oauth-settings";
 import { limitFailedAuthentications } from "../rate-limit/rate-limit";
+import { authenticateOAuthAccessToken } from "./authenticate-access-token";
 import { authenticateStoredCredential } from "./authenticate-stored-credential";
 import type { MerchantCaller } from "./merchant-caller";
 

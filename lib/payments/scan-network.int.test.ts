@@ -7,13 +7,13 @@ import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
-import { backgroundTasks } from "@/lib/jobs/background-tasks";
 import { type PeriodicTask, runTaskOnce, startPeriodicTask } from "@/lib/jobs/periodic-task";
+import { backgroundTasks } from "@/lib/tasks/background-tasks";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
+import { startPayment } from "../checkout/start-payment";
 import { markOverdueInvoices } from "./mark-overdue-invoices";
 import { addressBatchSize, lateWatchWindowMs, scanNetwork } from "./scan-network";
-import { startPayment } from "./start-payment";
 
 // A real Hardhat node per file, mining only on transactions (and when told to).
 let devnet: Devnet;

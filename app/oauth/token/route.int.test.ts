@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { authenticateOAuthAccessToken } from "@/lib/merchant-auth/authenticate-access-token";
 import { authenticateMerchant } from "@/lib/merchant-auth/authenticate-merchant";
-import { authenticateOAuthAccessToken } from "@/lib/oauth/authenticate-access-token";
 import { mcpResource } from "@/lib/oauth/oauth-settings";
 import {
   authorizedCode,

@@ -1,11 +1,11 @@
 import { assertCheckoutStartAllowed } from "@/lib/checkout/limit-checkout-starts";
+import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
 import { readJson } from "@/lib/http/read-json";
 import { publicApiRoute } from "@/lib/http/route";
 import { clientAddress } from "@/lib/net/client-address";
 import { startPaymentSchema } from "@/lib/payments/payment-schemas";
 import { serializePublicPayment } from "@/lib/payments/serialize-public-payment";
-import { startPayment } from "@/lib/payments/start-payment";
 
 export const POST = publicApiRoute(async ({ request }) => {
   const input = await readJson(request, startPaymentSchema);

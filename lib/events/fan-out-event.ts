@@ -1,7 +1,7 @@
 import type { Tx } from "../db/client";
-import { deliveriesCreated } from "../events/transact-with-events";
 import { newId } from "../ids";
 import { notifyDeliveriesDue } from "../jobs/deliveries-due";
+import { deliveriesCreated } from "./transact-with-events";
 
 /**
  * One delivery per enabled endpoint of the event's organization (or only `endpointId`, for test

@@ -2,12 +2,12 @@ import { purgeAgentSetups } from "../agent-access/purge-agent-setups";
 import { expireCheckoutSessions } from "../checkout/expire-checkout-sessions";
 import { config } from "../config";
 import { purgeIdempotencyKeys } from "../idempotency/purge-idempotency-keys";
+import { onDeliveriesDue } from "../jobs/deliveries-due";
+import type { PeriodicTask } from "../jobs/periodic-task";
 import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
-import { onDeliveriesDue } from "./deliveries-due";
-import type { PeriodicTask } from "./periodic-task";
 
 /**
  * The chain watcher: one pass follows new heads until its signal aborts (the runner stopping, the

@@ -1,7 +1,7 @@
 import { db } from "../db/client";
+import { startPeriodicTask } from "../jobs/periodic-task";
 import { log } from "../log";
 import { backgroundTasks } from "./background-tasks";
-import { startPeriodicTask } from "./periodic-task";
 
 const holder = globalThis as typeof globalThis & { __cryptoCheckoutJobs?: () => void };
 

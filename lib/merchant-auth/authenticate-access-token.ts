@@ -1,8 +1,8 @@
 import { hashSecret } from "../crypto/tokens";
 import { type Db, sqlPool } from "../db/client";
-import type { MerchantCaller } from "../merchant-auth/merchant-caller";
-import { accessTokenShape, mcpResource } from "./oauth-settings";
-import { accessOfScope } from "./scope";
+import { accessTokenShape, mcpResource } from "../oauth/oauth-settings";
+import { accessOfScope } from "../oauth/scope";
+import type { MerchantCaller } from "./merchant-caller";
 
 // As with API keys, "last used" is written at most once a minute, not on every request.
 const lastUsedResolutionMs = 60_000;

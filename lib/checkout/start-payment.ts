@@ -1,6 +1,5 @@
 import type { HDKey } from "@scure/bip32";
 import { findToken, type TokenConfig } from "../chains/networks";
-import { transitionSession } from "../checkout/session-state";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
@@ -8,10 +7,15 @@ import { recordEvent } from "../events/record-event";
 import { transactWithEvents } from "../events/transact-with-events";
 import type { CheckoutSession } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { depositAddress, depositKeyFromMnemonic, depositKeyFromXpub } from "./derive-deposit-address";
-import type { StartPaymentInput } from "./payment-schemas";
-import { QuoteUnavailable, quote } from "./quote";
-import { serializeInvoiceEvent } from "./serialize-invoice-event";
+import {
+  depositAddress,
+  depositKeyFromMnemonic,
+  depositKeyFromXpub,
+} from "../payments/derive-deposit-address";
+import type { StartPaymentInput } from "../payments/payment-schemas";
+import { QuoteUnavailable, quote } from "../payments/quote";
+import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
+import { transitionSession } from "./session-state";
 
 /** First-payment invoices are due within an hour (spec 6.5). */
 export const invoiceDeadlineMs = 60 * 60 * 1000;

@@ -4,8 +4,8 @@ import { recordEvent } from "@/lib/events/record-event";
 import { transactWithEvents } from "@/lib/events/transact-with-events";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import { createTestInvoice, createTestReceiverEndpoint } from "@/scripts/test-support/fixtures";
+import { startPeriodicTask } from "../jobs/periodic-task";
 import { backgroundTasks } from "./background-tasks";
-import { startPeriodicTask } from "./periodic-task";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
