@@ -3,13 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useState } from "react";
+import type { InvoiceStatus } from "@/lib/payments/invoice-state";
 import { CopyButton } from "./copy-button";
 
 /** testWallet: the server says this network is the local devnet, where the test wallet can pay. */
 type Option = { network: string; networkName: string; token: string; testWallet: boolean };
 type PaymentRequest = {
   id: string;
-  status: "AWAITING_PAYMENT" | "PARTIALLY_PAID" | "CONFIRMING" | "CONFIRMED" | "OVERDUE";
+  status: InvoiceStatus;
   network: string;
   chainId: number | null;
   token: string;

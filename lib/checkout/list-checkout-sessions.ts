@@ -2,10 +2,11 @@ import { z } from "zod";
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { pagingQuery } from "../validation/fields";
+import { sessionStatuses } from "./session-state";
 
 /** The dashboard's session list filters: status, and a search by id or merchant order id. */
 export const sessionListQuery = pagingQuery.extend({
-  status: z.enum(["OPEN", "PROCESSING", "COMPLETED", "EXPIRED"]).optional(),
+  status: z.enum(sessionStatuses).optional(),
   q: z.string().trim().max(255).optional(),
 });
 export type SessionListQuery = z.output<typeof sessionListQuery>;

@@ -4,7 +4,7 @@ import type { CheckoutSession, Organization } from "../generated/prisma/client";
 import { formatAmount, isPricingCurrency, pricingCurrencies } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { type PaymentSummary, paymentSummaryObject } from "../payments/payment-summary";
-import { effectiveSessionStatus } from "./session-state";
+import { effectiveSessionStatus, sessionStatuses } from "./session-state";
 
 export function formatPrice(amount: { toString(): string }, currency: string): string {
   return formatAmount(amount.toString(), isPricingCurrency(currency) ? pricingCurrencies[currency] : 2);
@@ -14,7 +14,7 @@ export function checkoutUrl(id: string): string {
   return `${config().payBaseUrl}/${id}`;
 }
 
-const status = z.enum(["OPEN", "PROCESSING", "COMPLETED", "EXPIRED"]);
+const status = z.enum(sessionStatuses);
 
 export const checkoutSessionObject = z
   .object({

@@ -19,20 +19,20 @@ const expected: Record<
   Record<"live" | "expired", Record<SessionEvent, SessionStatus | null>>
 > = {
   OPEN: {
-    live: { begin_payment: "PROCESSING", invoice_created: null, payment_start_failed: null, expire: null },
-    expired: { begin_payment: null, invoice_created: null, payment_start_failed: null, expire: "EXPIRED" },
+    live: { begin_payment: "PROCESSING", invoice_created: null, expire: null },
+    expired: { begin_payment: null, invoice_created: null, expire: "EXPIRED" },
   },
   PROCESSING: {
-    live: { begin_payment: null, invoice_created: "COMPLETED", payment_start_failed: "OPEN", expire: null },
-    expired: { begin_payment: null, invoice_created: null, payment_start_failed: null, expire: "EXPIRED" },
+    live: { begin_payment: null, invoice_created: "COMPLETED", expire: null },
+    expired: { begin_payment: null, invoice_created: null, expire: "EXPIRED" },
   },
   COMPLETED: {
-    live: { begin_payment: null, invoice_created: null, payment_start_failed: null, expire: null },
-    expired: { begin_payment: null, invoice_created: null, payment_start_failed: null, expire: null },
+    live: { begin_payment: null, invoice_created: null, expire: null },
+    expired: { begin_payment: null, invoice_created: null, expire: null },
   },
   EXPIRED: {
-    live: { begin_payment: null, invoice_created: null, payment_start_failed: null, expire: null },
-    expired: { begin_payment: null, invoice_created: null, payment_start_failed: null, expire: null },
+    live: { begin_payment: null, invoice_created: null, expire: null },
+    expired: { begin_payment: null, invoice_created: null, expire: null },
   },
 };
 

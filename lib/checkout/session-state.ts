@@ -1,24 +1,28 @@
+import { CheckoutSessionStatus } from "../generated/prisma/enums";
+
 // The checkout session state machine (decisions doc, "Session and invoice states"), pure.
 //   OPEN --begin_payment--> PROCESSING --invoice_created--> COMPLETED
-//   PROCESSING --payment_start_failed--> OPEN
 //   OPEN | PROCESSING past expiresAt --> EXPIRED (on read as well as by the job)
+// PROCESSING is the claim of startPayment's one transaction (the session row lock): a start that
+// fails rolls back to OPEN with it, so no event leads back.
 
-export type SessionStatus = "OPEN" | "PROCESSING" | "COMPLETED" | "EXPIRED";
-export type SessionEvent = "begin_payment" | "invoice_created" | "payment_start_failed" | "expire";
+export type SessionStatus = CheckoutSessionStatus;
+export type SessionEvent = "begin_payment" | "invoice_created" | "expire";
 
-export const sessionStatuses: readonly SessionStatus[] = ["OPEN", "PROCESSING", "COMPLETED", "EXPIRED"];
-export const sessionEvents: readonly SessionEvent[] = [
-  "begin_payment",
-  "invoice_created",
-  "payment_start_failed",
-  "expire",
+/** Every session status, from the database enum: the one list filters and serializers use. */
+export const sessionStatuses = Object.values(CheckoutSessionStatus);
+/** Statuses a session can still expire from. */
+export const liveSessionStatuses: readonly SessionStatus[] = [
+  CheckoutSessionStatus.OPEN,
+  CheckoutSessionStatus.PROCESSING,
 ];
+export const sessionEvents: readonly SessionEvent[] = ["begin_payment", "invoice_created", "expire"];
 
 type SessionClock = { status: SessionStatus; expiresAt: Date };
 
 /** The status as of `now`: an open or processing session past its expiry is expired, job or no job. */
 export function effectiveSessionStatus(session: SessionClock, now: Date): SessionStatus {
-  const live = session.status === "OPEN" || session.status === "PROCESSING";
+  const live = liveSessionStatuses.includes(session.status);
   return live && now.getTime() >= session.expiresAt.getTime() ? "EXPIRED" : session.status;
 }
 
@@ -33,8 +37,6 @@ export function transitionSession(session: SessionClock, event: SessionEvent, no
         return status === "OPEN" ? "PROCESSING" : null;
       case "invoice_created":
         return status === "PROCESSING" ? "COMPLETED" : null;
-      case "payment_start_failed":
-        return status === "PROCESSING" ? "OPEN" : null;
       case "expire":
         return status === "EXPIRED" && session.status !== "EXPIRED" ? "EXPIRED" : null;
     }

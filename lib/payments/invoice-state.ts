@@ -1,4 +1,5 @@
 import Decimal from "decimal.js";
+import { InvoiceStatus } from "../generated/prisma/enums";
 
 // The invoice state machine (decisions doc, "Session and invoice states"), pure. It is computed
 // from what the chain shows, not stepped by events, so reorganisations (a payment's block
@@ -10,7 +11,9 @@ import Decimal from "decimal.js";
 //   nothing seen                           -> AWAITING_PAYMENT
 // A payment confirmed after the deadline still completes the invoice, reported as late.
 
-export type InvoiceStatus = "AWAITING_PAYMENT" | "PARTIALLY_PAID" | "CONFIRMING" | "CONFIRMED" | "OVERDUE";
+export type { InvoiceStatus };
+/** Every invoice status, from the database enum: the one list filters and serializers use. */
+export const invoiceStatuses = Object.values(InvoiceStatus);
 
 export type InvoiceView = { status: InvoiceStatus; amountDue: Decimal.Value; deadline: Date };
 export type PaymentTotals = {

@@ -2,14 +2,7 @@ import { z } from "zod";
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { pagingQuery } from "../validation/fields";
-
-export const invoiceStatuses = [
-  "AWAITING_PAYMENT",
-  "PARTIALLY_PAID",
-  "CONFIRMING",
-  "CONFIRMED",
-  "OVERDUE",
-] as const;
+import { invoiceStatuses } from "./invoice-state";
 
 /** The dashboard's invoice list filters: status, network, and a search by invoice, session or order id. */
 export const invoiceListQuery = pagingQuery.extend({

@@ -2,12 +2,13 @@ import Decimal from "decimal.js";
 import { z } from "zod";
 import { config } from "../config";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+import { invoiceStatuses } from "./invoice-state";
 
 /** The payment part of the merchant's session view (spec 2.4): present once an invoice exists. */
 export const paymentSummaryObject = z
   .object({
     invoiceId: z.string(),
-    status: z.enum(["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "CONFIRMED", "OVERDUE"]),
+    status: z.enum(invoiceStatuses),
     network: z.string(),
     token: z.string(),
     amountDue: decimalString,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Invoice, Payment } from "../generated/prisma/client";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+import { invoiceStatuses } from "./invoice-state";
 
 export const paymentObject = z
   .object({
@@ -22,7 +23,7 @@ export const invoiceObject = z
     id: z.string(),
     object: z.literal("invoice"),
     checkoutSessionId: z.string(),
-    status: z.enum(["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "CONFIRMED", "OVERDUE"]),
+    status: z.enum(invoiceStatuses),
     network: z.string(),
     token: z.string(),
     depositAddress: z.string(),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { config } from "../config";
 import type { Invoice, Payment } from "../generated/prisma/client";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+import { invoiceStatuses } from "./invoice-state";
 import { formatTokenAmount } from "./payment-summary";
 
 export const publicPaymentObject = z
@@ -10,7 +11,7 @@ export const publicPaymentObject = z
     id: z.string(),
     object: z.literal("payment_request"),
     checkoutSessionId: z.string(),
-    status: z.enum(["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "CONFIRMED", "OVERDUE"]),
+    status: z.enum(invoiceStatuses),
     network: z.string(),
     chainId: z.number().int().nullable(),
     token: z.string(),
