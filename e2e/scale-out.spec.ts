@@ -146,7 +146,7 @@ test("two instances on one database share webhook work, the chain scan and rate 
       receiver.received.filter((request) => request.outcome === "cut-off").length,
     ).toBeGreaterThanOrEqual(2);
 
-    // B's claims lapse after deliver-due-webhooks' claimMs (2 minutes). Once A has worked off
+    // B's claims lapse after claim-due-deliveries' claimMs (2 minutes). Once A has worked off
     // everything it can claim (the receiver idle), the only claimed, undelivered rows are B's:
     // move their expiry to now instead of waiting, as the clock would.
     const undelivered = async () =>

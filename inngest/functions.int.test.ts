@@ -12,12 +12,7 @@ import {
   createTestReceiverEndpoint,
 } from "@/scripts/test-support/fixtures";
 import type { ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
-import {
-  deliverDueWebhooksCron,
-  deliverWebhook,
-  expireCheckoutSessionsCron,
-  scanNetworksCron,
-} from "./functions";
+import { deliverWebhook, functions, periodicFunctions } from "./functions";
 
 process.env.SERVICE_JOB_ENGINE = "inngest";
 
@@ -37,10 +32,25 @@ async function dueDelivery(script: ScriptedAnswer[]) {
 }
 
 describe("Inngest functions (same domain functions as the in-process engine)", () => {
+  it("are the periodic task list, each on its cron schedule, plus the per-delivery run", () => {
+    expect(functions.map((fn) => [fn.id(), fn.opts.triggers])).toEqual([
+      ["deliver-webhooks", [{ cron: "* * * * *" }]],
+      ["scan-networks", [{ cron: "* * * * *" }]],
+      ["mark-overdue-invoices", [{ cron: "* * * * *" }]],
+      ["expire-checkout-sessions", [{ cron: "* * * * *" }]],
+      ["purge-idempotency-keys", [{ cron: "17 * * * *" }]],
+      ["purge-oauth-records", [{ cron: "23 * * * *" }]],
+      ["purge-agent-setups", [{ cron: "29 * * * *" }]],
+      ["deliver-webhook", [{ event: deliveryDueEvent }]],
+    ]);
+  });
+
   it("the cron sweep delivers what is due", async () => {
     const { receiver, delivery } = await dueDelivery([{ status: 200 }]);
-    const { result } = await new InngestTestEngine({ function: deliverDueWebhooksCron }).execute();
-    expect(result).toBeGreaterThanOrEqual(1);
+    const { result } = await new InngestTestEngine({
+      function: periodicFunctions["deliver-webhooks"],
+    }).execute();
+    expect(result).toBe(true);
     expect(receiver.received).toHaveLength(1);
     expect((await db().webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe(
       "DELIVERED",
@@ -141,7 +151,7 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
         expiresAt: new Date(Date.now() - 1000),
       },
     });
-    await new InngestTestEngine({ function: expireCheckoutSessionsCron }).execute();
+    await new InngestTestEngine({ function: periodicFunctions["expire-checkout-sessions"] }).execute();
     expect(
       (await db().checkoutSession.findUniqueOrThrow({ where: { id: "ycs_inngestexpiry000000000001" } }))
         .status,
@@ -153,7 +163,9 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
       data: { name: "scan-networks", owner: "inst_inprocess", expiresAt: new Date(Date.now() + 60_000) },
     });
     const started = performance.now();
-    const { result } = await new InngestTestEngine({ function: scanNetworksCron }).execute();
+    const { result } = await new InngestTestEngine({
+      function: periodicFunctions["scan-networks"],
+    }).execute();
     expect(result).toBe(false);
     expect(performance.now() - started).toBeLessThan(5_000);
     expect((await db().jobLease.findUniqueOrThrow({ where: { name: "scan-networks" } })).owner).toBe(

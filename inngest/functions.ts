@@ -1,22 +1,32 @@
-import { purgeAgentSetups } from "@/lib/agent-access/purge-agent-setups";
-import { expireCheckoutSessions } from "@/lib/checkout/expire-checkout-sessions";
 import { db } from "@/lib/db/client";
-import { purgeIdempotencyKeys } from "@/lib/idempotency/purge-idempotency-keys";
 import { deliveryDueEvent, inngest } from "@/lib/jobs/inngest-client";
 import { runTaskOnce } from "@/lib/jobs/periodic-task";
-import { purgeOAuthRecords } from "@/lib/oauth/purge-oauth-records";
-import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
-import { scanNetworksTask } from "@/lib/tasks/background-tasks";
+import { backgroundTasks } from "@/lib/tasks/background-tasks";
 import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";
-import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 
 // Thin wrappers over the domain functions that the in-process engine (lib/jobs) runs too. With
 // SERVICE_JOB_ENGINE=inngest, an Inngest server calls these through /api/inngest instead.
 
-/** The outbox sweep: every due delivery, every minute (claims keep instances from doubling up). */
-export const deliverDueWebhooksCron = inngest.createFunction(
-  { id: "deliver-due-webhooks", triggers: [{ cron: "* * * * *" }] },
-  async ({ step }) => step.run("deliver", () => deliverDueWebhooks(db())),
+/** How long one cron run may work: most of the minute, so the chain watcher's runs follow each other. */
+export const cronBudgetMs = 55_000;
+
+/** The lease owner of every Inngest run: runs exclude the in-process engine, not each other (singleton does that). */
+const leaseOwner = "inngest";
+
+/**
+ * Every periodic task of lib/tasks/background-tasks.ts, as a cron function that runs one pass the
+ * way the in-process engine does, under the task's lease (so the two engines never run a task at
+ * once); singleton, so runs never overlap. Keyed by task name.
+ */
+export const periodicFunctions = Object.fromEntries(
+  backgroundTasks.map((task) => [
+    task.name,
+    inngest.createFunction(
+      { id: task.name, singleton: { mode: "skip" }, triggers: [{ cron: task.cron }] },
+      async ({ step }) =>
+        step.run(task.name, () => runTaskOnce(db(), task, leaseOwner, AbortSignal.timeout(cronBudgetMs))),
+    ),
+  ]),
 );
 
 /** One delivery followed through its schedule, durably sleeping between attempts. */
@@ -34,53 +44,4 @@ export const deliverWebhook = inngest.createFunction(
   },
 );
 
-export const expireCheckoutSessionsCron = inngest.createFunction(
-  { id: "expire-checkout-sessions", triggers: [{ cron: "* * * * *" }] },
-  async ({ step }) => step.run("expire", () => expireCheckoutSessions(db())),
-);
-
-/** How long one cron run follows new heads: most of the minute, so the runs follow each other. */
-export const scanNetworksBudgetMs = 55_000;
-
-/**
- * The chain watcher, as the in-process engine runs it (the same task and lease, so the two engines
- * never scan at once), for most of a minute per run; singleton, so runs never overlap.
- */
-export const scanNetworksCron = inngest.createFunction(
-  { id: "scan-networks", singleton: { mode: "skip" }, triggers: [{ cron: "* * * * *" }] },
-  async ({ step }) =>
-    step.run("watch", () =>
-      runTaskOnce(db(), scanNetworksTask, undefined, AbortSignal.timeout(scanNetworksBudgetMs)),
-    ),
-);
-
-export const markOverdueInvoicesCron = inngest.createFunction(
-  { id: "mark-overdue-invoices", triggers: [{ cron: "* * * * *" }] },
-  async ({ step }) => step.run("mark-overdue", () => markOverdueInvoices(db())),
-);
-
-export const purgeIdempotencyKeysCron = inngest.createFunction(
-  { id: "purge-idempotency-keys", triggers: [{ cron: "17 * * * *" }] },
-  async ({ step }) => step.run("purge", () => purgeIdempotencyKeys(db())),
-);
-
-export const purgeOAuthRecordsCron = inngest.createFunction(
-  { id: "purge-oauth-records", triggers: [{ cron: "23 * * * *" }] },
-  async ({ step }) => step.run("purge", () => purgeOAuthRecords(db())),
-);
-
-export const purgeAgentSetupsCron = inngest.createFunction(
-  { id: "purge-agent-setups", triggers: [{ cron: "29 * * * *" }] },
-  async ({ step }) => step.run("purge", () => purgeAgentSetups(db())),
-);
-
-export const functions = [
-  deliverDueWebhooksCron,
-  deliverWebhook,
-  expireCheckoutSessionsCron,
-  scanNetworksCron,
-  markOverdueInvoicesCron,
-  purgeIdempotencyKeysCron,
-  purgeOAuthRecordsCron,
-  purgeAgentSetupsCron,
-];
+export const functions = [...Object.values(periodicFunctions), deliverWebhook];

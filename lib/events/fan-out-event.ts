@@ -4,6 +4,24 @@ import { notifyDeliveriesDue } from "../jobs/deliveries-due";
 import { deliveriesCreated } from "./transact-with-events";
 
 /**
+ * A delivery's first row: pending, due at `at`, nothing attempted yet. The start of the delivery
+ * state machine (lib/webhooks/delivery-state.ts); a redelivery by hand starts over from it too.
+ */
+export function newDelivery(event: { id: string; organizationId: string }, endpointId: string, at: Date) {
+  return {
+    id: newId("webhookDelivery"),
+    organizationId: event.organizationId,
+    endpointId,
+    eventId: event.id,
+    status: "PENDING" as const,
+    roundAttempts: 0,
+    roundStartedAt: null,
+    firstAttemptAt: null,
+    nextAttemptAt: at,
+  };
+}
+
+/**
  * One delivery per enabled endpoint of the event's organization (or only `endpointId`, for test
  * events), due now. Runs inside the transaction that records the event: the outbox.
  */
@@ -17,14 +35,7 @@ export async function fanOutEvent(
     select: { id: true },
   });
   if (endpoints.length === 0) return 0;
-  const deliveries = endpoints.map((endpoint) => ({
-    id: newId("webhookDelivery"),
-    organizationId: event.organizationId,
-    endpointId: endpoint.id,
-    eventId: event.id,
-    status: "PENDING" as const,
-    nextAttemptAt: event.createdAt,
-  }));
+  const deliveries = endpoints.map((endpoint) => newDelivery(event, endpoint.id, event.createdAt));
   const { count } = await tx.webhookDelivery.createMany({ data: deliveries });
   await notifyDeliveriesDue(tx);
   deliveriesCreated(

@@ -6,6 +6,7 @@ function countingTask(name: string, leaseMs = 60_000) {
   const task = {
     name,
     intervalMs: 1000,
+    cron: "* * * * *",
     leaseMs,
     runs: 0,
     run: async () => {

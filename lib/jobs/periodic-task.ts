@@ -16,7 +16,10 @@ export type TaskContext = {
 
 export type PeriodicTask = {
   name: string;
+  /** In process: the pause between passes. */
   intervalMs: number;
+  /** Under Inngest: the cron schedule of its function (inngest/functions.ts). */
+  cron: string;
   /** One pass: do what is due now and return; the runner calls it again after intervalMs. */
   run: (database: Db, context: TaskContext) => Promise<unknown>;
   /** How long a lease lasts without renewal; renewed every third of it while a pass runs. Default 60 s. */

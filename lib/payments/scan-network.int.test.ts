@@ -322,6 +322,7 @@ describe("scanning after downtime (block ranges)", () => {
       const task: PeriodicTask = {
         name: "long-scan-probe",
         intervalMs: 1000,
+        cron: "* * * * *",
         leaseMs: 900,
         run: (database, { signal }) => scanNetwork(database, provider.network, provider.client, { signal }),
       };

@@ -17,35 +17,56 @@ import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
 export const scanNetworksTask: PeriodicTask = {
   name: "scan-networks",
   intervalMs: 2_000,
+  cron: "* * * * *",
   leaseMs: 15_000,
   run: (database, { signal }) => watchConfiguredNetworks(database, signal),
 };
 
-// Every periodic task of the in-process engine. Each is a thin wrapper over a domain function
-// that the Inngest functions in inngest/ call too, so no logic lives only in one engine.
+// Every periodic task, the one list both engines run: the in-process engine every intervalMs,
+// Inngest (inngest/functions.ts) on the cron schedule. Each is a thin wrapper over a domain function.
 export const backgroundTasks: PeriodicTask[] = [
   // Woken when deliveries commit, here or in any instance, so an event's first attempt follows it
   // at once; polled as well, for retries coming due and as the fallback. Each pass claims its rows.
   {
     name: "deliver-webhooks",
     intervalMs: 200,
+    // Under Inngest each delivery also has a durable run of its own; this is the safety net.
+    cron: "* * * * *",
     everyInstance: true,
     run: (database) => deliverDueWebhooks(database),
     wakeOn: (wake) => onDeliveriesDue(wake, config().databaseUrl),
     maxConcurrentPasses: 4,
   },
   scanNetworksTask,
-  { name: "mark-overdue-invoices", intervalMs: 15_000, run: (database) => markOverdueInvoices(database) },
+  {
+    name: "mark-overdue-invoices",
+    intervalMs: 15_000,
+    cron: "* * * * *",
+    run: (database) => markOverdueInvoices(database),
+  },
   {
     name: "expire-checkout-sessions",
     intervalMs: 15_000,
+    cron: "* * * * *",
     run: (database) => expireCheckoutSessions(database),
   },
+  // Hourly purges, at different minutes under Inngest so they don't all start at once.
   {
     name: "purge-idempotency-keys",
     intervalMs: 60 * 60_000,
+    cron: "17 * * * *",
     run: (database) => purgeIdempotencyKeys(database),
   },
-  { name: "purge-oauth-records", intervalMs: 60 * 60_000, run: (database) => purgeOAuthRecords(database) },
-  { name: "purge-agent-setups", intervalMs: 60 * 60_000, run: (database) => purgeAgentSetups(database) },
+  {
+    name: "purge-oauth-records",
+    intervalMs: 60 * 60_000,
+    cron: "23 * * * *",
+    run: (database) => purgeOAuthRecords(database),
+  },
+  {
+    name: "purge-agent-setups",
+    intervalMs: 60 * 60_000,
+    cron: "29 * * * *",
+    run: (database) => purgeAgentSetups(database),
+  },
 ];

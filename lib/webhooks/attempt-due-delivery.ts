@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { attemptDelivery, loadDeliveries } from "./attempt-delivery";
-import { claimMs } from "./deliver-due-webhooks";
+import { claimDueDeliveries } from "./claim-due-deliveries";
 
 /**
  * Claims one delivery if it is due and nobody holds it, and attempts it. Returns its progress, or
@@ -8,17 +8,8 @@ import { claimMs } from "./deliver-due-webhooks";
  * The Inngest engine drives single deliveries with this; claims keep it from racing the cron.
  */
 export async function attemptDueDelivery(database: Db, deliveryId: string, now = new Date()) {
-  const claimed = await database.webhookDelivery.updateMany({
-    where: {
-      id: deliveryId,
-      status: { in: ["PENDING", "COOLDOWN"] },
-      nextAttemptAt: { lte: now },
-      endpoint: { enabled: true },
-      OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }],
-    },
-    data: { lockedUntil: new Date(now.getTime() + claimMs) },
-  });
-  if (claimed.count === 0) return null;
+  const claimed = await claimDueDeliveries(database, now, { deliveryId });
+  if (claimed.length === 0) return null;
   const [delivery] = await loadDeliveries(database, [deliveryId]);
   return attemptDelivery(database, delivery, now);
 }

@@ -1,9 +1,7 @@
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { attemptDelivery, loadDeliveries } from "./attempt-delivery";
-
-/** How long a worker's claim lasts: well past one attempt's timeout. */
-export const claimMs = 2 * 60 * 1000;
+import { claimDueDeliveries } from "./claim-due-deliveries";
 
 /**
  * One pass of the delivery worker: claims due deliveries (FOR UPDATE SKIP LOCKED, so instances
@@ -15,21 +13,8 @@ export async function deliverDueWebhooks(
   options: { now?: Date; limit?: number; concurrency?: number } = {},
 ): Promise<number> {
   const now = options.now ?? new Date();
-  const claimed = await database.$queryRaw<{ id: string }[]>`
-    UPDATE "WebhookDelivery" SET "lockedUntil" = ${new Date(now.getTime() + claimMs)}
-    WHERE "id" IN (
-      SELECT d."id" FROM "WebhookDelivery" d
-      JOIN "WebhookEndpoint" e ON e."id" = d."endpointId"
-      WHERE d."status" IN ('PENDING', 'COOLDOWN') AND d."nextAttemptAt" <= ${now} AND e."enabled"
-        AND (d."lockedUntil" IS NULL OR d."lockedUntil" < ${now})
-      ORDER BY d."nextAttemptAt"
-      LIMIT ${options.limit ?? 200}
-      FOR UPDATE OF d SKIP LOCKED)
-    RETURNING "id"`;
-  const queue = await loadDeliveries(
-    database,
-    claimed.map((row) => row.id),
-  );
+  const claimed = await claimDueDeliveries(database, now, { limit: options.limit });
+  const queue = await loadDeliveries(database, claimed);
   const worker = async () => {
     for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
       try {

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { newDelivery } from "../events/fan-out-event";
 import {
   type AttemptOutcome,
   afterAttempt,
   classifyAttempt,
   type DeliveryProgress,
   parseRetryAfter,
-  restartedDelivery,
 } from "./delivery-state";
 
 const t0 = new Date("2026-01-01T00:00:00Z");
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
-const fresh: DeliveryProgress = restartedDelivery(t0);
+const fresh: DeliveryProgress = newDelivery({ id: "evt_1", organizationId: "org_1" }, "we_1", t0);
 const fail: AttemptOutcome = { kind: "response", status: 500 };
 
 /** Runs attempts at their due times and returns the progress after each. */
@@ -115,7 +115,7 @@ describe("afterAttempt", () => {
   it("starts over when redelivered by hand after failing for good", () => {
     const failed = run([{ kind: "response", status: 404 }])[0];
     expect(failed.status).toBe("FAILED");
-    const restarted = restartedDelivery(at(500));
+    const restarted = newDelivery({ id: "evt_1", organizationId: "org_1" }, "we_1", at(500));
     expect(restarted).toMatchObject({ status: "PENDING", nextAttemptAt: at(500), roundAttempts: 0 });
     expect(afterAttempt(restarted, { kind: "response", status: 200 }, at(500))).toMatchObject({
       status: "DELIVERED",

@@ -68,17 +68,6 @@ export function afterAttempt(
   return { ...base, status: roundOver ? "COOLDOWN" : "PENDING", nextAttemptAt: next };
 }
 
-/** A delivery made due again by hand (redeliver), whatever became of it. */
-export function restartedDelivery(now: Date): DeliveryProgress {
-  return {
-    status: "PENDING",
-    roundAttempts: 0,
-    roundStartedAt: null,
-    firstAttemptAt: null,
-    nextAttemptAt: now,
-  };
-}
-
 /** Parses Retry-After (seconds, or an HTTP date) into seconds from now. */
 export function parseRetryAfter(header: string | null, now: Date): number | undefined {
   if (!header) return undefined;

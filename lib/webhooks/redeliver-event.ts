@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
-import { newId } from "../ids";
+import { newDelivery } from "../events/fan-out-event";
 import { announceDeliveries } from "../jobs/announce-deliveries";
 import { getWebhookEndpoint } from "./get-webhook-endpoint";
 
@@ -16,14 +16,7 @@ export async function redeliverEvent(
   const event = await database.event.findFirst({ where: { id: eventId, organizationId } });
   if (!event) throw notFound("event", "eventId");
   const delivery = await database.webhookDelivery.create({
-    data: {
-      id: newId("webhookDelivery"),
-      organizationId,
-      endpointId: endpoint.id,
-      eventId: event.id,
-      status: "PENDING",
-      nextAttemptAt: now,
-    },
+    data: newDelivery(event, endpoint.id, now),
     include: { attempts: true, event: { select: { type: true } } },
   });
   await announceDeliveries([delivery.id]);
