@@ -4,12 +4,14 @@ import type { Db } from "../db/client";
 import { transactWithEvents } from "../events/transact-with-events";
 import { newId } from "../ids";
 import { fromBaseUnits } from "../money/decimal";
+import { invoiceStatuses } from "./invoice-state";
 import { updateInvoiceFromPayments } from "./update-invoice-from-payments";
 
 const transfer = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 /** How far back a first scan looks. */
 const firstScanDepth = 1000n;
-const openStatuses = ["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "OVERDUE"] as const;
+/** Every status but CONFIRMED: a payment can still arrive (late ones included) or be reorganised away. */
+const openStatuses = invoiceStatuses.filter((status) => status !== "CONFIRMED");
 /** Blocks requested at once from the node. */
 const blockFetchConcurrency = 8;
 
@@ -226,27 +228,24 @@ export type ScanOptions = {
   signal?: AbortSignal;
 };
 
+/** Where this pass starts: after the cursor kept in PostgreSQL, or firstScanDepth back from the head. */
+async function firstUnscannedBlock(database: Db, network: NetworkConfig, head: bigint) {
+  const cursor = await database.chainCursor.findUnique({ where: { network: network.id } });
+  return cursor ? cursor.lastScannedBlock + 1n : head > firstScanDepth ? head - firstScanDepth : 0n;
+}
+
 /**
- * One pass of the chain watcher over a network: re-checks that counted payments' blocks are still
- * canonical (a vanished block un-counts its payment and rewinds the cursor), then walks from the
- * cursor to the head in ranges of at most `maxBlockRange` blocks, recording ERC-20 and native
- * transfers to watched invoices' deposit addresses (idempotent on tx hash + log index), moving
- * their invoices on and the cursor forward after each range; finally updates confirmations.
- * Resumes from the cursor kept in PostgreSQL, so an interrupted catch-up continues where it was.
+ * Reorganisations: a counted payment whose block is gone, or replaced, no longer counts. Adds
+ * their invoices to `touched`; returns `from`, rewound to the lowest such block.
  */
-export async function scanNetwork(
+async function unCountReorganised(
   database: Db,
   network: NetworkConfig,
   client: PublicClient,
-  options: ScanOptions = {},
+  range: { from: bigint; head: bigint },
+  touched: Set<string>,
 ) {
-  const { now = new Date(), signal } = options;
-  const head = options.head ?? (await client.getBlockNumber());
-  const cursor = await database.chainCursor.findUnique({ where: { network: network.id } });
-  let from = cursor ? cursor.lastScannedBlock + 1n : head > firstScanDepth ? head - firstScanDepth : 0n;
-  const touched = new Set<string>();
-
-  // Reorganisations first: a counted payment whose block is gone, or replaced, no longer counts.
+  let { from } = range;
   const counted = await database.payment.findMany({
     where: {
       status: { in: ["CONFIRMING", "CONFIRMED"] },
@@ -255,7 +254,7 @@ export async function scanNetwork(
   });
   // One hash lookup per block, however many payments it holds.
   const heights = [...new Set(counted.map((payment) => payment.blockNumber))].filter(
-    (number) => number <= head,
+    (number) => number <= range.head,
   );
   const hashes: (Hex | null)[] = [];
   for await (const chunk of fetchInChunks(heights, (blockNumber) =>
@@ -272,7 +271,22 @@ export async function scanNetwork(
     touched.add(payment.invoiceId);
     if (payment.blockNumber <= from) from = payment.blockNumber;
   }
+  return from;
+}
 
+/**
+ * Walks [from, head] in ranges of at most `maxBlockRange` blocks: records each range's transfers,
+ * moves the invoices they (and `touched`) concern on, then the cursor forward, so an interrupted
+ * catch-up resumes after the last whole range.
+ */
+async function scanRanges(
+  database: Db,
+  network: NetworkConfig,
+  client: PublicClient,
+  scan: { from: bigint; head: bigint; now: Date; signal?: AbortSignal },
+  touched: Set<string>,
+) {
+  const { from, head, now, signal } = scan;
   // Bounded ranges: after downtime the gap can exceed what a provider answers in one getLogs.
   const maxRange = BigInt(network.maxBlockRange ?? defaultMaxBlockRange);
   const native = network.tokens.find((token) => !token.address);
@@ -306,8 +320,10 @@ export async function scanNetwork(
       update: { lastScannedBlock: range.to },
     });
   }
+}
 
-  // Confirmations of everything still counted on this network.
+/** Confirmations of everything still counted on this network; adds the invoices that changed to `touched`. */
+async function updateConfirmations(database: Db, network: NetworkConfig, head: bigint, touched: Set<string>) {
   const pending = await database.payment.findMany({
     where: { status: "CONFIRMING", invoice: { network: network.id } },
   });
@@ -319,6 +335,30 @@ export async function scanNetwork(
       touched.add(payment.invoiceId);
     }
   }
+}
+
+/**
+ * One pass of the chain watcher over a network: re-checks that counted payments' blocks are still
+ * canonical (a vanished block un-counts its payment and rewinds the cursor), then walks from the
+ * cursor to the head in ranges of at most `maxBlockRange` blocks, recording ERC-20 and native
+ * transfers to watched invoices' deposit addresses (idempotent on tx hash + log index), moving
+ * their invoices on and the cursor forward after each range; finally updates confirmations.
+ * Resumes from the cursor kept in PostgreSQL, so an interrupted catch-up continues where it was.
+ */
+export async function scanNetwork(
+  database: Db,
+  network: NetworkConfig,
+  client: PublicClient,
+  options: ScanOptions = {},
+) {
+  const { now = new Date(), signal } = options;
+  const head = options.head ?? (await client.getBlockNumber());
+  // Invoices whose payments changed and are not yet moved on.
+  const touched = new Set<string>();
+  const cursorFrom = await firstUnscannedBlock(database, network, head);
+  const from = await unCountReorganised(database, network, client, { from: cursorFrom, head }, touched);
+  await scanRanges(database, network, client, { from, head, now, signal }, touched);
+  await updateConfirmations(database, network, head, touched);
   await settleInvoices(database, touched, now);
   return { head };
 }
