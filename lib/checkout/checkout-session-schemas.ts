@@ -69,5 +69,3 @@ export function parseCreateCheckoutSession(body: unknown): CreateCheckoutSession
   }
   return { mode: "standalone", ...parseOrThrow(standaloneSessionSchema, body) };
 }
-
-export const checkoutSessionIdParam = z.strictObject({ id: z.string().max(64) });

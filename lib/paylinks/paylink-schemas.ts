@@ -45,4 +45,3 @@ export const disablePaylinkSchema = z
   .meta({ id: "DisablePaylink" });
 
 export const listPaylinksQuery = pagingQuery;
-export const paylinkIdParam = z.strictObject({ id: z.string().max(64) });
