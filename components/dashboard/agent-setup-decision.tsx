@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
+import { OrganizationSelect } from "@/components/dashboard/organization-select";
 import { buttonStyles } from "@/components/ui/button-styles";
-import { Field, inputStyles } from "@/components/ui/field";
 
 type Organization = { id: string; name: string };
 
@@ -56,19 +56,11 @@ export function AgentSetupDecision({
         </p>
       ) : null}
       {organizations.length > 1 ? (
-        <Field label="Organization">
-          <select
-            className={inputStyles}
-            value={organizationId}
-            onChange={(event) => setOrganizationId(event.target.value)}
-          >
-            {organizations.map((organization) => (
-              <option key={organization.id} value={organization.id}>
-                {organization.name}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <OrganizationSelect
+          organizations={organizations}
+          value={organizationId}
+          onChange={(event) => setOrganizationId(event.target.value)}
+        />
       ) : null}
       <div className="flex gap-3">
         {(

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/dashboard/auth-card";
+import { OrganizationSelect } from "@/components/dashboard/organization-select";
 import { buttonStyles } from "@/components/ui/button-styles";
-import { Field, inputStyles } from "@/components/ui/field";
 import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
 import { findMember } from "@/lib/http/dashboard-session";
@@ -74,15 +74,11 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
       <form method="post" action="/oauth/authorize/decision" className="mt-5 flex flex-col gap-4">
         <input type="hidden" name="request" value={signed} />
         {organizations.length > 1 ? (
-          <Field label="Organization">
-            <select name="organizationId" className={inputStyles} defaultValue={member.organization.id}>
-              {organizations.map((organization) => (
-                <option key={organization.id} value={organization.id}>
-                  {organization.name}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <OrganizationSelect
+            organizations={organizations}
+            name="organizationId"
+            defaultValue={member.organization.id}
+          />
         ) : (
           <>
             <input type="hidden" name="organizationId" value={member.organization.id} />
