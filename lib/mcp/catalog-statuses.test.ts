@@ -1,0 +1,15 @@
+// The agent kit's catalogue is published on its own and imports only zod, so it spells the status
+// lists out; this keeps them equal to the service's one source (the database enums).
+import { describe, expect, it } from "vitest";
+import { checkoutSessionObject, invoiceObject } from "@/packages/agent/src/catalog/shapes";
+import { sessionStatuses } from "../checkout/session-state";
+import { invoiceStatuses } from "../payments/invoice-state";
+
+describe("the catalogue's status lists", () => {
+  it.each([
+    ["invoice", invoiceObject.shape.status.options, invoiceStatuses],
+    ["checkout session", checkoutSessionObject.shape.status.options, sessionStatuses],
+  ])("%s statuses are the service's", (_kind, catalogue, service) => {
+    expect(catalogue).toEqual(service);
+  });
+});
