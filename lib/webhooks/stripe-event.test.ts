@@ -42,7 +42,7 @@ const subscription = (
   intervalCount: 1,
 });
 
-const recurring = (
+const renewal = (
   status: "ACTIVE" | "PAST_DUE" | "CANCELLED",
   reason: "unpaid" | "requested" | null = null,
 ) => ({
@@ -64,48 +64,70 @@ function event(type: string, payload: object, livemode = true): Event {
 }
 
 describe("STRIPE adapter: our events as Stripe events", () => {
-  it.each([
-    ["invoice.created", oneTime, "checkout.session.completed", "checkout.session", "unpaid", "complete"],
+  const firstInvoice = { ...oneTime, paymentType: "RECURRING" };
+  const session = (payment_status: string, mode = "payment") => ({
+    object: "checkout.session",
+    status: "complete",
+    payment_status,
+    mode,
+  });
+  it.each<[string, string, string, object, object]>([
+    ["invoice.created", "one-time", "checkout.session.completed", oneTime, session("unpaid")],
+    ["payment.confirmed", "one-time", "checkout.session.async_payment_succeeded", oneTime, session("paid")],
+    ["invoice.overdue", "one-time", "checkout.session.async_payment_failed", oneTime, session("unpaid")],
     [
-      "payment.confirmed",
-      oneTime,
-      "checkout.session.async_payment_succeeded",
-      "checkout.session",
-      "paid",
-      "complete",
+      "invoice.created",
+      "first recurring",
+      "checkout.session.completed",
+      firstInvoice,
+      session("unpaid", "subscription"),
     ],
     [
       "invoice.overdue",
-      oneTime,
+      "first recurring",
       "checkout.session.async_payment_failed",
-      "checkout.session",
-      "unpaid",
-      "complete",
+      firstInvoice,
+      session("unpaid", "subscription"),
     ],
-    ["invoice.created", recurring("ACTIVE"), "invoice.finalized", "invoice", undefined, "open"],
-    ["payment.confirmed", recurring("ACTIVE"), "invoice.paid", "invoice", undefined, "paid"],
-    ["invoice.overdue", recurring("ACTIVE"), "invoice.payment_failed", "invoice", undefined, "open"],
+    [
+      "invoice.created",
+      "renewal",
+      "invoice.finalized",
+      renewal("ACTIVE"),
+      { object: "invoice", status: "open" },
+    ],
+    [
+      "payment.confirmed",
+      "renewal",
+      "invoice.paid",
+      renewal("ACTIVE"),
+      { object: "invoice", status: "paid" },
+    ],
+    [
+      "invoice.overdue",
+      "renewal",
+      "invoice.payment_failed",
+      renewal("ACTIVE"),
+      { object: "invoice", status: "open" },
+    ],
     [
       "subscription.overdue",
-      recurring("PAST_DUE"),
+      "renewal",
       "customer.subscription.updated",
-      "subscription",
-      undefined,
-      "past_due",
+      renewal("PAST_DUE"),
+      { object: "subscription", status: "past_due" },
     ],
     [
       "subscription.cancelled",
-      recurring("CANCELLED", "unpaid"),
+      "renewal",
       "customer.subscription.deleted",
-      "subscription",
-      undefined,
-      "canceled",
+      renewal("CANCELLED", "unpaid"),
+      { object: "subscription", status: "canceled" },
     ],
-  ])("%s (%o) → %s", (ours, payload, stripeType, object, paymentStatus, status) => {
+  ])("%s of a %s invoice → %s", (ours, _kind, stripeType, payload, object) => {
     const mapped = toStripeEvent(event(ours, payload));
     expect(mapped.type).toBe(stripeType);
-    expect(mapped.data.object).toMatchObject({ object, status });
-    expect((mapped.data.object as { payment_status?: string }).payment_status).toBe(paymentStatus);
+    expect(mapped.data.object).toMatchObject(object);
   });
 
   it("wraps the object in Stripe's event envelope, test events with livemode false", () => {
@@ -124,7 +146,7 @@ describe("STRIPE adapter: our events as Stripe events", () => {
   });
 
   it("says what changed on customer.subscription.updated, as Stripe does", () => {
-    expect(toStripeEvent(event("subscription.overdue", recurring("PAST_DUE"))).data).toMatchObject({
+    expect(toStripeEvent(event("subscription.overdue", renewal("PAST_DUE"))).data).toMatchObject({
       previous_attributes: { status: "active" },
     });
     expect(toStripeEvent(event("payment.confirmed", oneTime)).data).not.toHaveProperty("previous_attributes");
@@ -134,11 +156,8 @@ describe("STRIPE adapter: our events as Stripe events", () => {
     ["an event type outside the table", "organization.updated", oneTime],
     ["a payload without the common fields", "payment.confirmed", { amount: "49.00", currency: "USD" }],
     ["a subscription event of a one-time payment", "subscription.cancelled", oneTime],
-    [
-      "a recurring payload without its subscription",
-      "payment.confirmed",
-      { ...oneTime, paymentType: "RECURRING" },
-    ],
+    ["a subscription event without its subscription", "subscription.overdue", firstInvoice],
+    ["a name on Object's prototype", "constructor", oneTime],
   ])("keeps our type and payload for %s", (_label, type, payload) => {
     const mapped = toStripeEvent(event(type, payload));
     expect(mapped.type).toBe(type);

@@ -11,10 +11,11 @@ type Recurring = EventSource & { subscription: NonNullable<EventSource["subscrip
 type Mapped = { type: string; object: object; previousAttributes?: object };
 
 // Our event types as the Stripe events a Checkout or Billing integration already handles
-// (docs/webhooks.md has this table). A one-time payment is an asynchronous Checkout payment that
-// the buyer starts and the chain settles later; a recurring invoice is a Stripe invoice of a
-// `send_invoice` subscription.
-const oneTime: Record<string, (source: EventSource, created: number) => Mapped> = {
+// (docs/webhooks.md has this table). A checkout payment is an asynchronous Checkout payment that
+// the buyer starts and the chain settles later; the first invoice of a recurring price is one too
+// (mode "subscription": its subscription starts when it is paid). An invoice of a running
+// subscription is a Stripe invoice of a `send_invoice` subscription.
+const checkout: Record<string, (source: EventSource, created: number) => Mapped> = {
   "invoice.created": (source, created) => ({
     type: "checkout.session.completed",
     object: checkoutSessionObject(source, created, "unpaid"),
@@ -56,14 +57,12 @@ const recurring: Record<string, (source: Recurring, created: number) => Mapped> 
 /** Our event as Stripe's event type and object; an event outside the table keeps our type and payload. */
 function mapEvent(event: Event, created: number): Mapped {
   const parsed = eventSource.safeParse(event.payload);
-  if (parsed.success) {
-    const { subscription, paymentType } = parsed.data;
-    if (paymentType === "RECURRING" && subscription) {
-      const map = recurring[event.type];
-      if (map) return map({ ...parsed.data, subscription }, created);
-    }
-    const map = paymentType === "ONE_TIME" ? oneTime[event.type] : undefined;
-    if (map) return map(parsed.data, created);
+  const source = parsed.success ? parsed.data : null;
+  if (source?.subscription && Object.hasOwn(recurring, event.type)) {
+    return recurring[event.type]({ ...source, subscription: source.subscription }, created);
+  }
+  if (source && !source.subscription && Object.hasOwn(checkout, event.type)) {
+    return checkout[event.type](source, created);
   }
   return { type: event.type, object: event.payload as object };
 }

@@ -94,7 +94,8 @@ export function checkoutSessionObject(
     invoice: source.invoiceId,
     livemode: source.livemode,
     metadata: metadata(source),
-    mode: "payment" as const,
+    // A recurring price's first invoice: its subscription starts when it is paid.
+    mode: source.paymentType === "RECURRING" ? ("subscription" as const) : ("payment" as const),
     payment_intent: null,
     payment_method_types: ["crypto"],
     payment_status: paymentStatus,
