@@ -8,13 +8,14 @@ import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "@/lib/c
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
-import type { eventTypes } from "@/lib/events/record-event";
+import { type EventType, type eventTypes, recordEvent } from "@/lib/events/record-event";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import { payInvoiceOnDevnet } from "@/lib/payments/pay-invoice-on-devnet";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { invoiceDeadlineMs, startPayment } from "@/lib/payments/start-payment";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
+import { type ReceivedRequest, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deliverDueWebhooks } from "./deliver-due-webhooks";
 import { sendTestEvent } from "./send-test-event";
@@ -164,6 +165,14 @@ describe("STRIPE adapter with a handler from Stripe's docs", () => {
   });
 });
 
+/** The events a receiver got, each verified as a Stripe handler verifies it. */
+function verifiedStripeEvents(received: ReceivedRequest[], secret: string) {
+  const stripe = new Stripe("sk_test_unused");
+  return received.map((request) =>
+    stripe.webhooks.constructEvent(request.rawBody, request.headers["stripe-signature"] as string, secret),
+  );
+}
+
 describe("STRIPE adapter: test events", () => {
   it.each<[(typeof eventTypes)[number], string, string]>([
     ["invoice.created", "checkout.session.completed", "checkout.session"],
@@ -179,12 +188,7 @@ describe("STRIPE adapter: test events", () => {
       await updateWebhookEndpoint(db(), organization.id, endpoint.id, { url: receiver.url });
       const event = await sendTestEvent(db(), organization.id, endpoint.id, type);
       await deliverDueWebhooks(db(), { now: new Date(Date.now() + 1000) });
-      const [request] = receiver.received;
-      const verified = new Stripe("sk_test_unused").webhooks.constructEvent(
-        request.rawBody,
-        request.headers["stripe-signature"] as string,
-        signingSecret,
-      );
+      const [verified] = verifiedStripeEvents(receiver.received, signingSecret);
       expect(verified).toMatchObject({
         id: event.id,
         object: "event",
@@ -192,6 +196,103 @@ describe("STRIPE adapter: test events", () => {
         livemode: false,
         data: { object: { object, livemode: false } },
       });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe("STRIPE adapter: a subscription's events, built to the shared event contract", () => {
+  it("arrive as the Checkout and Billing events a Stripe subscription integration handles", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const { organization } = await createTestOrganization();
+      const { endpoint, signingSecret } = await stripeEndpoint(organization.id);
+      await updateWebhookEndpoint(db(), organization.id, endpoint.id, { url: receiver.url });
+      const common = {
+        amount: "19.99",
+        amountUsd: "19.99",
+        currency: "USD",
+        rate: "1",
+        paymentType: "RECURRING",
+        network: "devnet",
+        token: "USDC",
+        tokenAmount: "19.99",
+        checkoutSessionId: "ycs_first",
+        merchantOrderId: null,
+        metadata: { plan: "pro" },
+        customer: { email: "ada@example.com", name: "Ada Buyer", clientReferenceId: "account-7" },
+      };
+      const subscription = (status: string, cancellationReason: string | null = null) => ({
+        id: "sub_contract",
+        status,
+        currentPeriodStart: "2026-11-01T00:00:00.000Z",
+        currentPeriodEnd: "2026-12-01T00:00:00.000Z",
+        cancelAtPeriodEnd: false,
+        cancellationReason,
+        interval: "month",
+        intervalCount: 1,
+      });
+      const steps: [EventType, string, Record<string, Prisma.InputJsonValue | null>][] = [
+        ["invoice.created", "inv_first", { ...common, status: "AWAITING_PAYMENT" }],
+        [
+          "payment.confirmed",
+          "inv_first",
+          { ...common, status: "CONFIRMED", subscription: subscription("ACTIVE") },
+        ],
+        [
+          "invoice.created",
+          "inv_renewal",
+          { ...common, status: "AWAITING_PAYMENT", subscription: subscription("ACTIVE") },
+        ],
+        [
+          "invoice.overdue",
+          "inv_renewal",
+          { ...common, status: "OVERDUE", subscription: subscription("ACTIVE") },
+        ],
+        [
+          "subscription.overdue",
+          "inv_renewal",
+          { ...common, status: "OVERDUE", subscription: subscription("PAST_DUE") },
+        ],
+        [
+          "subscription.cancelled",
+          "inv_renewal",
+          { ...common, status: "OVERDUE", subscription: subscription("CANCELLED", "unpaid") },
+        ],
+      ];
+      for (const [type, invoiceId, data] of steps) {
+        await db().$transaction((tx) =>
+          recordEvent(tx, { organizationId: organization.id, type, invoiceId, data }),
+        );
+        await deliverDueWebhooks(db(), { now: new Date(Date.now() + 1000) });
+      }
+      const received = verifiedStripeEvents(receiver.received, signingSecret).map((event) => ({
+        type: event.type,
+        object: event.data.object as unknown as Record<string, unknown>,
+      }));
+      expect(received.map(({ type, object }) => [type, object.object, object.id, object.status])).toEqual([
+        ["checkout.session.completed", "checkout.session", "ycs_first", "complete"],
+        ["invoice.paid", "invoice", "inv_first", "paid"],
+        ["invoice.finalized", "invoice", "inv_renewal", "open"],
+        ["invoice.payment_failed", "invoice", "inv_renewal", "open"],
+        ["customer.subscription.updated", "subscription", "sub_contract", "past_due"],
+        ["customer.subscription.deleted", "subscription", "sub_contract", "canceled"],
+      ]);
+      expect(received[0].object).toMatchObject({
+        mode: "subscription",
+        payment_status: "unpaid",
+        client_reference_id: "account-7",
+        invoice: "inv_first",
+        amount_total: 1999,
+        metadata: { plan: "pro" },
+      });
+      expect(received[1].object).toMatchObject({
+        amount_paid: 1999,
+        parent: { subscription_details: { subscription: "sub_contract" } },
+        metadata: { plan: "pro" },
+      });
+      expect(received[5].object).toMatchObject({ cancellation_details: { reason: "payment_failed" } });
     } finally {
       await receiver.close();
     }
