@@ -302,7 +302,9 @@ describe("Stripe objects", () => {
     ["49.001", "USD", null],
     ["-1.00", "USD", null],
     ["1e3", "USD", null],
-    ["0", "USD", null],
+    ["25.500", "EUR", 2550],
+    ["0", "USD", 0],
+    ["1234567890123", "USD", null],
   ])("amount %s %s is %s minor units", (amount, currency, expected) => {
     expect(minorUnits(amount, currency)).toBe(expected);
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkPositiveDecimal, isPricingCurrency, pricingCurrencies, toBaseUnits } from "../money/decimal";
+import { isPricingCurrency, Money, pricingCurrencies } from "../money/decimal";
 
 // Stripe's objects (API reference: Checkout Session, Invoice, Subscription) built from our common
 // event payload, for the STRIPE adapter. Only fields we can fill truthfully are present; an
@@ -43,12 +43,13 @@ type SubscriptionSource = z.output<typeof subscriptionSource>;
 
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-/** An amount in the currency's minor units (cents for USD/EUR/GBP), exact; null if not a price. */
+/** An amount in the currency's minor units (cents for USD/EUR/GBP), exact; null if it has none. */
 export function minorUnits(amount: string, currency: string): number | null {
   const scale = isPricingCurrency(currency) ? pricingCurrencies[currency] : 2;
   // Prices have at most 12 integer digits, so the integer is well within a JSON number's exact range.
-  if (checkPositiveDecimal(amount, scale, 12) !== null) return null;
-  return Number(toBaseUnits(amount, scale));
+  if (!/^\d{1,12}(\.\d+)?$/.test(amount)) return null;
+  const units = new Money(amount).mul(new Money(10).pow(scale));
+  return units.isInteger() ? units.toNumber() : null;
 }
 
 /**
