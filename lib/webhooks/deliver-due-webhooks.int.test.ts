@@ -4,12 +4,12 @@ import Stripe from "stripe";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
+import { verifyWebhookSignature } from "@/packages/agent/src/webhooks/verify-signature";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { type ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deliverDueWebhooks } from "./deliver-due-webhooks";
 import { rotateWebhookSecret } from "./rotate-webhook-secret";
-import { verifySignature } from "./signature";
 
 // Timeouts are scripted short here; the production default is 10 s.
 process.env.SERVICE_WEBHOOK_TIMEOUT_MS = "300";
@@ -71,12 +71,12 @@ describe("webhook delivery", () => {
       livemode: true,
     });
     expect(
-      verifySignature({
+      verifyWebhookSignature({
         rawBody: request.rawBody,
         header: request.headers["x-service-signature"] as string,
         secret: signingSecret,
       }),
-    ).toMatchObject({ ok: true });
+    ).toMatchObject({ valid: true });
     await deliverDueWebhooks(db(), { now: at(3600) });
     expect((await delivery()).attemptCount).toBe(1);
   });
@@ -200,7 +200,7 @@ describe("webhook delivery", () => {
     const header = second.headers["x-service-signature"] as string;
     expect(header.match(/v1=/g)).toHaveLength(2);
     for (const secret of [signingSecret, rotated.signingSecret]) {
-      expect(verifySignature({ rawBody: second.rawBody, header, secret }).ok).toBe(true);
+      expect(verifyWebhookSignature({ rawBody: second.rawBody, header, secret }).valid).toBe(true);
     }
   });
 

@@ -1,67 +1,34 @@
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { computeSignature, generateSigningSecret, signatureHeader, verifySignature } from "./signature";
+import { verifyWebhookSignature } from "@/packages/agent/src/webhooks/verify-signature";
+import { generateSigningSecret, signatureHeader } from "./signature";
 
+// The sender's side; the receiver's check is tested with the kit (verify-signature.test.ts).
 const secret = generateSigningSecret();
 const body = '{"id":"evt_1","type":"payment.confirmed","amount":"49.00"}';
 const now = new Date("2026-01-01T00:00:00Z");
 const t = Math.floor(now.getTime() / 1000);
 
 describe("webhook signatures", () => {
-  it("verifies a signature over the raw body", () => {
-    expect(
-      verifySignature({ rawBody: body, header: signatureHeader([secret], t, body), secret, now }),
-    ).toEqual({ ok: true, timestamp: t });
+  it("signs the raw body so that the kit's check accepts it and a tampered body fails", () => {
+    const header = signatureHeader([secret], t, body);
+    expect(verifyWebhookSignature({ rawBody: body, header, secret, now })).toEqual({
+      valid: true,
+      timestamp: t,
+    });
+    expect(verifyWebhookSignature({ rawBody: body.replace("49.00", "0.01"), header, secret, now })).toEqual({
+      valid: false,
+      reason: "signature_mismatch",
+    });
   });
 
-  it.each<[string, () => Parameters<typeof verifySignature>[0], string]>([
-    [
-      "a tampered body",
-      () => ({
-        rawBody: body.replace("49.00", "0.01"),
-        header: signatureHeader([secret], t, body),
-        secret,
-        now,
-      }),
-      "signature_mismatch",
-    ],
-    [
-      "re-serialized JSON",
-      () => ({
-        rawBody: JSON.stringify(JSON.parse(body), null, 2),
-        header: signatureHeader([secret], t, body),
-        secret,
-        now,
-      }),
-      "signature_mismatch",
-    ],
-    [
-      "another secret",
-      () => ({ rawBody: body, header: signatureHeader([generateSigningSecret()], t, body), secret, now }),
-      "signature_mismatch",
-    ],
-    [
-      "a stale timestamp",
-      () => ({ rawBody: body, header: signatureHeader([secret], t - 301, body), secret, now }),
-      "timestamp_out_of_tolerance",
-    ],
-    [
-      "a future timestamp",
-      () => ({ rawBody: body, header: signatureHeader([secret], t + 301, body), secret, now }),
-      "timestamp_out_of_tolerance",
-    ],
-    ["no header", () => ({ rawBody: body, header: undefined, secret, now }), "malformed_header"],
-    ["no v1", () => ({ rawBody: body, header: `t=${t}`, secret, now }), "malformed_header"],
-    ["garbage", () => ({ rawBody: body, header: "v1=zz,t=abc", secret, now }), "malformed_header"],
-  ])("rejects %s", (_case, input, reason) => {
-    expect(verifySignature(input())).toEqual({ ok: false, reason });
-  });
-
-  it("accepts any of several v1 values (rotation grace)", () => {
+  it("carries one v1 per secret during a rotation's grace, each accepted", () => {
     const old = generateSigningSecret();
     const header = signatureHeader([secret, old], t, body);
-    expect(verifySignature({ rawBody: body, header, secret: old, now }).ok).toBe(true);
-    expect(verifySignature({ rawBody: body, header, secret, now }).ok).toBe(true);
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    for (const key of [secret, old]) {
+      expect(verifyWebhookSignature({ rawBody: body, header, secret: key, now }).valid).toBe(true);
+    }
   });
 
   it("matches the signature Stripe's own library computes", () => {
@@ -70,7 +37,7 @@ describe("webhook signatures", () => {
       secret,
       timestamp: t,
     });
-    expect(stripeHeader).toBe(`t=${t},v1=${computeSignature(secret, t, body)}`);
+    expect(stripeHeader).toBe(signatureHeader([secret], t, body));
   });
 
   it("makes secrets of 32 random bytes", () => {

@@ -109,7 +109,7 @@ export const prompts: PromptDefinition[] = [
         "Reuse this project's Stripe-style webhook handler for Crypto Checkout events.",
         "1. Find the existing handler that calls stripe.webhooks.constructEvent (or verifies Stripe-Signature).",
         `2. service_webhooks_create with adapter STRIPE${args.url ? ` and url ${args.url}` : ""}. Store the returned signing secret as SERVICE_WEBHOOK_SECRET and let the handler use it for our events (a separate route or secret if it also receives real Stripe events).`,
-        "3. Handle event.type payment.confirmed: the order data is in event.data.object (invoiceId, amount, currency, customer); deduplicate on event.id.",
+        "3. Keep its switch on event.type: a payment arrives as checkout.session.completed (payment_status unpaid), then checkout.session.async_payment_succeeded (fulfil) or checkout.session.async_payment_failed; event.data.object is a Stripe checkout.session (client_reference_id, amount_total in minor units, metadata with our ids). Deduplicate on event.id.",
         "4. service_webhooks_send_test, then service_webhooks_list_deliveries until the delivery shows a 2xx.",
       ].join("\n"),
   },

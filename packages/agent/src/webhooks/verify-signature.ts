@@ -2,9 +2,15 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 // X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> keyed with the
 // whole whsec_… string; several v1 values during a rotation; 300 s tolerance (decisions.md).
-// The kit checks it offline, so it carries its own copy of the receiver's side of the algorithm.
+// The kit checks it offline and may not import the app, so the one implementation lives here and
+// the app signs deliveries with this computeSignature (lib/webhooks/signature.ts).
 
 export const signatureToleranceSeconds = 300;
+
+/** Hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the whole whsec_… string. */
+export function computeSignature(secret: string, timestamp: number, rawBody: string): string {
+  return createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex");
+}
 
 export type SignatureCheck =
   | { valid: true; timestamp: number }
@@ -30,7 +36,7 @@ export function verifyWebhookSignature(input: {
   if (Math.abs(nowSeconds - timestamp) > (input.toleranceSeconds ?? signatureToleranceSeconds)) {
     return { valid: false, reason: "timestamp_out_of_tolerance" };
   }
-  const expected = createHmac("sha256", input.secret).update(`${timestamp}.${input.rawBody}`).digest();
+  const expected = Buffer.from(computeSignature(input.secret, timestamp, input.rawBody), "hex");
   return signatures.some((signature) => timingSafeEqual(signature, expected))
     ? { valid: true, timestamp }
     : { valid: false, reason: "signature_mismatch" };

@@ -3,7 +3,7 @@ import { GET as eventDeliveries } from "@/app/api/private/events/[id]/deliveries
 import { PUT as updateOrganization } from "@/app/api/private/organization/current/route";
 import { db } from "@/lib/db/client";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
-import { verifySignature } from "@/lib/webhooks/signature";
+import { verifyWebhookSignature } from "@/packages/agent/src/webhooks/verify-signature";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
@@ -133,7 +133,7 @@ describe("webhook endpoints", () => {
     const [request] = receiver.received;
     const header = request.headers["x-service-signature"] as string;
     for (const secret of [signingSecret, won[0].json.data.signingSecret]) {
-      expect(verifySignature({ rawBody: request.rawBody, header, secret }).ok).toBe(true);
+      expect(verifyWebhookSignature({ rawBody: request.rawBody, header, secret }).valid).toBe(true);
     }
   });
 
@@ -152,11 +152,11 @@ describe("webhook endpoints", () => {
     const payload = JSON.parse(request.rawBody);
     expect(payload).toMatchObject({ id: sent.json.data.eventId, livemode: false, type: "payment.confirmed" });
     expect(
-      verifySignature({
+      verifyWebhookSignature({
         rawBody: request.rawBody,
         header: request.headers["x-service-signature"] as string,
         secret: signingSecret,
-      }).ok,
+      }).valid,
     ).toBe(true);
     // Test events create no checkout sessions, invoices or customers: only the event and its delivery.
     expect(await db().checkoutSession.count({ where: { organizationId: organization.id } })).toBe(0);
