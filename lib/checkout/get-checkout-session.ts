@@ -1,8 +1,8 @@
-import Decimal from "decimal.js";
 import { type Db, sqlPool } from "../db/client";
 import { notFound } from "../errors";
 import { type CheckoutSession, Prisma } from "../generated/prisma/client";
 import { hasIdPrefix } from "../ids";
+import { Money } from "../money/decimal";
 import { formatTokenAmount, type PaymentSummary } from "../payments/payment-summary";
 import { applySessionExpiry } from "./apply-session-expiry";
 
@@ -54,7 +54,7 @@ export async function getCheckoutSession(database: Db, organizationId: string, i
           overpaid: formatTokenAmount(
             invoiceNetwork,
             invoiceToken,
-            Decimal.max(new Decimal(invoiceAmountPaid).minus(invoiceAmountDue), 0),
+            Money.max(new Money(invoiceAmountPaid).minus(invoiceAmountDue), 0),
           ),
           deadline: invoiceDeadline.toISOString(),
         }

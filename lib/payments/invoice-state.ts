@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Money, type MoneyValue } from "../money/decimal";
 
 // The invoice state machine (decisions doc, "Session and invoice states"), pure. It is computed
 // from what the chain shows, not stepped by events, so reorganisations (a payment's block
@@ -12,12 +12,12 @@ import Decimal from "decimal.js";
 
 export type InvoiceStatus = "AWAITING_PAYMENT" | "PARTIALLY_PAID" | "CONFIRMING" | "CONFIRMED" | "OVERDUE";
 
-export type InvoiceView = { status: InvoiceStatus; amountDue: Decimal.Value; deadline: Date };
+export type InvoiceView = { status: InvoiceStatus; amountDue: MoneyValue; deadline: Date };
 export type PaymentTotals = {
   /** Payments with the required confirmations, on the canonical chain. */
-  confirmed: Decimal.Value;
+  confirmed: MoneyValue;
   /** Payments seen on the canonical chain with fewer confirmations. */
-  confirming: Decimal.Value;
+  confirming: MoneyValue;
 };
 
 export type InvoiceTransition = {
@@ -36,8 +36,8 @@ export type InvoiceTransition = {
 };
 
 export function nextInvoiceState(invoice: InvoiceView, totals: PaymentTotals, now: Date): InvoiceTransition {
-  const due = new Decimal(invoice.amountDue);
-  const confirmed = new Decimal(totals.confirmed);
+  const due = new Money(invoice.amountDue);
+  const confirmed = new Money(totals.confirmed);
   const seen = confirmed.plus(totals.confirming);
   const pastDeadline = now.getTime() >= invoice.deadline.getTime();
 
@@ -53,8 +53,8 @@ export function nextInvoiceState(invoice: InvoiceView, totals: PaymentTotals, no
     emitPaymentConfirmed: status === "CONFIRMED" && invoice.status !== "CONFIRMED",
     emitInvoiceOverdue: status === "OVERDUE" && invoice.status !== "OVERDUE",
     seen: seen.toFixed(),
-    remaining: Decimal.max(due.minus(seen), 0).toFixed(),
-    overpaid: Decimal.max(seen.minus(due), 0).toFixed(),
+    remaining: Money.max(due.minus(seen), 0).toFixed(),
+    overpaid: Money.max(seen.minus(due), 0).toFixed(),
     late: status === "CONFIRMED" && invoice.status !== "CONFIRMED" && pastDeadline,
   };
 }

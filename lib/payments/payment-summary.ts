@@ -1,6 +1,6 @@
-import Decimal from "decimal.js";
 import { z } from "zod";
 import { config } from "../config";
+import { Money } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 
 /** The payment part of the merchant's session view (spec 2.4): present once an invoice exists. */
@@ -23,5 +23,5 @@ export type PaymentSummary = z.output<typeof paymentSummaryObject>;
 export function formatTokenAmount(networkId: string, symbol: string, value: { toString(): string }): string {
   const network = config().networks.find((candidate) => candidate.id === networkId);
   const decimals = network?.tokens.find((token) => token.symbol === symbol)?.decimals ?? 18;
-  return new Decimal(value.toString()).toFixed(decimals);
+  return new Money(value.toString()).toFixed(decimals);
 }

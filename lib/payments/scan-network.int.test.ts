@@ -2,7 +2,13 @@ import { createPublicClient, createWalletClient, type Hex, http, parseEther, par
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
-import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "@/lib/chains/devnet";
+import {
+  type Devnet,
+  deployPriceFeeds,
+  deployTestUsdc,
+  devnetNetwork,
+  startDevnet,
+} from "@/lib/chains/devnet";
 import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
@@ -23,7 +29,8 @@ const { abi } = compileTestUsdc();
 beforeAll(async () => {
   devnet = await startDevnet({ port: 8620 + Math.floor(Math.random() * 70), blockIntervalMs: 0 });
   const usdc = await deployTestUsdc(devnet.rpcUrl);
-  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 3 });
+  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
+  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 3, priceFeeds });
   process.env.SERVICE_NETWORKS = JSON.stringify([network]);
   process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
 }, 120_000);

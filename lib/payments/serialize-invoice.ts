@@ -30,7 +30,19 @@ export const invoiceObject = z
     amountPaid: decimalString,
     pricingAmount: decimalString,
     pricingCurrency: z.string(),
-    rate: decimalString,
+    rate: decimalString.meta({
+      description: "Token units per unit of the pricing currency, frozen at the quote",
+    }),
+    amountUsd: decimalString.meta({
+      description: "The price in USD at the quote's prices, frozen at the quote",
+    }),
+    quotedAt: isoTimestamp,
+    quoteSource: z
+      .string()
+      .meta({ description: "The prices the quote used: feed, network and update time, or configured rate" }),
+    quoteExpiresAt: isoTimestamp.nullable().meta({
+      description: "End of the quote window; null for the pricing currency's own stablecoin (no rate)",
+    }),
     deadline: isoTimestamp,
     createdAt: isoTimestamp,
     payments: z.array(paymentObject),
@@ -53,6 +65,10 @@ export function serializeInvoice(invoice: Invoice & { payments: Payment[] }): z.
     pricingAmount: plain(invoice.pricingAmount),
     pricingCurrency: invoice.pricingCurrency,
     rate: plain(invoice.rate),
+    amountUsd: invoice.amountUsd.toFixed(2),
+    quotedAt: invoice.quotedAt.toISOString(),
+    quoteSource: invoice.quoteSource,
+    quoteExpiresAt: invoice.quoteExpiresAt?.toISOString() ?? null,
     deadline: invoice.deadline.toISOString(),
     createdAt: invoice.createdAt.toISOString(),
     payments: invoice.payments.map((payment) => ({

@@ -105,6 +105,10 @@ export const invoiceObject = z.object({
   pricingAmount: z.string(),
   pricingCurrency: z.string(),
   rate: z.string(),
+  amountUsd: z.string(),
+  quotedAt: timestamp,
+  quoteSource: z.string(),
+  quoteExpiresAt: timestamp.nullable(),
   deadline: timestamp,
   createdAt: timestamp,
   payments: z.array(
