@@ -46,6 +46,11 @@ export function formatAmount(value: Decimal.Value, scale: number): string {
   return new Money(value).toFixed(scale, Decimal.ROUND_DOWN);
 }
 
+/** A decimal at its own precision without trailing zeros or exponent: "1.000" and 1e-8 are "1" and "0.00000001". */
+export function formatDecimal(value: { toString(): string }): string {
+  return new Money(value.toString()).toFixed();
+}
+
 /** Token base units (an integer, as on chain) from a decimal token amount; rounds up so a quote never undercharges. */
 export function toBaseUnits(amount: Decimal.Value, decimals: number): bigint {
   return BigInt(

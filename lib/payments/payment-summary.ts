@@ -13,6 +13,10 @@ export const paymentSummaryObject = z
     amountDue: decimalString,
     amountPaid: decimalString,
     overpaid: decimalString.meta({ description: "Received beyond the amount due" }),
+    amountUsd: decimalString.meta({ description: "The price in USD, frozen at the quote" }),
+    rate: decimalString.meta({
+      description: "Token units per unit of the pricing currency, frozen at the quote",
+    }),
     deadline: isoTimestamp,
   })
   .meta({ id: "PaymentSummary" });

@@ -1,4 +1,6 @@
 import type { CheckoutSession, Invoice } from "../generated/prisma/client";
+import { formatDecimal } from "../money/decimal";
+import { formatTokenAmount } from "./payment-summary";
 
 /**
  * Spec 6.3: the payload fields of invoice and payment events. The amounts are the invoice's frozen
@@ -10,12 +12,12 @@ export function serializeInvoiceEvent(invoice: Invoice, session: CheckoutSession
     amount: invoice.pricingAmount.toString(),
     amountUsd: invoice.amountUsd.toFixed(2),
     currency: invoice.pricingCurrency,
-    rate: invoice.rate.toString(),
+    rate: formatDecimal(invoice.rate),
     paymentType: "ONE_TIME",
     status: invoice.status,
     network: invoice.network,
     token: invoice.token,
-    tokenAmount: invoice.amountDue.toString(),
+    tokenAmount: formatTokenAmount(invoice.network, invoice.token, invoice.amountDue),
     checkoutSessionId: session.id,
     merchantOrderId: session.merchantOrderId,
     metadata: session.metadata as Record<string, string | number | boolean | null>,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Invoice, Payment } from "../generated/prisma/client";
+import { formatDecimal } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+import { formatTokenAmount } from "./payment-summary";
 
 export const paymentObject = z
   .object({
@@ -52,6 +54,8 @@ export const invoiceObject = z
 const plain = (value: { toString(): string }) => value.toString();
 
 export function serializeInvoice(invoice: Invoice & { payments: Payment[] }): z.output<typeof invoiceObject> {
+  // Token amounts at the token's precision, as the buyer's page and the events show them.
+  const tokens = (value: { toString(): string }) => formatTokenAmount(invoice.network, invoice.token, value);
   return {
     id: invoice.id,
     object: "invoice",
@@ -60,11 +64,11 @@ export function serializeInvoice(invoice: Invoice & { payments: Payment[] }): z.
     network: invoice.network,
     token: invoice.token,
     depositAddress: invoice.depositAddress,
-    amountDue: plain(invoice.amountDue),
-    amountPaid: plain(invoice.amountPaid),
+    amountDue: tokens(invoice.amountDue),
+    amountPaid: tokens(invoice.amountPaid),
     pricingAmount: plain(invoice.pricingAmount),
     pricingCurrency: invoice.pricingCurrency,
-    rate: plain(invoice.rate),
+    rate: formatDecimal(invoice.rate),
     amountUsd: invoice.amountUsd.toFixed(2),
     quotedAt: invoice.quotedAt.toISOString(),
     quoteSource: invoice.quoteSource,
@@ -76,7 +80,7 @@ export function serializeInvoice(invoice: Invoice & { payments: Payment[] }): z.
       object: "payment",
       txHash: payment.txHash,
       logIndex: payment.logIndex,
-      amount: plain(payment.amount),
+      amount: tokens(payment.amount),
       blockNumber: payment.blockNumber.toString(),
       confirmations: payment.confirmations,
       status: payment.status,

@@ -53,6 +53,8 @@ export const paymentSummary = z.object({
   amountDue: z.string(),
   amountPaid: z.string(),
   overpaid: z.string(),
+  amountUsd: z.string(),
+  rate: z.string(),
   deadline: timestamp,
 });
 
