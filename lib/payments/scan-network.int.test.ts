@@ -369,10 +369,11 @@ describe("what the watcher watches", () => {
       FROM generate_series(1, 11100) AS i`;
     await db().$executeRaw`
       INSERT INTO "Invoice" ("id", "organizationId", "checkoutSessionId", "network", "token", "depositAddress",
-        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "status", "deadline", "updatedAt")
+        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
+        "quoteSource", "status", "deadline", "updatedAt")
       SELECT 'inv_bulk' || i, ${organization.id}, 'ycs_bulk' || i, 'devnet',
         CASE WHEN i <= 10000 AND i % 2 = 0 THEN 'ETH' ELSE 'USDC' END,
-        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, 1, 1, 'USD', 1,
+        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, 1, 1, 'USD', 1, 1, now(), 'bulk',
         CASE WHEN i <= 10000 THEN 'OVERDUE' ELSE 'AWAITING_PAYMENT' END::"InvoiceStatus",
         CASE WHEN i <= 10000 THEN now() - interval '25 hours' ELSE now() + interval '1 hour' END, now()
       FROM generate_series(1, 11100) AS i`;
