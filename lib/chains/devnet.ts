@@ -98,6 +98,21 @@ export async function deployPriceFeeds(rpcUrl: string): Promise<PriceFeedConfig[
   return feeds;
 }
 
+/**
+ * Sets a devnet feed's answer to `usd` per unit. `updatedAt` (unix seconds) pins the update time
+ * (tests of stale prices); 0 lets it follow the chain's clock again.
+ */
+export async function setDevnetPrice(rpcUrl: string, feed: string, usd: string, updatedAt = 0n) {
+  const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl) });
+  const hash = await wallet.writeContract({
+    address: feed as Address,
+    abi: compileMockAggregator().abi,
+    functionName: "setRoundData",
+    args: [parseUnits(usd, devnetFeedDecimals), updatedAt],
+  });
+  await createPublicClient({ chain: hardhat, transport: http(rpcUrl) }).waitForTransactionReceipt({ hash });
+}
+
 /** The network configuration of a local devnet: its test USDC, ETH and price feeds, flagged as the devnet. */
 export function devnetNetwork(options: {
   rpcUrl: string;

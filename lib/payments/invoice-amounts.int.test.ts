@@ -1,21 +1,17 @@
-import { createWalletClient, type Hex, http } from "viem";
-import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as retrieveSession } from "@/app/api/checkout-sessions/[id]/route";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { GET as listTransactions } from "@/app/api/private/transactions/route";
 import { GET as publicPayment } from "@/app/api/public/payments/[id]/route";
 import { POST as start } from "@/app/api/public/payments/route";
-import { compileMockAggregator } from "@/lib/chains/compile-test-usdc";
 import {
   type Devnet,
   deployPriceFeeds,
   deployTestUsdc,
-  devnetFeedDecimals,
   devnetNetwork,
+  setDevnetPrice,
   startDevnet,
 } from "@/lib/chains/devnet";
-import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { getDashboardOverview } from "@/lib/dashboard/get-dashboard-overview";
 import { db } from "@/lib/db/client";
@@ -41,20 +37,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => devnet?.stop());
 
-async function setEthPrice(usd: bigint) {
+async function setEthPrice(usd: string) {
   const feed = network.priceFeeds?.find((candidate) => candidate.pair === "ETH/USD");
-  const wallet = createWalletClient({
-    account: devnetFunder,
-    chain: hardhat,
-    transport: http(devnet.rpcUrl),
-  });
-  const hash = await wallet.writeContract({
-    address: feed?.address as Hex,
-    abi: compileMockAggregator().abi,
-    functionName: "setRoundData",
-    args: [usd * 10n ** BigInt(devnetFeedDecimals), 0n],
-  });
-  await devnet.client.waitForTransactionReceipt({ hash });
+  await setDevnetPrice(devnet.rpcUrl, feed?.address ?? "", usd);
 }
 
 async function startInvoice(amount: string, currency: string, token: string) {
@@ -121,7 +106,7 @@ async function expectOneAmount(
 
 describe("one amount per invoice", () => {
   it("19.99 EUR in ETH: partial payment, overdue, the price moves, a late top-up; every event and view agrees", async () => {
-    await setEthPrice(3000n);
+    await setEthPrice("3000");
     const merchant = await startInvoice("19.99", "EUR", "ETH");
     const expected = {
       amount: "19.99",
@@ -136,7 +121,7 @@ describe("one amount per invoice", () => {
     await watch();
     expect(await status(merchant.invoiceId)).toBe("PARTIALLY_PAID");
 
-    await setEthPrice(3500n);
+    await setEthPrice("3500");
     const { deadline } = await db().invoice.findUniqueOrThrow({ where: { id: merchant.invoiceId } });
     const late = new Date(deadline.getTime() + 60_000);
     await markOverdueInvoices(db(), late);

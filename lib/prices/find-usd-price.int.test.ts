@@ -1,18 +1,14 @@
-import { createWalletClient, type Hex, http } from "viem";
-import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { POST as start } from "@/app/api/public/payments/route";
-import { compileMockAggregator } from "@/lib/chains/compile-test-usdc";
 import {
   type Devnet,
   deployPriceFeeds,
   deployTestUsdc,
-  devnetFeedDecimals,
   devnetNetwork,
+  setDevnetPrice,
   startDevnet,
 } from "@/lib/chains/devnet";
-import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { PriceFeedConfig } from "@/lib/chains/networks";
 import { db } from "@/lib/db/client";
 import { startPayment } from "@/lib/payments/start-payment";
@@ -23,7 +19,6 @@ import { createTestOrganization } from "@/scripts/test-support/fixtures";
 // broken feeds, and the configured fallback.
 let devnet: Devnet;
 let feeds: Record<string, PriceFeedConfig>;
-const { abi } = compileMockAggregator();
 const noContract = `0x${"8".repeat(40)}`;
 
 beforeAll(async () => {
@@ -55,18 +50,7 @@ afterAll(async () => devnet?.stop());
 async function setFeed(pair: string, usd: bigint, ageSeconds?: number) {
   const block = await devnet.client.getBlock();
   const updatedAt = ageSeconds === undefined ? 0n : block.timestamp - BigInt(ageSeconds);
-  const wallet = createWalletClient({
-    account: devnetFunder,
-    chain: hardhat,
-    transport: http(devnet.rpcUrl),
-  });
-  const hash = await wallet.writeContract({
-    address: feeds[pair].address as Hex,
-    abi,
-    functionName: "setRoundData",
-    args: [usd * 10n ** BigInt(devnetFeedDecimals), updatedAt],
-  });
-  await devnet.client.waitForTransactionReceipt({ hash });
+  await setDevnetPrice(devnet.rpcUrl, feeds[pair].address, usd.toString(), updatedAt);
 }
 
 async function session(amount: string, currency: string) {
