@@ -37,7 +37,18 @@ beforeAll(async () => {
     { symbol: "XYZ", decimals: 18, address: `0x${"6".repeat(40)}` },
     { symbol: "ABC", decimals: 18, address: `0x${"7".repeat(40)}` },
   );
-  process.env.SERVICE_NETWORKS = JSON.stringify([network]);
+  // A second network on the same node whose own ETH/USD feed is broken: its quotes fall back to the
+  // devnet's feed (the next configured network).
+  const mirror = {
+    id: "mirror",
+    name: "Mirror",
+    chainId: network.chainId,
+    rpcUrl: devnet.rpcUrl,
+    confirmations: 1,
+    tokens: [{ symbol: "ETH", decimals: 18 }],
+    priceFeeds: [{ pair: "ETH/USD", address: noContract, maxAgeSeconds: 3600 }],
+  };
+  process.env.SERVICE_NETWORKS = JSON.stringify([mirror, network]);
   process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
   // GBP has a configured rate behind its feed; EUR does not.
   process.env.SERVICE_RATES = JSON.stringify({
@@ -62,8 +73,8 @@ async function session(amount: string, currency: string) {
   return created.json.id as string;
 }
 
-const startRoute = (checkoutSessionId: string, token: string) =>
-  callRoute(start, "/api/public/payments", { body: { checkoutSessionId, network: "devnet", token } });
+const startRoute = (checkoutSessionId: string, token: string, network = "devnet") =>
+  callRoute(start, "/api/public/payments", { body: { checkoutSessionId, network, token } });
 
 async function expectNothingCreated(checkoutSessionId: string) {
   expect(await db().invoice.count({ where: { checkoutSessionId } })).toBe(0);
@@ -89,6 +100,14 @@ describe("quotes from price feeds on the devnet", () => {
     );
     expect(invoice.rate.toString()).toBe("0.000333333333333333");
     expect(invoice.amountUsd.toFixed(2)).toBe("25.00");
+  });
+
+  it("falls back to the same pair's feed on the next configured network when the paying network's fails", async () => {
+    const response = await startRoute(await session("25.00", "USD"), "ETH", "mirror");
+    expect(response.status).toBe(201);
+    expect(response.json.amountDue).toBe("0.008333333333333334");
+    const invoice = await db().invoice.findUniqueOrThrow({ where: { id: response.json.id } });
+    expect(invoice.quoteSource).toMatch(new RegExp(`^ETH/USD feed ${feeds["ETH/USD"].address} on devnet,`));
   });
 
   it.each([
