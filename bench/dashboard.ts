@@ -43,9 +43,11 @@ try {
     );
     await client.query(
       `INSERT INTO "Invoice" ("id","organizationId","checkoutSessionId","network","token","depositAddress","derivationIndex",
-         "amountDue","amountPaid","pricingAmount","pricingCurrency","rate","status","deadline","createdAt","updatedAt")
+         "amountDue","amountPaid","pricingAmount","pricingCurrency","rate","amountUsd","quotedAt","quoteSource",
+         "status","deadline","createdAt","updatedAt")
        SELECT v, $1, s, 'devnet', 'USDC', '0x' || lpad(to_hex(i), 40, '0'), i, a::numeric,
-         CASE WHEN st = 'CONFIRMED' THEN a::numeric ELSE 0 END, a::numeric, 'USD', 1, st::"InvoiceStatus",
+         CASE WHEN st = 'CONFIRMED' THEN a::numeric ELSE 0 END, a::numeric, 'USD', 1, a::numeric, c, 'USD 1:1',
+         st::"InvoiceStatus",
          c + interval '1 hour', c, c
        FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::timestamptz[]) AS t(v, s, a, i, st, c)`,
       [

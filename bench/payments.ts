@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { privateKeyToAddress } from "viem/accounts";
-import { deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
+import { deployPriceFeeds, deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
 import { startPayment } from "../lib/checkout/start-payment";
@@ -51,6 +51,7 @@ try {
   const network = devnetNetwork({
     rpcUrl: devnet.rpcUrl,
     usdc: await deployTestUsdc(devnet.rpcUrl),
+    priceFeeds: await deployPriceFeeds(devnet.rpcUrl),
     confirmations: 2,
   });
   // The app reads its configuration from the environment once, on first use: set it before that.

@@ -3,7 +3,7 @@ import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { createWalletClient, type Hex, http, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
-import { deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
+import { deployPriceFeeds, deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { startRpcRecorder } from "../scripts/test-support/rpc-recorder";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
@@ -29,6 +29,7 @@ test("two instances on one database share webhook work, the chain scan and rate 
   // Slow answers keep attempts in flight when instance B dies; later ones are quick.
   receiver.script(...Array.from({ length: 60 }, () => ({ status: 200, delayMs: 3_000 })));
   const usdc = await deployTestUsdc(devnet.rpcUrl);
+  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
   const mnemonic = generateMnemonic(wordlist);
   const instanceEnv = (via: "A" | "B") => ({
     TEST_DATABASE_URL: process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres",
@@ -36,7 +37,9 @@ test("two instances on one database share webhook work, the chain scan and rate 
     SERVICE_RATE_LIMIT_STORE: "postgres",
     SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE: String(publicPerMinute),
     // The same chain, each instance through its own recorded port.
-    SERVICE_NETWORKS: JSON.stringify([devnetNetwork({ rpcUrl: rpc.urls[via], usdc, confirmations: 2 })]),
+    SERVICE_NETWORKS: JSON.stringify([
+      devnetNetwork({ rpcUrl: rpc.urls[via], usdc, confirmations: 2, priceFeeds }),
+    ]),
     SERVICE_HD_MNEMONIC: mnemonic,
   });
   // A starts first, so it takes the chain-scan lease before B exists.

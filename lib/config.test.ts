@@ -68,6 +68,18 @@ describe("parseConfig", () => {
     expect(config.payBaseUrl).toBe("https://pay.example.com/pay");
   });
 
+  it("reads configured USD prices with their time and maximum age (one day unless given)", () => {
+    const { configuredRates } = parseConfig({
+      SERVICE_RATES:
+        '{"EUR/USD": {"rate": "1.08", "updatedAt": "2026-01-31T16:00:00Z"}, "GBP/USD": {"rate": "1.27", "updatedAt": "2026-01-31T17:00:00+01:00", "maxAgeSeconds": 600}}',
+    });
+    expect(configuredRates).toEqual({
+      "EUR/USD": { rate: "1.08", updatedAt: new Date("2026-01-31T16:00:00Z"), maxAgeSeconds: 86_400 },
+      "GBP/USD": { rate: "1.27", updatedAt: new Date("2026-01-31T16:00:00Z"), maxAgeSeconds: 600 },
+    });
+    expect(parseConfig({}).configuredRates).toEqual({});
+  });
+
   it("does not seed a demo organization into a configured database unless asked", () => {
     expect(parseConfig({ DATABASE_URL: "postgresql://db/x" }).seedDemo).toBe(false);
     expect(parseConfig({ DATABASE_URL: "postgresql://db/x", SERVICE_SEED_DEMO: "true" }).seedDemo).toBe(true);
@@ -88,10 +100,15 @@ describe("parseConfig", () => {
     ],
     [{ SERVICE_HD_MNEMONIC: "not a mnemonic" }, "SERVICE_HD_MNEMONIC must be a valid BIP39 mnemonic"],
     [{ SMTP_URL: "http://mail" }, "SMTP_URL must be an smtp:// or smtps:// URL"],
-    [
-      { SERVICE_RATES: "[]" },
-      'SERVICE_RATES must be a JSON object of rates, e.g. {"ETH/USD": "3000"} (got "[]")',
-    ],
+    ...[
+      "[]",
+      '{"EUR/USD": "1.08"}',
+      '{"EUR/USD": {"rate": "1.08"}}',
+      '{"EUR/USD": {"rate": "0", "updatedAt": "2026-01-31T16:00:00Z"}}',
+    ].map((value) => [
+      { SERVICE_RATES: value },
+      `SERVICE_RATES must be a JSON object of USD prices with their time, e.g. {"EUR/USD": {"rate": "1.08", "updatedAt": "2026-01-31T16:00:00Z", "maxAgeSeconds": 86400}} (got "${value}")`,
+    ]),
     [
       { SERVICE_NETWORKS: "{}" },
       "SERVICE_NETWORKS must be a JSON list of networks (: Invalid input: expected array, received object)",

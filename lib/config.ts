@@ -25,6 +25,29 @@ function isLocalUrl(url: string) {
   return host === "localhost" || isLoopbackAddress(host);
 }
 
+/**
+ * Prices given by the operator (SERVICE_RATES) for assets no feed covers, typically fiat: each
+ * with the time it was taken and how long it may be used, so a forgotten value stops quoting
+ * instead of pricing at a made-up number.
+ */
+const configuredRatesSchema = z.record(
+  z.string().regex(/^[A-Z0-9]{2,10}\/USD$/),
+  z.strictObject({
+    rate: z
+      .string()
+      .regex(/^(0|[1-9]\d*)(\.\d+)?$/)
+      .refine((value) => /[1-9]/.test(value)),
+    updatedAt: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
+    maxAgeSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(366 * 24 * 3600)
+      .default(86_400),
+  }),
+);
+export type ConfiguredRates = z.output<typeof configuredRatesSchema>;
+
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 export const configSchema = z
@@ -112,21 +135,20 @@ export const configSchema = z
     SERVICE_RATES: z
       .string()
       .transform((json, context) => {
-        const parsed = z
-          .record(z.string().regex(/^[A-Z0-9]+\/[A-Z0-9]+$/), z.string().regex(/^\d+(\.\d+)?$/))
-          .safeParse(
-            (() => {
-              try {
-                return JSON.parse(json);
-              } catch {
-                return undefined;
-              }
-            })(),
-          );
+        const parsed = configuredRatesSchema.safeParse(
+          (() => {
+            try {
+              return JSON.parse(json);
+            } catch {
+              return undefined;
+            }
+          })(),
+        );
         if (!parsed.success) {
           context.addIssue({
             code: "custom",
-            message: 'must be a JSON object of rates, e.g. {"ETH/USD": "3000"}',
+            message:
+              'must be a JSON object of USD prices with their time, e.g. {"EUR/USD": {"rate": "1.08", "updatedAt": "2026-01-31T16:00:00Z", "maxAgeSeconds": 86400}}',
           });
           return z.NEVER;
         }
@@ -190,13 +212,8 @@ export const configSchema = z
       networks: env.SERVICE_NETWORKS ?? [],
       hdMnemonic: env.SERVICE_HD_MNEMONIC?.trim(),
       hdXpub: env.SERVICE_HD_XPUB,
-      // A static table for the devnet and tests; production sets SERVICE_RATES from its provider.
-      rates: env.SERVICE_RATES ?? {
-        "ETH/USD": "3000",
-        "EUR/USD": "1.08",
-        "GBP/USD": "1.27",
-        "POL/USD": "0.5",
-      },
+      // Fallback prices only: quotes read price feeds first (lib/prices/find-usd-price.ts).
+      configuredRates: env.SERVICE_RATES ?? {},
       secretKey:
         env.SERVICE_SECRET_KEY === undefined ? undefined : Buffer.from(env.SERVICE_SECRET_KEY, "base64"),
       webhooks: {

@@ -1,11 +1,18 @@
-// The zero-setup chain: a Hardhat devnet (native ETH and a freshly deployed test USDC), the
+// The zero-setup chain: a Hardhat devnet (native ETH, a freshly deployed test USDC and mock price
+// feeds for ETH/USD, EUR/USD and GBP/USD), the
 // environment the app needs to take payments on it, and a deposit-address mnemonic kept in the
 // data directory.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
+import {
+  type Devnet,
+  deployPriceFeeds,
+  deployTestUsdc,
+  devnetNetwork,
+  startDevnet,
+} from "../lib/chains/devnet";
 import type { NetworkConfig } from "../lib/chains/networks";
 import type { Db } from "../lib/db/client";
 
@@ -28,7 +35,8 @@ export async function setUpDevnet(options: {
 }): Promise<DevnetSetup> {
   const devnet = await startDevnet({ port: options.port });
   const usdc = await deployTestUsdc(devnet.rpcUrl);
-  const network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2 });
+  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
+  const network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2, priceFeeds });
   // The devnet starts from block 0 every time: forget how far the previous one was scanned.
   await options.database.chainCursor.deleteMany({ where: { network: "devnet" } });
   return {

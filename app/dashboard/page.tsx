@@ -73,7 +73,7 @@ export default async function OverviewPage() {
           <Stat label="Awaiting payment" value={String(awaiting)} href="/dashboard/invoices" />
           <Stat label="Open sessions" value={String(open)} href="/dashboard/sessions?status=OPEN" />
         </div>
-        <Card title="Confirmed volume" description="Per day, last 30 days, in USD at the configured rates">
+        <Card title="Confirmed volume" description="Per day, last 30 days, in USD as quoted">
           <div className="p-4">
             <VolumeChart series={overview.series} />
           </div>

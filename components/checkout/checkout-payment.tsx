@@ -22,6 +22,7 @@ type PaymentRequest = {
   overpaid: string;
   requiredConfirmations: number | null;
   deadline: string;
+  quoteExpiresAt: string | null;
   payments: { txHash: string; amount: string; confirmations: number; status: string }[];
 };
 
@@ -171,6 +172,11 @@ export function CheckoutPayment(props: {
             <p className="text-xs text-slate-500">
               Time left <Countdown deadline={request.deadline} />
             </p>
+            {request.quoteExpiresAt ? (
+              <p data-testid="quote-window" className="text-xs text-slate-500">
+                Price held for <Countdown deadline={request.quoteExpiresAt} />
+              </p>
+            ) : null}
           </div>
           <dl className="flex flex-col gap-3 text-sm">
             <div>

@@ -6,15 +6,16 @@ import type { Abi, Hex } from "viem";
 const require = createRequire(import.meta.url);
 
 /**
- * Compiles the devnet token with solc-js (WASM, in-process): compiler downloads do not work on
- * these machines. OpenZeppelin sources are read from node_modules.
+ * Compiles a devnet contract from lib/chains/contracts with solc-js (WASM, in-process): compiler
+ * downloads do not work on these machines. OpenZeppelin sources are read from node_modules.
  */
-export function compileTestUsdc(): { abi: Abi; bytecode: Hex } {
+function compileDevnetContract(name: "TestUSDC" | "MockAggregator"): { abi: Abi; bytecode: Hex } {
   const solc = require("solc") as { compile: (input: string, options: object) => string };
-  const source = readFileSync(path.join(import.meta.dirname, "contracts/TestUSDC.sol"), "utf8");
+  const file = `${name}.sol`;
+  const source = readFileSync(path.join(import.meta.dirname, "contracts", file), "utf8");
   const input = {
     language: "Solidity",
-    sources: { "TestUSDC.sol": { content: source } },
+    sources: { [file]: { content: source } },
     settings: {
       optimizer: { enabled: true, runs: 200 },
       outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
@@ -31,6 +32,12 @@ export function compileTestUsdc(): { abi: Abi; bytecode: Hex } {
   const errors = (output.errors ?? []).filter((error: { severity: string }) => error.severity === "error");
   if (errors.length)
     throw new Error(errors.map((error: { formattedMessage: string }) => error.formattedMessage).join("\n"));
-  const contract = output.contracts["TestUSDC.sol"].TestUSDC;
+  const contract = output.contracts[file][name];
   return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
 }
+
+/** The devnet's test USDC (6 decimals, anyone may mint). */
+export const compileTestUsdc = () => compileDevnetContract("TestUSDC");
+
+/** The devnet's price feed: AggregatorV3Interface with a setter for tests. */
+export const compileMockAggregator = () => compileDevnetContract("MockAggregator");

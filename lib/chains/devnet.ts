@@ -1,10 +1,17 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { type Address, createPublicClient, createWalletClient, http, type PublicClient } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  http,
+  type PublicClient,
+  parseUnits,
+} from "viem";
 import { hardhat } from "viem/chains";
-import { compileTestUsdc } from "./compile-test-usdc";
+import { compileMockAggregator, compileTestUsdc } from "./compile-test-usdc";
 import { devnetFunder } from "./devnet-account";
-import { hardhatChainId, type NetworkConfig } from "./networks";
+import { hardhatChainId, type NetworkConfig, type PriceFeedConfig } from "./networks";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -57,22 +64,61 @@ export async function startDevnet(options: { port: number; blockIntervalMs?: num
   };
 }
 
-/** Deploys the test USDC from the funder account and returns its address. */
-export async function deployTestUsdc(rpcUrl: string): Promise<Address> {
-  const { abi, bytecode } = compileTestUsdc();
+async function deploy(rpcUrl: string, contract: ReturnType<typeof compileTestUsdc>, args: unknown[] = []) {
   const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl) });
   const client = createPublicClient({ chain: hardhat, transport: http(rpcUrl) });
-  const hash = await wallet.deployContract({ abi, bytecode });
+  const hash = await wallet.deployContract({ abi: contract.abi, bytecode: contract.bytecode, args });
   const receipt = await client.waitForTransactionReceipt({ hash });
-  if (!receipt.contractAddress) throw new Error("test USDC deployment failed");
+  if (!receipt.contractAddress) throw new Error("devnet contract deployment failed");
   return receipt.contractAddress;
 }
 
-/** The network configuration of a local devnet: its test USDC and ETH, flagged as the devnet. */
+/** Deploys the test USDC from the funder account and returns its address. */
+export async function deployTestUsdc(rpcUrl: string): Promise<Address> {
+  return deploy(rpcUrl, compileTestUsdc());
+}
+
+/** The devnet's prices (USD per unit), answered with 8 decimals like Chainlink's USD feeds. */
+export const devnetPrices = { "ETH/USD": "3000", "EUR/USD": "1.08", "GBP/USD": "1.27" } as const;
+export const devnetFeedDecimals = 8;
+
+/**
+ * Deploys a mock aggregator per devnet price. Until a test pins a time, each reports the chain's
+ * clock as its update time, so the zero-setup start keeps quoting however long it runs.
+ */
+export async function deployPriceFeeds(rpcUrl: string): Promise<PriceFeedConfig[]> {
+  const contract = compileMockAggregator();
+  const feeds: PriceFeedConfig[] = [];
+  // One after the other: the funder signs locally, and parallel deployments would share a nonce.
+  for (const [pair, usd] of Object.entries(devnetPrices)) {
+    const answer = parseUnits(usd, devnetFeedDecimals);
+    const address = await deploy(rpcUrl, contract, [devnetFeedDecimals, pair, answer]);
+    feeds.push({ pair, address, maxAgeSeconds: 3600 });
+  }
+  return feeds;
+}
+
+/**
+ * Sets a devnet feed's answer to `usd` per unit. `updatedAt` (unix seconds) pins the update time
+ * (tests of stale prices); 0 lets it follow the chain's clock again.
+ */
+export async function setDevnetPrice(rpcUrl: string, feed: string, usd: string, updatedAt = 0n) {
+  const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl) });
+  const hash = await wallet.writeContract({
+    address: feed as Address,
+    abi: compileMockAggregator().abi,
+    functionName: "setRoundData",
+    args: [parseUnits(usd, devnetFeedDecimals), updatedAt],
+  });
+  await createPublicClient({ chain: hardhat, transport: http(rpcUrl) }).waitForTransactionReceipt({ hash });
+}
+
+/** The network configuration of a local devnet: its test USDC, ETH and price feeds, flagged as the devnet. */
 export function devnetNetwork(options: {
   rpcUrl: string;
   usdc: Address;
   confirmations: number;
+  priceFeeds?: PriceFeedConfig[];
 }): NetworkConfig {
   return {
     id: "devnet",
@@ -86,6 +132,7 @@ export function devnetNetwork(options: {
       { symbol: "USDC", decimals: 6, address: options.usdc, peggedTo: "USD" },
       { symbol: "ETH", decimals: 18 },
     ],
+    priceFeeds: options.priceFeeds ?? [],
     devnet: true,
   };
 }

@@ -24,6 +24,26 @@ describe("parseNetworks", () => {
     ]);
   });
 
+  it("gives each preset Chainlink price feeds for its native coin, with staleness limits", () => {
+    const networks = parseNetworks(
+      JSON.stringify(
+        ["ethereum", "base", "polygon", "arbitrum"].map((id) => ({ id, rpcUrl: "https://x.example" })),
+      ),
+    );
+    expect(
+      networks.map((network) => network.priceFeeds?.map((feed) => [feed.pair, feed.maxAgeSeconds])),
+    ).toEqual([
+      [
+        ["ETH/USD", 4500],
+        ["EUR/USD", 108_000],
+        ["GBP/USD", 108_000],
+      ],
+      [["ETH/USD", 1500]],
+      [["POL/USD", 4500]],
+      [["ETH/USD", 108_000]],
+    ]);
+  });
+
   it("takes a complete network without a preset, and overrides a preset's fields", () => {
     const [devnet, ethereum] = parseNetworks(
       JSON.stringify([
@@ -49,6 +69,19 @@ describe("parseNetworks", () => {
     [
       '[{"id": "base", "rpcUrl": "https://x.example", "tokens": [{"symbol": "ETH", "decimals": 18}, {"symbol": "WEI", "decimals": 18}]}]',
       "native coin",
+    ],
+    // Amounts are stored as numeric(78, 18): a token with more decimals could not be.
+    [
+      '[{"id": "base", "rpcUrl": "https://x.example", "tokens": [{"symbol": "BIG", "decimals": 19, "address": "0x1111111111111111111111111111111111111111"}]}]',
+      "decimals",
+    ],
+    [
+      '[{"id": "base", "rpcUrl": "https://x.example", "priceFeeds": [{"pair": "ETH/EUR", "address": "0x1111111111111111111111111111111111111111", "maxAgeSeconds": 60}]}]',
+      "ASSET/USD",
+    ],
+    [
+      '[{"id": "base", "rpcUrl": "https://x.example", "priceFeeds": [{"pair": "ETH/USD", "address": "0x1111111111111111111111111111111111111111"}]}]',
+      "maxAgeSeconds",
     ],
   ])("rejects %s", (json, field) => {
     expect(() => parseNetworks(json)).toThrow(field);

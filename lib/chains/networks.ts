@@ -10,13 +10,31 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x a
 /** The chain id of a local Hardhat node, the only chain whose invoices the test wallet may pay. */
 export const hardhatChainId = 31337;
 
+/** Token amounts are stored as numeric(78, 18): a token with more decimals could not be stored exactly. */
+export const maxTokenDecimals = 18;
+
 export const tokenSchema = z.strictObject({
   symbol: z.string().regex(/^[A-Z0-9]{2,10}$/),
-  decimals: z.number().int().min(0).max(36),
+  decimals: z.number().int().min(0).max(maxTokenDecimals),
   /** The ERC-20 contract; absent for the chain's native coin. */
   address: address.optional(),
   /** The fiat a stablecoin is priced 1:1 against. */
   peggedTo: z.enum(["USD", "EUR", "GBP"]).optional(),
+});
+
+/**
+ * A Chainlink-style aggregator (AggregatorV3Interface) on this network giving the USD price of
+ * one unit of an asset (a coin's symbol or a fiat code). A reading older than `maxAgeSeconds`
+ * (the feed's heartbeat plus a margin) is never used.
+ */
+export const priceFeedSchema = z.strictObject({
+  pair: z.string().regex(/^[A-Z0-9]{2,10}\/USD$/, { error: "must be ASSET/USD, e.g. ETH/USD" }),
+  address,
+  maxAgeSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600),
 });
 
 export const networkSchema = z
@@ -44,6 +62,8 @@ export const networkSchema = z
     maxBlockRange: z.number().int().min(1).max(1_000_000).optional(),
     /** Average time between blocks; the watcher polls for a new head at a fraction of it. */
     blockTimeMs: z.number().int().min(100).max(600_000).optional(),
+    /** Price feeds read on this network (see lib/prices/find-usd-price.ts for the fallback order). */
+    priceFeeds: z.array(priceFeedSchema).optional(),
   })
   .refine((network) => !network.devnet || network.chainId === hardhatChainId, {
     path: ["devnet"],
@@ -51,11 +71,19 @@ export const networkSchema = z
   });
 
 export type TokenConfig = z.output<typeof tokenSchema>;
+export type PriceFeedConfig = z.output<typeof priceFeedSchema>;
 export type NetworkConfig = z.output<typeof networkSchema>;
 
 const usdc = (address: string) => ({ symbol: "USDC", decimals: 6, address, peggedTo: "USD" as const });
 const usdt = (address: string) => ({ symbol: "USDT", decimals: 6, address, peggedTo: "USD" as const });
 const native = (symbol: string) => ({ symbol, decimals: 18 });
+// Chainlink's published feeds (docs.chain.link/data-feeds/price-feeds/addresses); the limit is
+// the feed's heartbeat plus a margin, so one late round does not stop checkout.
+const feed = (pair: string, address: string, heartbeatSeconds: number) => ({
+  pair,
+  address,
+  maxAgeSeconds: Math.ceil(heartbeatSeconds * 1.25),
+});
 
 export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   ethereum: {
@@ -69,6 +97,11 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
       usdc("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
       usdt("0xdAC17F958D2ee523a2206206994597C13D831ec7"),
     ],
+    priceFeeds: [
+      feed("ETH/USD", "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", 3600),
+      feed("EUR/USD", "0xb49f677943BC038e9857d61E7d053CaA2C1734C1", 86_400),
+      feed("GBP/USD", "0x5c0Ab2d9b5a7ed9f470386e82BB36A3613cDd4b5", 86_400),
+    ],
   },
   base: {
     id: "base",
@@ -77,6 +110,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     confirmations: 10,
     blockTimeMs: 2_000,
     tokens: [native("ETH"), usdc("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")],
+    priceFeeds: [feed("ETH/USD", "0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70", 1200)],
   },
   polygon: {
     id: "polygon",
@@ -89,6 +123,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
       usdc("0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
       usdt("0xc2132D05D31c914a87C6611C10748AEb04B58e8F"),
     ],
+    priceFeeds: [feed("POL/USD", "0xAB594600376Ec9fD91F8e885dADF0CE036862dE0", 3600)],
   },
   arbitrum: {
     id: "arbitrum",
@@ -101,6 +136,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
       usdc("0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
       usdt("0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9"),
     ],
+    priceFeeds: [feed("ETH/USD", "0x639Fe6ab55C921f74e7fac1ee960C0B6293ba612", 86_400)],
   },
 };
 

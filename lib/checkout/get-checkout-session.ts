@@ -1,8 +1,8 @@
-import Decimal from "decimal.js";
 import { type Db, sqlPool } from "../db/client";
 import { notFound } from "../errors";
 import { type CheckoutSession, Prisma } from "../generated/prisma/client";
 import { hasIdPrefix } from "../ids";
+import { formatDecimal, Money } from "../money/decimal";
 import { formatTokenAmount, type PaymentSummary } from "../payments/payment-summary";
 import { applySessionExpiry } from "./apply-session-expiry";
 
@@ -14,6 +14,8 @@ type Row = Omit<CheckoutSession, "amount"> & {
   invoiceToken: string;
   invoiceAmountDue: string;
   invoiceAmountPaid: string;
+  invoiceAmountUsd: string;
+  invoiceRate: string;
   invoiceDeadline: Date;
 };
 
@@ -25,7 +27,8 @@ export async function getCheckoutSession(database: Db, organizationId: string, i
   const { rows } = await sqlPool(database).query<Row>(
     `SELECT s.*, i."id" AS "invoiceId", i."status" AS "invoiceStatus", i."network" AS "invoiceNetwork",
        i."token" AS "invoiceToken", i."amountDue"::text AS "invoiceAmountDue",
-       i."amountPaid"::text AS "invoiceAmountPaid", i."deadline" AS "invoiceDeadline"
+       i."amountPaid"::text AS "invoiceAmountPaid", i."amountUsd"::text AS "invoiceAmountUsd",
+       i."rate"::text AS "invoiceRate", i."deadline" AS "invoiceDeadline"
      FROM "CheckoutSession" s LEFT JOIN "Invoice" i ON i."checkoutSessionId" = s."id"
      WHERE s."id" = $1 AND s."organizationId" = $2`,
     [id, organizationId],
@@ -39,6 +42,8 @@ export async function getCheckoutSession(database: Db, organizationId: string, i
     invoiceToken,
     invoiceAmountDue,
     invoiceAmountPaid,
+    invoiceAmountUsd,
+    invoiceRate,
     invoiceDeadline,
     ...session
   } = row;
@@ -54,8 +59,10 @@ export async function getCheckoutSession(database: Db, organizationId: string, i
           overpaid: formatTokenAmount(
             invoiceNetwork,
             invoiceToken,
-            Decimal.max(new Decimal(invoiceAmountPaid).minus(invoiceAmountDue), 0),
+            Money.max(new Money(invoiceAmountPaid).minus(invoiceAmountDue), 0),
           ),
+          amountUsd: invoiceAmountUsd,
+          rate: formatDecimal(invoiceRate),
           deadline: invoiceDeadline.toISOString(),
         }
       : null;

@@ -1,11 +1,11 @@
 import type { HDKey } from "@scure/bip32";
-import { findToken, type TokenConfig } from "../chains/networks";
+import { findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
 import { recordEvent } from "../events/record-event";
 import { transactWithEvents } from "../events/transact-with-events";
-import type { CheckoutSession } from "../generated/prisma/client";
+import type { CheckoutSession, Invoice } from "../generated/prisma/client";
 import { newId } from "../ids";
 import {
   depositAddress,
@@ -13,7 +13,7 @@ import {
   depositKeyFromXpub,
 } from "../payments/derive-deposit-address";
 import type { StartPaymentInput } from "../payments/payment-schemas";
-import { QuoteUnavailable, quote } from "../payments/quote";
+import { priceInvoice } from "../payments/price-invoice";
 import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
 import { transitionSession } from "./session-state";
 
@@ -38,23 +38,28 @@ function depositKey() {
   return cached.key;
 }
 
-/** The session's price in the token; a pair the rate table lacks is the buyer's 400, not a 500. */
-function priceSession(session: CheckoutSession, token: TokenConfig) {
-  try {
-    return quote({ amount: session.amount.toString(), currency: session.currency }, token, config().rates);
-  } catch (error) {
-    if (!(error instanceof QuoteUnavailable)) throw error;
-    throw invalidRequest(
-      "quote_unavailable",
-      `${token.symbol} cannot be priced in ${session.currency} here; choose another token.`,
-      "token",
-    );
-  }
+/** A repeat of the same choice gets the invoice already made; another choice is a conflict. */
+function sameChoice(existing: Invoice, network: NetworkConfig, token: TokenConfig) {
+  if (existing.network === network.id && existing.token === token.symbol) return existing;
+  throw conflict(
+    "payment_already_started",
+    "Payment for this checkout already started with another network or token.",
+  );
+}
+
+function beginPayment(session: CheckoutSession, now: Date) {
+  const begin = transitionSession(session, "begin_payment", now);
+  if (begin.ok) return begin;
+  throw invalidRequest(
+    begin.status === "EXPIRED" ? "session_expired" : "session_not_open",
+    begin.status === "EXPIRED" ? "This checkout has expired." : "This checkout can no longer be paid.",
+    "checkoutSessionId",
+  );
 }
 
 /**
  * The buyer starts paying a session: one invoice per session, with its own deposit address and a
- * frozen quote. The session row is locked, so two starts cannot both create an invoice; a repeat
+ * frozen quote (amount, rate, USD amount, time and source). The session row is locked, so two starts cannot both create an invoice; a repeat
  * of the same choice returns the invoice already made.
  */
 export async function startPayment(database: Db, input: StartPaymentInput, now = new Date()) {
@@ -65,28 +70,30 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
   if (!token)
     throw invalidRequest("token_unavailable", `${input.token} is not accepted on ${network.name}.`, "token");
 
+  const existing = await database.invoice.findUnique({
+    where: { checkoutSessionId: input.checkoutSessionId },
+  });
+  if (existing) return sameChoice(existing, network, token);
+  const unlocked = await database.checkoutSession.findUnique({ where: { id: input.checkoutSessionId } });
+  if (!unlocked) throw notFound("checkout session", "checkoutSessionId");
+  beginPayment(unlocked, now);
+  // Priced before the transaction: feed reads are network round trips, and the session lock
+  // should not wait on them. The amount and currency of a session never change.
+  const priced = await priceInvoice(
+    { amount: unlocked.amount.toString(), currency: unlocked.currency },
+    network,
+    token,
+    now,
+  );
+
   return transactWithEvents(database, async (tx) => {
     const [session] = await tx.$queryRaw<CheckoutSession[]>`
       SELECT * FROM "CheckoutSession" WHERE "id" = ${input.checkoutSessionId} FOR UPDATE`;
     if (!session) throw notFound("checkout session", "checkoutSessionId");
 
-    const existing = await tx.invoice.findUnique({ where: { checkoutSessionId: session.id } });
-    if (existing) {
-      if (existing.network === network.id && existing.token === token.symbol) return existing;
-      throw conflict(
-        "payment_already_started",
-        "Payment for this checkout already started with another network or token.",
-      );
-    }
-    const begin = transitionSession(session, "begin_payment", now);
-    if (!begin.ok) {
-      throw invalidRequest(
-        begin.status === "EXPIRED" ? "session_expired" : "session_not_open",
-        begin.status === "EXPIRED" ? "This checkout has expired." : "This checkout can no longer be paid.",
-        "checkoutSessionId",
-      );
-    }
-    const priced = priceSession(session, token);
+    const raced = await tx.invoice.findUnique({ where: { checkoutSessionId: session.id } });
+    if (raced) return sameChoice(raced, network, token);
+    const begin = beginPayment(session, now);
     const [{ nextIndex }] = await tx.$queryRaw<{ nextIndex: number }[]>`
       INSERT INTO "DerivationCounter" ("network", "nextIndex") VALUES (${network.id}, 1)
       ON CONFLICT ("network") DO UPDATE SET "nextIndex" = "DerivationCounter"."nextIndex" + 1
@@ -105,6 +112,10 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
         pricingAmount: session.amount,
         pricingCurrency: session.currency,
         rate: priced.rate,
+        amountUsd: priced.amountUsd,
+        quotedAt: priced.quotedAt,
+        quoteSource: priced.quoteSource,
+        quoteExpiresAt: priced.quoteExpiresAt,
         deadline: new Date(now.getTime() + invoiceDeadlineMs),
         createdAt: now,
       },
@@ -116,7 +127,7 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
       organizationId: session.organizationId,
       type: "invoice.created",
       invoiceId: invoice.id,
-      data: serializeInvoiceEvent(invoice, session, priced.amountUsd),
+      data: serializeInvoiceEvent(invoice, session),
     });
     return invoice;
   });

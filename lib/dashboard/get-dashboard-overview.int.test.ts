@@ -8,7 +8,13 @@ const now = new Date("2026-11-20T12:00:00Z");
 
 async function invoice(
   organizationId: string,
-  input: { amount: string; currency: string; status: "CONFIRMED" | "AWAITING_PAYMENT"; confirmedAt?: Date },
+  input: {
+    amount: string;
+    currency: string;
+    amountUsd?: string;
+    status: "CONFIRMED" | "AWAITING_PAYMENT";
+    confirmedAt?: Date;
+  },
 ) {
   const created = await createTestInvoice(organizationId, input);
   if (input.confirmedAt) {
@@ -26,7 +32,7 @@ async function invoice(
 }
 
 describe("getDashboardOverview", () => {
-  it("sums confirmed volume per day in USD, counts by status, and sees only its organization", async () => {
+  it("sums confirmed volume per day in the invoices' quoted USD, counts by status, and sees only its organization", async () => {
     const { organization } = await createTestOrganization();
     const other = await createTestOrganization();
     const today = new Date("2026-11-20T09:00:00Z");
@@ -40,6 +46,8 @@ describe("getDashboardOverview", () => {
     await invoice(organization.id, {
       amount: "100",
       currency: "EUR",
+      // Whatever EUR/USD is now, the invoice was quoted at 1.08.
+      amountUsd: "108.00",
       status: "CONFIRMED",
       confirmedAt: today,
     });

@@ -1,16 +1,14 @@
-import Decimal from "decimal.js";
-import { config } from "../config";
 import { type Db, sqlPool } from "../db/client";
-import { priceOf } from "../payments/quote";
+import { Money } from "../money/decimal";
 
 const dayMs = 24 * 60 * 60 * 1000;
 
-type VolumeRow = { day: string; currency: string; amount: string; invoices: number };
+type VolumeRow = { day: string; amountUsd: string; invoices: number };
 type CountRow = { kind: "session" | "invoice"; status: string; count: number };
 
 /**
- * What the overview shows: confirmed volume per day over the last `days` (in USD, converted with
- * the configured rates), session and invoice counts by status, and the latest events. Three
+ * What the overview shows: confirmed volume per day over the last `days` (in USD: the sum of
+ * the invoices' frozen amountUsd, the same number their events carry), session and invoice counts by status, and the latest events. Three
  * aggregate queries, so the page costs the same with ten invoices or ten thousand.
  */
 export async function getDashboardOverview(
@@ -24,11 +22,11 @@ export async function getDashboardOverview(
   const [volume, counts, recent] = await Promise.all([
     // Confirmation time is when payment.confirmed was written; it is written once per invoice.
     pool.query<VolumeRow>(
-      `SELECT to_char(e."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "day", i."pricingCurrency" AS "currency",
-         SUM(i."pricingAmount")::text AS "amount", COUNT(*)::int AS "invoices"
+      `SELECT to_char(e."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "day",
+         SUM(i."amountUsd")::text AS "amountUsd", COUNT(*)::int AS "invoices"
        FROM "Event" e JOIN "Invoice" i ON i."id" = e."invoiceId"
        WHERE e."organizationId" = $1 AND e."type" = 'payment.confirmed' AND e."livemode" AND e."createdAt" >= $2
-       GROUP BY 1, 2`,
+       GROUP BY 1`,
       [organizationId, since],
     ),
     pool.query<CountRow>(
@@ -46,20 +44,13 @@ export async function getDashboardOverview(
     }),
   ]);
 
-  const { rates } = config();
-  const perDay = new Map<string, { usd: Decimal; invoices: number }>();
-  for (const row of volume.rows) {
-    const entry = perDay.get(row.day) ?? { usd: new Decimal(0), invoices: 0 };
-    entry.usd = entry.usd.plus(new Decimal(row.amount).mul(priceOf(rates, row.currency, "USD")));
-    entry.invoices += row.invoices;
-    perDay.set(row.day, entry);
-  }
+  const perDay = new Map(volume.rows.map((row) => [row.day, row]));
   const series = Array.from({ length: days }, (_, index) => {
     const date = new Date(since.getTime() + index * dayMs).toISOString().slice(0, 10);
     const entry = perDay.get(date);
     return {
       date,
-      volumeUsd: (entry?.usd ?? new Decimal(0)).toFixed(2),
+      volumeUsd: new Money(entry?.amountUsd ?? 0).toFixed(2),
       invoices: entry?.invoices ?? 0,
     };
   });
@@ -67,7 +58,7 @@ export async function getDashboardOverview(
     Object.fromEntries(counts.rows.filter((row) => row.kind === kind).map((row) => [row.status, row.count]));
   return {
     series,
-    volumeUsd: series.reduce((sum, day) => sum.plus(day.volumeUsd), new Decimal(0)).toFixed(2),
+    volumeUsd: series.reduce((sum, day) => sum.plus(day.volumeUsd), new Money(0)).toFixed(2),
     confirmedInvoices: series.reduce((sum, day) => sum + day.invoices, 0),
     sessions: countsOf("session") as Record<string, number>,
     invoices: countsOf("invoice") as Record<string, number>,

@@ -1,7 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   checkPositiveDecimal,
+  divideUp,
   formatAmount,
+  formatDecimal,
   fromBaseUnits,
   isPricingCurrency,
   Money,
@@ -61,5 +64,49 @@ describe("amount conversions", () => {
     expect(isPricingCurrency("GBP")).toBe(true);
     expect(isPricingCurrency("usd")).toBe(false);
     expect(isPricingCurrency("toString")).toBe(false);
+  });
+});
+
+describe("divideUp", () => {
+  it.each([
+    ["100000", "3000", 18, "33.333333333333333334"],
+    ["30", "3000", 18, "0.01"],
+    ["10.01", "5", 0, "3"],
+    ["21.5892", "3000", 18, "0.0071964"],
+    ["1", "3", 6, "0.333334"],
+    ["0", "7", 6, "0"],
+  ])("%s / %s at %i decimals is %s", (numerator, denominator, decimals, expected) => {
+    expect(divideUp(numerator, denominator, decimals).toFixed()).toBe(expected);
+  });
+
+  it("refuses a zero denominator", () => {
+    expect(() => divideUp("1", "0", 6)).toThrow(RangeError);
+  });
+});
+
+describe("formatDecimal", () => {
+  it.each([
+    ["1.000000000000000000", "1"],
+    ["0.000333333333333333", "0.000333333333333333"],
+    ["1e-8", "0.00000001"],
+    ["12345678901234567890.5", "12345678901234567890.5"],
+  ])("%s is %s", (value, expected) => {
+    expect(formatDecimal(value)).toBe(expected);
+  });
+});
+
+describe("sums of partial payments", () => {
+  const payments = fc.array(fc.bigInt({ min: 1n, max: 10n ** 30n }), { minLength: 1, maxLength: 20 });
+
+  it("are exact at every token precision from 0 to 18 decimals", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 18 }), payments, (decimals, units) => {
+        const sum = units.reduce((total, unit) => total.plus(fromBaseUnits(unit, decimals)), new Money(0));
+        const exact = units.reduce((total, unit) => total + unit, 0n);
+        expect(sum.toFixed(decimals)).toBe(fromBaseUnits(exact, decimals));
+        expect(toBaseUnits(sum, decimals)).toBe(exact);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -9,6 +9,8 @@ export const Money = Decimal.clone({
   toExpPos: 60,
 });
 export type Money = Decimal;
+/** Anything a Money is made from: a decimal string, a Money, or a whole number. */
+export type MoneyValue = Decimal.Value;
 
 /** ISO 4217 minor units of the pricing currencies we accept. */
 export const pricingCurrencies = { USD: 2, EUR: 2, GBP: 2 } as const;
@@ -44,6 +46,11 @@ export function formatAmount(value: Decimal.Value, scale: number): string {
   return new Money(value).toFixed(scale, Decimal.ROUND_DOWN);
 }
 
+/** A decimal at its own precision without trailing zeros or exponent: "1.000" and 1e-8 are "1" and "0.00000001". */
+export function formatDecimal(value: { toString(): string }): string {
+  return new Money(value.toString()).toFixed();
+}
+
 /** Token base units (an integer, as on chain) from a decimal token amount; rounds up so a quote never undercharges. */
 export function toBaseUnits(amount: Decimal.Value, decimals: number): bigint {
   return BigInt(
@@ -54,4 +61,25 @@ export function toBaseUnits(amount: Decimal.Value, decimals: number): bigint {
 /** The decimal token amount of an integer number of base units. */
 export function fromBaseUnits(units: bigint, decimals: number): string {
   return new Money(units.toString()).div(new Money(10).pow(decimals)).toFixed(decimals);
+}
+
+/** The integer numerator of a finite decimal scaled by 10^scale (exact: `scale` covers its digits). */
+function scaledInteger(value: Money, scale: number): bigint {
+  return BigInt(value.mul(new Money(10).pow(scale)).toFixed(0));
+}
+
+/**
+ * `numerator / denominator` rounded up at `decimals` places, exactly: both are finite decimals, so
+ * the division is done on integers. A rounded-down long division could land on a unit boundary
+ * just under the true quotient and undercharge by one unit.
+ */
+export function divideUp(numerator: Decimal.Value, denominator: Decimal.Value, decimals: number): Money {
+  const top = new Money(numerator);
+  const bottom = new Money(denominator);
+  if (!bottom.gt(0) || top.isNeg()) throw new RangeError("divideUp needs a positive denominator");
+  const scale = Math.max(top.decimalPlaces(), bottom.decimalPlaces());
+  const units = scaledInteger(top, scale + decimals);
+  const by = scaledInteger(bottom, scale);
+  const quotient = (units + by - 1n) / by;
+  return new Money(quotient.toString()).div(new Money(10).pow(decimals));
 }

@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fromBaseUnits } from "../money/decimal";
 import { type InvoiceStatus, nextInvoiceState } from "./invoice-state";
 
 const deadline = new Date("2026-01-01T13:00:00Z");
@@ -148,5 +150,31 @@ describe("nextInvoiceState", () => {
       emitPaymentConfirmed: false,
       emitInvoiceOverdue: false,
     });
+  });
+});
+
+describe("partial payments against the amount due", () => {
+  it("complete the invoice exactly when they add up to it, and one base unit short is still short", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 18 }),
+        fc.array(fc.bigInt({ min: 1n, max: 10n ** 24n }), { minLength: 1, maxLength: 10 }),
+        (decimals, units) => {
+          const due = units.reduce((total, unit) => total + unit, 0n);
+          const paid = (total: bigint) => ({ confirmed: fromBaseUnits(total, decimals), confirming: "0" });
+          const view = {
+            status: "PARTIALLY_PAID" as const,
+            amountDue: fromBaseUnits(due, decimals),
+            deadline,
+          };
+          const full = nextInvoiceState(view, paid(due), before);
+          expect(full).toMatchObject({ status: "CONFIRMED", remaining: "0", overpaid: "0" });
+          const short = nextInvoiceState(view, paid(due - 1n), before);
+          expect(short.status).toBe(due === 1n ? "AWAITING_PAYMENT" : "PARTIALLY_PAID");
+          expect(short.remaining).toBe(fromBaseUnits(1n, decimals).replace(/\.?0+$/, ""));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,5 +1,5 @@
-import Decimal from "decimal.js";
 import { InvoiceStatus } from "../generated/prisma/enums";
+import { Money, type MoneyValue } from "../money/decimal";
 
 // The invoice state machine (decisions doc, "Session and invoice states"), pure. It is computed
 // from what the chain shows, not stepped by events, so reorganisations (a payment's block
@@ -15,12 +15,12 @@ export type { InvoiceStatus };
 /** Every invoice status, from the database enum: the one list filters and serializers use. */
 export const invoiceStatuses = Object.values(InvoiceStatus);
 
-export type InvoiceView = { status: InvoiceStatus; amountDue: Decimal.Value; deadline: Date };
+export type InvoiceView = { status: InvoiceStatus; amountDue: MoneyValue; deadline: Date };
 export type PaymentTotals = {
   /** Payments with the required confirmations, on the canonical chain. */
-  confirmed: Decimal.Value;
+  confirmed: MoneyValue;
   /** Payments seen on the canonical chain with fewer confirmations. */
-  confirming: Decimal.Value;
+  confirming: MoneyValue;
 };
 
 export type InvoiceTransition = {
@@ -39,8 +39,8 @@ export type InvoiceTransition = {
 };
 
 export function nextInvoiceState(invoice: InvoiceView, totals: PaymentTotals, now: Date): InvoiceTransition {
-  const due = new Decimal(invoice.amountDue);
-  const confirmed = new Decimal(totals.confirmed);
+  const due = new Money(invoice.amountDue);
+  const confirmed = new Money(totals.confirmed);
   const seen = confirmed.plus(totals.confirming);
   const pastDeadline = now.getTime() >= invoice.deadline.getTime();
 
@@ -56,8 +56,8 @@ export function nextInvoiceState(invoice: InvoiceView, totals: PaymentTotals, no
     emitPaymentConfirmed: status === "CONFIRMED" && invoice.status !== "CONFIRMED",
     emitInvoiceOverdue: status === "OVERDUE" && invoice.status !== "OVERDUE",
     seen: seen.toFixed(),
-    remaining: Decimal.max(due.minus(seen), 0).toFixed(),
-    overpaid: Decimal.max(seen.minus(due), 0).toFixed(),
+    remaining: Money.max(due.minus(seen), 0).toFixed(),
+    overpaid: Money.max(seen.minus(due), 0).toFixed(),
     late: status === "CONFIRMED" && invoice.status !== "CONFIRMED" && pastDeadline,
   };
 }

@@ -1,4 +1,3 @@
-import Decimal from "decimal.js";
 import { createPublicClient, createWalletClient, type Hex, http, parseAbi, parseUnits } from "viem";
 import { devnetFunder } from "../chains/devnet-account";
 import { findToken } from "../chains/networks";
@@ -6,6 +5,7 @@ import { config } from "../config";
 import type { Db } from "../db/client";
 import { conflict, invalidRequest, notFound } from "../errors";
 import { hasIdPrefix } from "../ids";
+import { Money } from "../money/decimal";
 import type { DevnetPayInput } from "./payment-schemas";
 
 // The test token lets anyone mint: minting to the deposit address is a transfer to it. A literal
@@ -27,13 +27,13 @@ export async function payInvoiceOnDevnet(database: Db, invoiceId: string, input:
   const token = invoice && network ? findToken(network, invoice.token) : undefined;
   if (!invoice || !network || !token) throw notFound("payment");
 
-  const remaining = Decimal.max(
-    new Decimal(invoice.amountDue.toString()).minus(invoice.amountPaid.toString()),
+  const remaining = Money.max(
+    new Money(invoice.amountDue.toString()).minus(invoice.amountPaid.toString()),
     0,
   );
   if (input.amount === undefined && remaining.isZero())
     throw conflict("nothing_to_pay", "This invoice has been paid in full; give an amount to send more.");
-  const amount = new Decimal(input.amount ?? remaining);
+  const amount = new Money(input.amount ?? remaining);
   if (amount.decimalPlaces() > token.decimals)
     throw invalidRequest(
       "parameter_invalid",

@@ -1,6 +1,6 @@
-import Decimal from "decimal.js";
 import { z } from "zod";
 import { config } from "../config";
+import { Money } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { invoiceStatuses } from "./invoice-state";
 
@@ -14,6 +14,10 @@ export const paymentSummaryObject = z
     amountDue: decimalString,
     amountPaid: decimalString,
     overpaid: decimalString.meta({ description: "Received beyond the amount due" }),
+    amountUsd: decimalString.meta({ description: "The price in USD, frozen at the quote" }),
+    rate: decimalString.meta({
+      description: "Token units per unit of the pricing currency, frozen at the quote",
+    }),
     deadline: isoTimestamp,
   })
   .meta({ id: "PaymentSummary" });
@@ -24,5 +28,5 @@ export type PaymentSummary = z.output<typeof paymentSummaryObject>;
 export function formatTokenAmount(networkId: string, symbol: string, value: { toString(): string }): string {
   const network = config().networks.find((candidate) => candidate.id === networkId);
   const decimals = network?.tokens.find((token) => token.symbol === symbol)?.decimals ?? 18;
-  return new Decimal(value.toString()).toFixed(decimals);
+  return new Money(value.toString()).toFixed(decimals);
 }

@@ -1,41 +1,38 @@
-import Decimal from "decimal.js";
+import { divideUp, Money, type MoneyValue } from "../money/decimal";
 
 // Quotes turn a price in a pricing currency into an exact token amount, frozen on the invoice.
-// Stablecoins are priced 1:1 against their own fiat; other pairs come from a rate provider (a
-// static, configurable table on the devnet). Token amounts round up to the token's precision, so
-// a quote never asks for less than the price.
+// Both sides are priced in USD (lib/prices/find-usd-price.ts); a stablecoin against its own fiat
+// is exactly 1:1 whatever the feeds say. Token amounts round up at the token's precision, so a
+// quote never asks for less than the price, and never more than one base unit over it.
 
 export type QuoteToken = { symbol: string; decimals: number; peggedTo?: string };
-/** "A/B": the price of one A in B, e.g. { "ETH/USD": "3000", "EUR/USD": "1.08" }. */
-export type RateTable = Record<string, Decimal.Value>;
-export type Quote = { amountDue: string; rate: string; amountUsd: string };
+/** USD per unit of the token (or its peg) and of the pricing currency. */
+export type UsdPrices = { token: MoneyValue; currency: MoneyValue };
+export type Quote = {
+  amountDue: string;
+  /** Token units per unit of the pricing currency, at the 18 decimals the invoice stores. */
+  rate: string;
+  /** The price in USD, at cents. */
+  amountUsd: string;
+};
 
-export class QuoteUnavailable extends Error {}
-
-/** The price of one `base` in `quote`: direct, inverse, or through USD. */
-export function priceOf(rates: RateTable, base: string, quote: string): Decimal {
-  if (base === quote) return new Decimal(1);
-  const direct = rates[`${base}/${quote}`];
-  if (direct !== undefined) return new Decimal(direct);
-  const inverse = rates[`${quote}/${base}`];
-  if (inverse !== undefined) return new Decimal(1).div(inverse);
-  if (base !== "USD" && quote !== "USD") return priceOf(rates, base, "USD").div(priceOf(rates, quote, "USD"));
-  throw new QuoteUnavailable(`no rate for ${base} in ${quote}`);
-}
+/** True when the token is the pricing currency's own stablecoin: 1:1, no rate involved. */
+export const isOwnStablecoin = (token: QuoteToken, currency: string) => token.peggedTo === currency;
 
 export function quote(
-  price: { amount: Decimal.Value; currency: string },
+  price: { amount: MoneyValue; currency: string },
   token: QuoteToken,
-  rates: RateTable,
+  usd: UsdPrices,
 ): Quote {
-  const tokenValue = priceOf(rates, token.peggedTo ?? token.symbol, price.currency);
-  const amountDue = new Decimal(price.amount)
-    .div(tokenValue)
-    .toDecimalPlaces(token.decimals, Decimal.ROUND_UP);
-  const amountUsd = new Decimal(price.amount).mul(priceOf(rates, price.currency, "USD"));
+  const amount = new Money(price.amount);
+  const own = isOwnStablecoin(token, price.currency);
+  const amountDue = own
+    ? divideUp(amount, 1, token.decimals)
+    : divideUp(amount.mul(usd.currency), usd.token, token.decimals);
+  const rate = own ? new Money(1) : new Money(usd.currency).div(usd.token);
   return {
     amountDue: amountDue.toFixed(token.decimals),
-    rate: new Decimal(1).div(tokenValue).toSignificantDigits(18).toFixed(),
-    amountUsd: amountUsd.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2),
+    rate: rate.toDecimalPlaces(18, Money.ROUND_HALF_UP).toFixed(),
+    amountUsd: amount.mul(usd.currency).toFixed(2, Money.ROUND_HALF_UP),
   };
 }

@@ -2,7 +2,13 @@ import { createPublicClient, createWalletClient, type Hex, http, parseEther, par
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
-import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "@/lib/chains/devnet";
+import {
+  type Devnet,
+  deployPriceFeeds,
+  deployTestUsdc,
+  devnetNetwork,
+  startDevnet,
+} from "@/lib/chains/devnet";
 import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
@@ -23,7 +29,8 @@ const { abi } = compileTestUsdc();
 beforeAll(async () => {
   devnet = await startDevnet({ port: 8620 + Math.floor(Math.random() * 70), blockIntervalMs: 0 });
   const usdc = await deployTestUsdc(devnet.rpcUrl);
-  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 3 });
+  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
+  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 3, priceFeeds });
   process.env.SERVICE_NETWORKS = JSON.stringify([network]);
   process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
 }, 120_000);
@@ -363,10 +370,11 @@ describe("what the watcher watches", () => {
       FROM generate_series(1, 11100) AS i`;
     await db().$executeRaw`
       INSERT INTO "Invoice" ("id", "organizationId", "checkoutSessionId", "network", "token", "depositAddress",
-        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "status", "deadline", "updatedAt")
+        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
+        "quoteSource", "status", "deadline", "updatedAt")
       SELECT 'inv_bulk' || i, ${organization.id}, 'ycs_bulk' || i, 'devnet',
         CASE WHEN i <= 10000 AND i % 2 = 0 THEN 'ETH' ELSE 'USDC' END,
-        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, 1, 1, 'USD', 1,
+        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, 1, 1, 'USD', 1, 1, now(), 'bulk',
         CASE WHEN i <= 10000 THEN 'OVERDUE' ELSE 'AWAITING_PAYMENT' END::"InvoiceStatus",
         CASE WHEN i <= 10000 THEN now() - interval '25 hours' ELSE now() + interval '1 hour' END, now()
       FROM generate_series(1, 11100) AS i`;

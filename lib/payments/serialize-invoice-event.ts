@@ -1,17 +1,23 @@
 import type { CheckoutSession, Invoice } from "../generated/prisma/client";
+import { formatDecimal } from "../money/decimal";
+import { formatTokenAmount } from "./payment-summary";
 
-/** Spec 6.3: the payload fields of invoice and payment events. */
-export function serializeInvoiceEvent(invoice: Invoice, session: CheckoutSession, amountUsd: string) {
+/**
+ * Spec 6.3: the payload fields of invoice and payment events. The amounts are the invoice's frozen
+ * quote, so every event of one invoice carries the same amountUsd, rate and tokenAmount; what was
+ * received is reported beside them (amountPaid, overpaid).
+ */
+export function serializeInvoiceEvent(invoice: Invoice, session: CheckoutSession) {
   return {
     amount: invoice.pricingAmount.toString(),
-    amountUsd,
+    amountUsd: invoice.amountUsd.toFixed(2),
     currency: invoice.pricingCurrency,
-    rate: invoice.rate.toString(),
+    rate: formatDecimal(invoice.rate),
     paymentType: "ONE_TIME",
     status: invoice.status,
     network: invoice.network,
     token: invoice.token,
-    tokenAmount: invoice.amountDue.toString(),
+    tokenAmount: formatTokenAmount(invoice.network, invoice.token, invoice.amountDue),
     checkoutSessionId: session.id,
     merchantOrderId: session.merchantOrderId,
     metadata: session.metadata as Record<string, string | number | boolean | null>,

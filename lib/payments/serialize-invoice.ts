@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { Invoice, Payment } from "../generated/prisma/client";
+import { formatDecimal } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { invoiceStatuses } from "./invoice-state";
+import { formatTokenAmount } from "./payment-summary";
 
 export const paymentObject = z
   .object({
@@ -31,7 +33,19 @@ export const invoiceObject = z
     amountPaid: decimalString,
     pricingAmount: decimalString,
     pricingCurrency: z.string(),
-    rate: decimalString,
+    rate: decimalString.meta({
+      description: "Token units per unit of the pricing currency, frozen at the quote",
+    }),
+    amountUsd: decimalString.meta({
+      description: "The price in USD at the quote's prices, frozen at the quote",
+    }),
+    quotedAt: isoTimestamp,
+    quoteSource: z
+      .string()
+      .meta({ description: "The prices the quote used: feed, network and update time, or configured rate" }),
+    quoteExpiresAt: isoTimestamp.nullable().meta({
+      description: "End of the quote window; null for the pricing currency's own stablecoin (no rate)",
+    }),
     deadline: isoTimestamp,
     createdAt: isoTimestamp,
     payments: z.array(paymentObject),
@@ -41,6 +55,8 @@ export const invoiceObject = z
 const plain = (value: { toString(): string }) => value.toString();
 
 export function serializeInvoice(invoice: Invoice & { payments: Payment[] }): z.output<typeof invoiceObject> {
+  // Token amounts at the token's precision, as the buyer's page and the events show them.
+  const tokens = (value: { toString(): string }) => formatTokenAmount(invoice.network, invoice.token, value);
   return {
     id: invoice.id,
     object: "invoice",
@@ -49,11 +65,15 @@ export function serializeInvoice(invoice: Invoice & { payments: Payment[] }): z.
     network: invoice.network,
     token: invoice.token,
     depositAddress: invoice.depositAddress,
-    amountDue: plain(invoice.amountDue),
-    amountPaid: plain(invoice.amountPaid),
+    amountDue: tokens(invoice.amountDue),
+    amountPaid: tokens(invoice.amountPaid),
     pricingAmount: plain(invoice.pricingAmount),
     pricingCurrency: invoice.pricingCurrency,
-    rate: plain(invoice.rate),
+    rate: formatDecimal(invoice.rate),
+    amountUsd: invoice.amountUsd.toFixed(2),
+    quotedAt: invoice.quotedAt.toISOString(),
+    quoteSource: invoice.quoteSource,
+    quoteExpiresAt: invoice.quoteExpiresAt?.toISOString() ?? null,
     deadline: invoice.deadline.toISOString(),
     createdAt: invoice.createdAt.toISOString(),
     payments: invoice.payments.map((payment) => ({
@@ -61,7 +81,7 @@ export function serializeInvoice(invoice: Invoice & { payments: Payment[] }): z.
       object: "payment",
       txHash: payment.txHash,
       logIndex: payment.logIndex,
-      amount: plain(payment.amount),
+      amount: tokens(payment.amount),
       blockNumber: payment.blockNumber.toString(),
       confirmations: payment.confirmations,
       status: payment.status,

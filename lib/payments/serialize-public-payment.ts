@@ -1,7 +1,7 @@
-import Decimal from "decimal.js";
 import { z } from "zod";
 import { config } from "../config";
 import type { Invoice, Payment } from "../generated/prisma/client";
+import { Money } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { invoiceStatuses } from "./invoice-state";
 import { formatTokenAmount } from "./payment-summary";
@@ -23,6 +23,10 @@ export const publicPaymentObject = z
     overpaid: decimalString.meta({ description: "Received beyond the amount due" }),
     requiredConfirmations: z.number().int().nullable(),
     deadline: isoTimestamp,
+    quoteExpiresAt: isoTimestamp.nullable().meta({
+      description:
+        "The amount due is promised until then; a payment after it, before the deadline, is still accepted at that amount. Null for the currency's own stablecoin",
+    }),
     payments: z.array(
       z.object({
         txHash: z.string(),
@@ -41,7 +45,7 @@ export function serializePublicPayment(
   const network = config().networks.find((candidate) => candidate.id === invoice.network);
   const token = network?.tokens.find((candidate) => candidate.symbol === invoice.token);
   const format = (value: { toString(): string }) => formatTokenAmount(invoice.network, invoice.token, value);
-  const balance = new Decimal(invoice.amountDue.toString()).minus(invoice.amountPaid.toString());
+  const balance = new Money(invoice.amountDue.toString()).minus(invoice.amountPaid.toString());
   return {
     id: invoice.id,
     object: "payment_request",
@@ -54,10 +58,11 @@ export function serializePublicPayment(
     depositAddress: invoice.depositAddress,
     amountDue: format(invoice.amountDue),
     amountPaid: format(invoice.amountPaid),
-    remaining: format(Decimal.max(balance, 0)),
-    overpaid: format(Decimal.max(balance.neg(), 0)),
+    remaining: format(Money.max(balance, 0)),
+    overpaid: format(Money.max(balance.neg(), 0)),
     requiredConfirmations: network?.confirmations ?? null,
     deadline: invoice.deadline.toISOString(),
+    quoteExpiresAt: invoice.quoteExpiresAt?.toISOString() ?? null,
     payments: invoice.payments
       .filter((payment) => payment.status !== "REORGED")
       .map((payment) => ({

@@ -1,9 +1,7 @@
-import { config } from "../config";
 import type { Tx } from "../db/client";
 import { recordEvent } from "../events/record-event";
 import { Money } from "../money/decimal";
 import { nextInvoiceState } from "./invoice-state";
-import { priceOf } from "./quote";
 import { serializeInvoiceEvent } from "./serialize-invoice-event";
 
 /**
@@ -31,11 +29,8 @@ export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: 
   });
   if (count === 0) return next;
   const updated = { ...invoice, status: next.status };
-  const amountUsd = new Money(invoice.pricingAmount.toString())
-    .mul(priceOf(config().rates, invoice.pricingCurrency, "USD"))
-    .toFixed(2);
   const data = {
-    ...serializeInvoiceEvent(updated, invoice.checkoutSession, amountUsd),
+    ...serializeInvoiceEvent(updated, invoice.checkoutSession),
     amountPaid: next.seen,
     overpaid: next.overpaid,
     late: next.late,

@@ -13,7 +13,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import { payInvoiceOnDevnet } from "@/lib/payments/pay-invoice-on-devnet";
 import { scanNetwork } from "@/lib/payments/scan-network";
-import { invoiceDeadlineMs, startPayment } from "@/lib/payments/start-payment";
+import { invoiceDeadlineMs, startPayment } from "@/lib/checkout/start-payment";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { type ReceivedRequest, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";

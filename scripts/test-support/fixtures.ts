@@ -38,6 +38,8 @@ export async function createTestInvoice(
   input: {
     amount: string;
     currency?: string;
+    /** The quote's USD amount; the amount itself unless given (a USD price). */
+    amountUsd?: string;
     status: "AWAITING_PAYMENT" | "PARTIALLY_PAID" | "CONFIRMING" | "CONFIRMED" | "OVERDUE";
     merchantOrderId?: string;
   },
@@ -66,6 +68,9 @@ export async function createTestInvoice(
       pricingAmount: input.amount,
       pricingCurrency: input.currency ?? "USD",
       rate: "1",
+      amountUsd: input.amountUsd ?? input.amount,
+      quotedAt: new Date(),
+      quoteSource: "test fixture",
       status: input.status,
       deadline: new Date(),
     },

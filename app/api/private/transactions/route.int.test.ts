@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { devnetNetwork } from "@/lib/chains/devnet";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { callRoute } from "@/scripts/test-support/call-route";
@@ -6,6 +7,11 @@ import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { GET } from "./route";
 
 const path = "/api/private/transactions";
+// Token amounts are shown at the token's precision: USDC on the devnet has 6 decimals.
+process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
+process.env.SERVICE_NETWORKS = JSON.stringify([
+  devnetNetwork({ rpcUrl: "http://127.0.0.1:8545", usdc: `0x${"5".repeat(40)}`, confirmations: 2 }),
+]);
 
 async function invoiceFor(
   organizationId: string,
@@ -36,6 +42,9 @@ async function invoiceFor(
       pricingAmount: "10",
       pricingCurrency: "USD",
       rate: "1",
+      amountUsd: "10.00",
+      quotedAt: new Date(),
+      quoteSource: "test fixture",
       status: payments.length ? "CONFIRMING" : "AWAITING_PAYMENT",
       deadline: new Date(Date.now() + 3_600_000),
       createdAt: new Date(Date.now() + index),
@@ -79,18 +88,18 @@ describe("GET /api/private/transactions", () => {
     expect(first.json.data.data[0]).toMatchObject({
       object: "invoice",
       status: "CONFIRMING",
-      amountDue: "10",
-      amountPaid: "10",
+      amountDue: "10.000000",
+      amountPaid: "10.000000",
       payments: [
         {
           object: "payment",
-          amount: "4",
+          amount: "4.000000",
           logIndex: 0,
           blockNumber: "100",
           status: "CONFIRMING",
           late: false,
         },
-        { object: "payment", amount: "6", logIndex: 1, blockNumber: "101" },
+        { object: "payment", amount: "6.000000", logIndex: 1, blockNumber: "101" },
       ],
     });
     const second = await callRoute(GET, `${path}?rows=1&page=2`, { headers: auth });

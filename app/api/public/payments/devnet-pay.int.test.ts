@@ -2,7 +2,13 @@ import { getAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as retrieveSession } from "@/app/api/checkout-sessions/[id]/route";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
-import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "@/lib/chains/devnet";
+import {
+  type Devnet,
+  deployPriceFeeds,
+  deployTestUsdc,
+  devnetNetwork,
+  startDevnet,
+} from "@/lib/chains/devnet";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { scanNetwork } from "@/lib/payments/scan-network";
@@ -20,7 +26,12 @@ beforeAll(async () => {
   const usdc = await deployTestUsdc(devnet.rpcUrl);
   process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
   process.env.SERVICE_NETWORKS = JSON.stringify([
-    devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 1 }),
+    devnetNetwork({
+      rpcUrl: devnet.rpcUrl,
+      usdc,
+      confirmations: 1,
+      priceFeeds: await deployPriceFeeds(devnet.rpcUrl),
+    }),
     // Same node, but not flagged: the test wallet must refuse it all the same.
     { id: "base", rpcUrl: devnet.rpcUrl },
   ]);

@@ -23,11 +23,14 @@ process.env.SERVICE_NETWORKS = JSON.stringify([
     tokens: [
       { symbol: "USDC", decimals: 6, address: usdcAddress, peggedTo: "USD" },
       { symbol: "ETH", decimals: 18 },
-      // Neither pegged nor in the rate table: cannot be quoted.
+      // Neither pegged, nor with a feed or configured rate: cannot be quoted.
       { symbol: "XYZ", decimals: 18, address: `0x${"6".repeat(40)}` },
     ],
   },
 ]);
+// No chain runs here: prices come from configuration (feeds are tested in lib/prices).
+const configured = (rate: string) => ({ rate, updatedAt: new Date().toISOString(), maxAgeSeconds: 3600 });
+process.env.SERVICE_RATES = JSON.stringify({ "ETH/USD": configured("3000"), "EUR/USD": configured("1.08") });
 const root = depositKeyFromMnemonic(mnemonic);
 
 async function session(body: Record<string, unknown> = {}) {
@@ -71,6 +74,8 @@ describe("POST /api/public/payments", () => {
       overpaid: "0.000000",
       requiredConfirmations: 2,
       deadline: expect.any(String),
+      // USDC for USD: no rate, so no quote window.
+      quoteExpiresAt: null,
       payments: [],
     });
     const minutes = (Date.parse(response.json.deadline) - before) / 60_000;
@@ -119,7 +124,18 @@ describe("POST /api/public/payments", () => {
     const eur = await session({ amount: "10.00", currency: "EUR" });
     expect((await start(eur.session.id)).json.amountDue).toBe("10.800000");
     const eth = await session({ amount: "30.00", currency: "USD" });
-    expect((await start(eth.session.id, "devnet", "ETH")).json.amountDue).toBe("0.010000000000000000");
+    const before = Date.now();
+    const ethStart = await start(eth.session.id, "devnet", "ETH");
+    expect(ethStart.json.amountDue).toBe("0.010000000000000000");
+    // A quote with a rate is held for 15 minutes.
+    const held = (Date.parse(ethStart.json.quoteExpiresAt) - before) / 60_000;
+    expect(held).toBeGreaterThan(14.9);
+    expect(held).toBeLessThanOrEqual(15.1);
+    const invoice = await db().invoice.findUniqueOrThrow({ where: { id: ethStart.json.id } });
+    expect(invoice).toMatchObject({
+      quoteSource: expect.stringMatching(/^ETH\/USD configured rate, updated /),
+    });
+    expect(invoice.amountUsd.toFixed(2)).toBe("30.00");
   });
 
   it("gives each invoice its own address and index", async () => {
@@ -175,7 +191,7 @@ describe("POST /api/public/payments", () => {
       "checkoutSessionId",
     ],
     [
-      "a token the rate table cannot price",
+      "a token no price source covers",
       (id) => ({ checkoutSessionId: id, network: "devnet", token: "XYZ" }),
       400,
       "quote_unavailable",

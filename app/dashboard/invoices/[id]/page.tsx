@@ -36,7 +36,13 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               ["Price", formatMoney(invoice.pricingAmount, invoice.pricingCurrency)],
               ["Amount due", tokens(invoice.amountDue)],
               ["Amount paid", tokens(invoice.amountPaid)],
+              ["In USD", formatMoney(invoice.amountUsd, "USD")],
               ["Rate", `${invoice.rate.toString()} ${invoice.token} per ${invoice.pricingCurrency}`],
+              ["Quoted", `${formatDateTime(invoice.quotedAt)} from ${invoice.quoteSource}`],
+              [
+                "Quote held until",
+                invoice.quoteExpiresAt ? formatDateTime(invoice.quoteExpiresAt) : "no rate (1:1)",
+              ],
               ["Network", invoice.network],
               [
                 "Deposit address",

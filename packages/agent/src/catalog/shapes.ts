@@ -53,6 +53,8 @@ export const paymentSummary = z.object({
   amountDue: z.string(),
   amountPaid: z.string(),
   overpaid: z.string(),
+  amountUsd: z.string(),
+  rate: z.string(),
   deadline: timestamp,
 });
 
@@ -105,6 +107,10 @@ export const invoiceObject = z.object({
   pricingAmount: z.string(),
   pricingCurrency: z.string(),
   rate: z.string(),
+  amountUsd: z.string(),
+  quotedAt: timestamp,
+  quoteSource: z.string(),
+  quoteExpiresAt: timestamp.nullable(),
   deadline: timestamp,
   createdAt: timestamp,
   payments: z.array(
