@@ -10,8 +10,8 @@ import {
   startDevnet,
 } from "@/lib/chains/devnet";
 import type { PriceFeedConfig } from "@/lib/chains/networks";
-import { db } from "@/lib/db/client";
 import { startPayment } from "@/lib/checkout/start-payment";
+import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 
