@@ -7,6 +7,7 @@ import { deliveryDueEvent, inngest } from "@/lib/jobs/inngest-client";
 import { runTaskOnce } from "@/lib/jobs/periodic-task";
 import { purgeOAuthRecords } from "@/lib/oauth/purge-oauth-records";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
+import { processDueSubscriptions } from "@/lib/subscriptions/process-due-subscriptions";
 import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 
@@ -59,6 +60,12 @@ export const markOverdueInvoicesCron = inngest.createFunction(
   async ({ step }) => step.run("mark-overdue", () => markOverdueInvoices(db())),
 );
 
+/** Renewals, deadlines and grace ends: claims keep overlapping runs and instances from doubling up. */
+export const processDueSubscriptionsCron = inngest.createFunction(
+  { id: "process-due-subscriptions", triggers: [{ cron: "* * * * *" }] },
+  async ({ step }) => step.run("process", () => processDueSubscriptions(db())),
+);
+
 export const purgeIdempotencyKeysCron = inngest.createFunction(
   { id: "purge-idempotency-keys", triggers: [{ cron: "17 * * * *" }] },
   async ({ step }) => step.run("purge", () => purgeIdempotencyKeys(db())),
@@ -80,6 +87,7 @@ export const functions = [
   expireCheckoutSessionsCron,
   scanNetworksCron,
   markOverdueInvoicesCron,
+  processDueSubscriptionsCron,
   purgeIdempotencyKeysCron,
   purgeOAuthRecordsCron,
   purgeAgentSetupsCron,

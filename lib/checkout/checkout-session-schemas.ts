@@ -10,6 +10,7 @@ import {
   text,
 } from "../http/fields";
 import { parseOrThrow } from "../http/validation-error";
+import { recurringField } from "../subscriptions/subscription-schemas";
 
 const expiresInMinutes = z
   .number({ error: "must be a whole number of minutes from 5 to 1440" })
@@ -34,6 +35,7 @@ export const standaloneSessionSchema = z
     amount: amountField,
     currency: currencyField,
     description: text(1000).optional(),
+    recurring: recurringField.optional(),
     ...sharedFields,
   })
   .superRefine(refineAmountForCurrency)

@@ -5,6 +5,7 @@ import { purgeIdempotencyKeys } from "../idempotency/purge-idempotency-keys";
 import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
+import { processDueSubscriptions } from "../subscriptions/process-due-subscriptions";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
 import { onDeliveriesDue } from "./deliveries-due";
 import type { PeriodicTask } from "./periodic-task";
@@ -36,6 +37,13 @@ export const backgroundTasks: PeriodicTask[] = [
   },
   scanNetworksTask,
   { name: "mark-overdue-invoices", intervalMs: 15_000, run: (database) => markOverdueInvoices(database) },
+  // Renewals, deadlines and grace ends; each pass claims its subscriptions, so every instance runs it.
+  {
+    name: "process-due-subscriptions",
+    intervalMs: 15_000,
+    everyInstance: true,
+    run: (database) => processDueSubscriptions(database),
+  },
   {
     name: "expire-checkout-sessions",
     intervalMs: 15_000,

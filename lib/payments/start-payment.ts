@@ -1,38 +1,19 @@
-import type { HDKey } from "@scure/bip32";
 import { findToken, type TokenConfig } from "../chains/networks";
 import { transitionSession } from "../checkout/session-state";
 import { config } from "../config";
 import type { Db } from "../db/client";
-import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
+import { conflict, invalidRequest, notFound } from "../errors";
 import { recordEvent } from "../events/record-event";
 import { transactWithEvents } from "../events/transact-with-events";
 import type { CheckoutSession } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { depositAddress, depositKeyFromMnemonic, depositKeyFromXpub } from "./derive-deposit-address";
+import { allocateDepositAddresses } from "./allocate-deposit-address";
 import type { StartPaymentInput } from "./payment-schemas";
 import { QuoteUnavailable, quote } from "./quote";
 import { serializeInvoiceEvent } from "./serialize-invoice-event";
 
 /** First-payment invoices are due within an hour (spec 6.5). */
 export const invoiceDeadlineMs = 60 * 60 * 1000;
-
-let cached: { source: string; key: HDKey } | undefined;
-/** The deposit chain key: from the account xpub (no private key) or else the mnemonic. */
-function depositKey() {
-  const { hdXpub, hdMnemonic } = config();
-  const source = hdXpub ?? hdMnemonic;
-  if (!source) {
-    throw new ServiceError(
-      503,
-      "api_error",
-      "payments_not_configured",
-      "Payments are not configured on this service yet.",
-    );
-  }
-  if (cached?.source !== source)
-    cached = { source, key: hdXpub ? depositKeyFromXpub(hdXpub) : depositKeyFromMnemonic(source) };
-  return cached.key;
-}
 
 /** The session's price in the token; a pair the rate table lacks is the buyer's 400, not a 500. */
 function priceSession(session: CheckoutSession, token: TokenConfig) {
@@ -83,11 +64,7 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
       );
     }
     const priced = priceSession(session, token);
-    const [{ nextIndex }] = await tx.$queryRaw<{ nextIndex: number }[]>`
-      INSERT INTO "DerivationCounter" ("network", "nextIndex") VALUES (${network.id}, 1)
-      ON CONFLICT ("network") DO UPDATE SET "nextIndex" = "DerivationCounter"."nextIndex" + 1
-      RETURNING "nextIndex"`;
-    const index = nextIndex - 1;
+    const [address] = await allocateDepositAddresses(tx, network.id);
     const invoice = await tx.invoice.create({
       data: {
         id: newId("invoice"),
@@ -95,8 +72,7 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
         checkoutSessionId: session.id,
         network: network.id,
         token: token.symbol,
-        depositAddress: depositAddress(depositKey(), index),
-        derivationIndex: index,
+        ...address,
         amountDue: priced.amountDue,
         pricingAmount: session.amount,
         pricingCurrency: session.currency,

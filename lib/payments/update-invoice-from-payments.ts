@@ -1,10 +1,10 @@
-import { config } from "../config";
 import type { Tx } from "../db/client";
 import { recordEvent } from "../events/record-event";
 import { Money } from "../money/decimal";
+import { lockSubscriptionOf, recordRecurringPayment } from "../subscriptions/record-recurring-payment";
+import { subscriptionEventObject } from "../subscriptions/serialize-subscription";
 import { nextInvoiceState } from "./invoice-state";
-import { priceOf } from "./quote";
-import { serializeInvoiceEvent } from "./serialize-invoice-event";
+import { invoiceAmountUsd, serializeInvoiceEvent } from "./serialize-invoice-event";
 
 /**
  * Recomputes an invoice from its counted payments with the pure state machine, stores the
@@ -14,8 +14,9 @@ import { serializeInvoiceEvent } from "./serialize-invoice-event";
 export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: Date) {
   const invoice = await tx.invoice.findUniqueOrThrow({
     where: { id: invoiceId },
-    include: { payments: true, checkoutSession: true },
+    include: { payments: true, checkoutSession: true, subscription: true },
   });
+  await lockSubscriptionOf(tx, invoice);
   const sum = (status: "CONFIRMED" | "CONFIRMING") =>
     invoice.payments
       .filter((payment) => payment.status === status)
@@ -31,11 +32,17 @@ export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: 
   });
   if (count === 0) return next;
   const updated = { ...invoice, status: next.status };
-  const amountUsd = new Money(invoice.pricingAmount.toString())
-    .mul(priceOf(config().rates, invoice.pricingCurrency, "USD"))
-    .toFixed(2);
+  // A confirmed recurring invoice starts its subscription or pays its next period.
+  const subscription = next.emitPaymentConfirmed
+    ? await recordRecurringPayment(tx, updated, invoice.checkoutSession, now)
+    : invoice.subscription;
   const data = {
-    ...serializeInvoiceEvent(updated, invoice.checkoutSession, amountUsd),
+    ...serializeInvoiceEvent(
+      updated,
+      invoice.checkoutSession,
+      invoiceAmountUsd(invoice),
+      subscription && subscriptionEventObject(subscription),
+    ),
     amountPaid: next.seen,
     overpaid: next.overpaid,
     late: next.late,

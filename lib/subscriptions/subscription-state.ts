@@ -71,7 +71,7 @@ export type RenewalView = {
 
 export type SubscriptionPlan = {
   /** What is due now ("wait" when nothing is). */
-  action: "issue_renewal" | SubscriptionEvent | "wait";
+  action: "issue_renewal" | Exclude<SubscriptionEvent, "cancel_now"> | "wait";
   /** When to look again if nothing changes; null once nothing more can happen. */
   nextActionAt: Date | null;
 };
