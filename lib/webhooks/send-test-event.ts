@@ -24,6 +24,21 @@ export async function sendTestEvent(
       "id",
     );
   }
+  // Subscription events carry a made-up subscription, as the shared event contract shapes them.
+  const now = Date.now();
+  const subscription =
+    type === "subscription.overdue" || type === "subscription.cancelled"
+      ? {
+          id: `sub_test_${randomBase62(20)}`,
+          status: type === "subscription.overdue" ? "PAST_DUE" : "CANCELLED",
+          currentPeriodStart: new Date(now - 30 * 86_400_000).toISOString(),
+          currentPeriodEnd: new Date(now - 86_400_000).toISOString(),
+          cancelAtPeriodEnd: false,
+          cancellationReason: type === "subscription.cancelled" ? "unpaid" : null,
+          interval: "month",
+          intervalCount: 1,
+        }
+      : null;
   const event = await transactWithEvents(database, (tx) =>
     recordEvent(tx, {
       organizationId,
@@ -36,11 +51,12 @@ export async function sendTestEvent(
         amountUsd: "49.00",
         currency: "USD",
         rate: "1",
-        paymentType: "ONE_TIME",
-        status: type === "invoice.overdue" ? "OVERDUE" : "CONFIRMED",
+        paymentType: subscription ? "RECURRING" : "ONE_TIME",
+        status: type === "invoice.overdue" || subscription ? "OVERDUE" : "CONFIRMED",
         customer: { email: "test.buyer@example.com", name: "Test Buyer", clientReferenceId: null },
         checkoutSessionId: null,
         merchantOrderId: "test-order",
+        ...(subscription ? { subscription } : {}),
       },
     }),
   );
