@@ -1,10 +1,10 @@
 import type { Db, Tx } from "../db/client";
 import { transactWithEvents } from "../events/transact-with-events";
-import type { Subscription } from "../generated/prisma/client";
+import type { Invoice, Subscription } from "../generated/prisma/client";
 import { log } from "../log";
 import { updateInvoiceFromPayments } from "../payments/update-invoice-from-payments";
 import { issueRenewalInvoice, type RenewalNotice } from "./issue-renewal-invoice";
-import { advanceToPeriod, nextActionAt } from "./record-recurring-payment";
+import { advanceToPeriod } from "./record-recurring-payment";
 import { sendRenewalEmail } from "./send-renewal-email";
 import { recordSubscriptionEvent } from "./subscription-events";
 import { renewalDeadlineMs } from "./subscription-periods";
@@ -45,11 +45,11 @@ async function applyTransition(
 /** Every step due now for one claimed subscription; returns the renewal email to send, if any. */
 async function advanceSubscription(tx: Tx, claimed: Claimed, now: Date): Promise<RenewalNotice | null> {
   const { subscriptionGraceDays, ...row } = claimed;
+  const graceMs = subscriptionGraceDays * renewalDeadlineMs;
   let subscription: Subscription = row;
   let notice: RenewalNotice | null = null;
-  // A few steps at most: e.g. a paid renewal moves the period, and the next one is due at once.
-  for (let step = 0; step < 4; step++) {
-    const renewal = await tx.invoice.findUnique({
+  const findRenewal = () =>
+    tx.invoice.findUnique({
       where: {
         subscriptionId_periodIndex: {
           subscriptionId: subscription.id,
@@ -57,29 +57,29 @@ async function advanceSubscription(tx: Tx, claimed: Claimed, now: Date): Promise
         },
       },
     });
-    const plan = planSubscription(
-      subscription,
-      renewal,
-      subscriptionGraceDays * renewalDeadlineMs,
-      renewalDeadlineMs,
-      now,
-    );
-    if (plan.action === "wait") break;
+  // Kept in memory between steps (re-read only where a step changes it): the bulk of the work is
+  // issuing renewals, and every saved round trip counts when thousands fall due at once.
+  let renewal: Invoice | null = await findRenewal();
+  let plan = planSubscription(subscription, renewal, graceMs, renewalDeadlineMs, now);
+  // A few steps at most: e.g. a paid renewal moves the period, and the next one is due at once.
+  for (let step = 0; step < 4 && plan.action !== "wait"; step++) {
     if (plan.action === "issue_renewal") {
-      notice = (await issueRenewalInvoice(tx, subscription, now)).notice;
+      const issued = await issueRenewalInvoice(tx, subscription, now);
+      renewal = issued.invoice;
+      notice = issued.notice;
     } else if (plan.action === "renewal_paid" && renewal) {
       subscription = await advanceToPeriod(tx, subscription, renewal.periodIndex ?? 0, now);
+      renewal = await findRenewal();
     } else if (plan.action === "renewal_overdue" && renewal && renewal.status !== "OVERDUE") {
       // The deadline job may not have run yet: invoice.overdue comes first, then the subscription's.
       await updateInvoiceFromPayments(tx, renewal.id, now);
+      renewal = await findRenewal();
     } else if (plan.action !== "renewal_paid") {
       subscription = await applyTransition(tx, subscription, plan.action, renewal?.id, now);
     }
+    plan = planSubscription(subscription, renewal, graceMs, renewalDeadlineMs, now);
   }
-  await tx.subscription.update({
-    where: { id: subscription.id },
-    data: { nextActionAt: await nextActionAt(tx, subscription, now) },
-  });
+  await tx.subscription.update({ where: { id: subscription.id }, data: { nextActionAt: plan.nextActionAt } });
   return notice;
 }
 

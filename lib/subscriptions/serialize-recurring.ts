@@ -19,3 +19,8 @@ export function serializeRecurring(row: {
     ? { interval: row.recurringInterval, intervalCount: row.recurringIntervalCount }
     : null;
 }
+
+/** "per month", "every 3 weeks": how the price repeats, in words for pages and emails. */
+export function describeInterval(interval: RecurringInterval, intervalCount: number): string {
+  return intervalCount === 1 ? `per ${interval}` : `every ${intervalCount} ${interval}s`;
+}

@@ -41,3 +41,9 @@ export const cancelSubscriptionSchema = z
   })
   .meta({ id: "CancelSubscription" });
 export type CancelSubscriptionInput = z.output<typeof cancelSubscriptionSchema>;
+
+/** The dashboard list's filters: the API's, with the search box's `q` as the customer. */
+export const subscriptionListPageQuery = pagingQuery.extend({
+  status: z.enum(subscriptionStatuses).optional(),
+  q: z.string().trim().max(254).optional(),
+});
