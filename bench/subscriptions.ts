@@ -6,24 +6,15 @@
 // thing: a checkout session, a fresh deposit address, a quote, the invoice and invoice.created
 // with its webhook delivery (one endpoint). Prints the wall time and checks that every
 // subscription got exactly one renewal invoice and one invoice.created.
-import pg from "pg";
 import { devnetNetwork } from "../lib/chains/devnet";
 import { closeDb, db } from "../lib/db/client";
-import { applyMigrations } from "../lib/db/schema-engine";
 import { createOrganization } from "../lib/organizations/create-organization";
 import { processDueSubscriptions } from "../lib/subscriptions/process-due-subscriptions";
+import { createBenchDatabase } from "./support";
 
 const count = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 const workers = Number(process.env.BENCH_WORKERS ?? 2);
-const serverUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-
-const name = `cc_bench_subscriptions_${Date.now()}`;
-const admin = new pg.Client(serverUrl);
-await admin.connect();
-await admin.query(`CREATE DATABASE "${name}"`);
-const databaseUrl = new URL(serverUrl);
-databaseUrl.pathname = `/${name}`;
-await applyMigrations(databaseUrl.toString());
+const database = await createBenchDatabase("cc_bench_subscriptions");
 try {
   // Issuing makes no RPC call: the network only has to be configured.
   const network = devnetNetwork({
@@ -32,7 +23,7 @@ try {
     confirmations: 1,
   });
   Object.assign(process.env, {
-    DATABASE_URL: databaseUrl.toString(),
+    DATABASE_URL: database.url,
     DATABASE_POOL_SIZE: String(Math.max(10, workers * 2)),
     SERVICE_NETWORKS: JSON.stringify([network]),
     SERVICE_HD_MNEMONIC: "test test test test test test test test test test test junk",
@@ -90,6 +81,5 @@ try {
   if (renewals !== count || created !== count || Number(duplicates[0].n) !== 0) process.exitCode = 1;
 } finally {
   await closeDb(db()).catch(() => {});
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
 }

@@ -11,11 +11,13 @@ import {
   createTestOrganization,
   createTestReceiverEndpoint,
 } from "@/scripts/test-support/fixtures";
+import { createTestSubscription } from "@/scripts/test-support/subscription-fixtures";
 import type { ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import {
   deliverDueWebhooksCron,
   deliverWebhook,
   expireCheckoutSessionsCron,
+  processDueSubscriptionsCron,
   scanNetworksCron,
 } from "./functions";
 
@@ -37,6 +39,28 @@ async function dueDelivery(script: ScriptedAnswer[]) {
 }
 
 describe("Inngest functions (same domain functions as the in-process engine)", () => {
+  it("the subscription cron ends a grace period that ran out, as the in-process task does", async () => {
+    const { organization } = await createTestOrganization();
+    const subscription = await createTestSubscription(organization.id, { status: "PAST_DUE" });
+    await db().subscription.update({
+      where: { id: subscription.id },
+      data: {
+        currentPeriodEnd: new Date(Date.now() - 4 * 86_400_000),
+        nextActionAt: new Date(Date.now() - 1000),
+      },
+    });
+    const { result } = await new InngestTestEngine({ function: processDueSubscriptionsCron }).execute();
+    expect(result).toBeGreaterThanOrEqual(1);
+    expect(await db().subscription.findUniqueOrThrow({ where: { id: subscription.id } })).toMatchObject({
+      status: "CANCELLED",
+      cancellationReason: "unpaid",
+      nextActionAt: null,
+    });
+    expect(
+      await db().event.count({ where: { organizationId: organization.id, type: "subscription.cancelled" } }),
+    ).toBe(1);
+  });
+
   it("the cron sweep delivers what is due", async () => {
     const { receiver, delivery } = await dueDelivery([{ status: 200 }]);
     const { result } = await new InngestTestEngine({ function: deliverDueWebhooksCron }).execute();
