@@ -100,3 +100,25 @@ export function printTable(rows: Measured[], ceiling: Measured) {
     );
   }
 }
+
+/** A fresh, migrated database on TEST_DATABASE_URL's server for an in-process benchmark; `drop` removes it. */
+export async function createBenchDatabase(
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { applyMigrations } = await import("../lib/db/schema-engine");
+  const serverUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const name = `${prefix}_${Date.now()}`;
+  const admin = new pg.Client(serverUrl);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await applyMigrations(url.toString());
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}

@@ -11,6 +11,7 @@ import {
   createTestOrganization,
   createTestReceiverEndpoint,
 } from "@/scripts/test-support/fixtures";
+import { createTestSubscription } from "@/scripts/test-support/subscription-fixtures";
 import type { ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { deliverWebhook, functions, periodicFunctions } from "./functions";
 
@@ -37,12 +38,37 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
       ["deliver-webhooks", [{ cron: "* * * * *" }]],
       ["scan-networks", [{ cron: "* * * * *" }]],
       ["mark-overdue-invoices", [{ cron: "* * * * *" }]],
+      ["process-due-subscriptions", [{ cron: "* * * * *" }]],
       ["expire-checkout-sessions", [{ cron: "* * * * *" }]],
       ["purge-idempotency-keys", [{ cron: "17 * * * *" }]],
       ["purge-oauth-records", [{ cron: "23 * * * *" }]],
       ["purge-agent-setups", [{ cron: "29 * * * *" }]],
       ["deliver-webhook", [{ event: deliveryDueEvent }]],
     ]);
+  });
+
+  it("the subscription cron ends a grace period that ran out, as the in-process task does", async () => {
+    const { organization } = await createTestOrganization();
+    const subscription = await createTestSubscription(organization.id, { status: "PAST_DUE" });
+    await db().subscription.update({
+      where: { id: subscription.id },
+      data: {
+        currentPeriodEnd: new Date(Date.now() - 4 * 86_400_000),
+        nextActionAt: new Date(Date.now() - 1000),
+      },
+    });
+    const { result } = await new InngestTestEngine({
+      function: periodicFunctions["process-due-subscriptions"],
+    }).execute();
+    expect(result).toBe(true);
+    expect(await db().subscription.findUniqueOrThrow({ where: { id: subscription.id } })).toMatchObject({
+      status: "CANCELLED",
+      cancellationReason: "unpaid",
+      nextActionAt: null,
+    });
+    expect(
+      await db().event.count({ where: { organizationId: organization.id, type: "subscription.cancelled" } }),
+    ).toBe(1);
   });
 
   it("the cron sweep delivers what is due", async () => {

@@ -25,6 +25,7 @@ export const idPrefixes = {
   checkoutSession: "ycs",
   settlementWallet: "sw",
   invoice: "inv",
+  subscription: "sub",
   payment: "pay",
   event: "evt",
   testEvent: "evt_test",

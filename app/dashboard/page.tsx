@@ -85,6 +85,9 @@ export default async function OverviewPage() {
           <Card title="Invoices">
             <StatusCounts counts={overview.invoices} href="/dashboard/invoices" />
           </Card>
+          <Card title="Subscriptions" description="Active and past due">
+            <StatusCounts counts={overview.subscriptions} href="/dashboard/subscriptions" />
+          </Card>
           <Card title="Recent activity">
             {overview.recent.length === 0 ? (
               <EmptyState title="No events yet">

@@ -16,6 +16,7 @@ import {
   createTestOrganization,
 } from "@/scripts/test-support/fixtures";
 import { serveRoute } from "@/scripts/test-support/serve-route";
+import { createTestSubscription } from "@/scripts/test-support/subscription-fixtures";
 import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { DELETE, GET, POST } from "./route";
 
@@ -183,7 +184,7 @@ describe("MCP server at /mcp: agent credentials", () => {
     const { organization } = await createTestOrganization();
     const writer = await createTestAgentCredential(organization.id, "write");
     const client = await connect(writer.auth.authorization);
-    expect((await client.listTools()).tools).toHaveLength(21);
+    expect((await client.listTools()).tools).toHaveLength(24);
     data(await call(client, "service_paylinks_create", { name: "P", amount: "1", currency: "USD" }));
     expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(1);
   });
@@ -371,6 +372,27 @@ describe("MCP server at /mcp: tools", () => {
       data: [{ id: invoice.id }],
     });
 
+    const subscription = await createTestSubscription(org.id, { customerEmail: "member@example.com" });
+    expect(data(await call(client, "service_subscriptions_list", { status: "ACTIVE" }))).toMatchObject({
+      total: 1,
+      data: [{ id: subscription.id, object: "subscription" }],
+    });
+    expect(
+      data(await call(client, "service_subscriptions_get", { id: subscription.id })).invoices,
+    ).toHaveLength(1);
+    const preview = await call(client, "service_subscriptions_cancel", {
+      id: subscription.id,
+      atPeriodEnd: true,
+    });
+    expect((preview.content as { text: string }[])[0].text).toMatch(
+      /^confirmation_required: Cancel subscription sub_\w+ of member@example\.com \(9\.00 USD every 1 month\) at the end/,
+    );
+    expect(
+      data(
+        await confirmed(client, "service_subscriptions_cancel", { id: subscription.id, atPeriodEnd: true }),
+      ),
+    ).toMatchObject({ status: "ACTIVE", cancelAtPeriodEnd: true });
+
     expect(data(await call(client, "service_organization_get"))).toMatchObject({
       id: org.id,
       name: "Shop A",
@@ -460,6 +482,10 @@ describe("MCP server at /mcp: tools", () => {
     ["service_paylinks_disable", { id: unknownUuid, confirm: true }, "parameter_unknown"],
     ["service_payments_status", { checkoutSessionId: "ycs_unknown" }, "resource_missing"],
     ["service_transactions_list", { page: 0 }, "parameter_invalid"],
+    ["service_subscriptions_list", { status: "OPEN" }, "parameter_invalid"],
+    ["service_subscriptions_get", { id: "sub_unknown" }, "resource_missing"],
+    ["service_subscriptions_cancel", { id: "sub_unknown" }, "resource_missing"],
+    ["service_subscriptions_cancel", { id: "sub_unknown", confirm: true }, "parameter_unknown"],
     ["service_organization_get", { id: "org_other" }, "parameter_unknown"],
     ["service_organization_update", { webhookUrl: "ftp://example.com" }, "parameter_invalid"],
     [
@@ -525,6 +551,7 @@ describe("MCP server at /mcp: tenant isolation", () => {
       await call(b.client, "service_paylinks_create", { name: "B's", amount: "5", currency: "USD" }),
     );
     const invoice = await createTestInvoice(b.organization.id, { amount: "7.00", status: "CONFIRMED" });
+    const subscription = await createTestSubscription(b.organization.id);
     const endpoint = data(
       await call(b.client, "service_webhooks_create", { name: "B", url: `${receiver.url}/b` }),
     );
@@ -541,11 +568,14 @@ describe("MCP server at /mcp: tenant isolation", () => {
       sessions: await db().checkoutSession.count({ where: { organizationId: b.organization.id } }),
       endpoints: await db().webhookEndpoint.findMany({ where: { organizationId: b.organization.id } }),
       deliveries: await db().webhookDelivery.count({ where: { organizationId: b.organization.id } }),
+      subscriptions: await db().subscription.findMany({ where: { organizationId: b.organization.id } }),
     });
     const before = await bState();
     const onlyA = (result: Result) =>
       expect(JSON.stringify(data(result))).not.toMatch(
-        new RegExp(`${b.organization.id}|${paylink.id}|${invoice.id}|${endpoint.id}|Shop B`),
+        new RegExp(
+          `${b.organization.id}|${paylink.id}|${invoice.id}|${endpoint.id}|${subscription.id}|Shop B`,
+        ),
       );
     const missing = (result: Result) => expect(errorCode(result)).toBe("resource_missing");
 
@@ -569,6 +599,10 @@ describe("MCP server at /mcp: tenant isolation", () => {
       ["service_paylinks_disable", { id: paylink.id }, missing],
       ["service_payments_status", { checkoutSessionId: invoice.checkoutSessionId }, missing],
       ["service_transactions_list", {}, onlyA],
+      ["service_subscriptions_list", {}, onlyA],
+      ["service_subscriptions_get", { id: subscription.id }, missing],
+      ["service_subscriptions_cancel", { id: subscription.id }, missing],
+      ["service_subscriptions_cancel", { id: subscription.id, atPeriodEnd: true }, missing],
       ["service_organization_get", {}, onlyA],
       ["service_organization_update", { name: "Renamed A" }, onlyA],
       [

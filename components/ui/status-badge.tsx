@@ -22,6 +22,8 @@ const toneOf: Record<string, keyof typeof tones> = {
   PENDING: "amber",
   COOLDOWN: "amber",
   OVERDUE: "red",
+  PAST_DUE: "red",
+  CANCELLED: "grey",
   FAILED: "red",
   REORGED: "red",
   REVOKED: "grey",

@@ -9,11 +9,12 @@ import { consumeRateLimit } from "../rate-limit/rate-limit";
  * or sent. Recipients are keyed by a hash, so the shared limit store holds no email addresses.
  */
 export async function assertEmailSendAllowed(input: {
-  clientAddress: string;
+  /** The requesting client; absent for emails the service sends on its own schedule (renewals). */
+  clientAddress?: string;
   email: string;
   organizationId?: string;
 }): Promise<void> {
-  await consumeRateLimit("emailClient", clientLimitKey(input.clientAddress));
+  if (input.clientAddress) await consumeRateLimit("emailClient", clientLimitKey(input.clientAddress));
   await consumeRateLimit(
     "emailAddress",
     createHash("sha256").update(input.email.trim().toLowerCase()).digest("hex"),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalidRequest } from "../errors";
+import { recurringField } from "../subscriptions/subscription-schemas";
 import {
   amountField,
   currencyField,
@@ -34,6 +35,7 @@ export const standaloneSessionSchema = z
     amount: amountField,
     currency: currencyField,
     description: text(1000).optional(),
+    recurring: recurringField.optional(),
     ...sharedFields,
   })
   .superRefine(refineAmountForCurrency)

@@ -15,6 +15,8 @@ async function priceOf(database: Db, organizationId: string, request: CreateChec
       currency: request.currency,
       description: request.description ?? null,
       paylinkId: null,
+      recurringInterval: request.recurring?.interval ?? null,
+      recurringIntervalCount: request.recurring?.intervalCount ?? null,
     };
   }
   const paylink = await database.paylink.findFirst({ where: { id: request.paylinkId, organizationId } });
@@ -31,6 +33,8 @@ async function priceOf(database: Db, organizationId: string, request: CreateChec
     currency: paylink.currency,
     description: paylink.description ?? paylink.name,
     paylinkId: paylink.id,
+    recurringInterval: paylink.recurringInterval,
+    recurringIntervalCount: paylink.recurringIntervalCount,
   };
 }
 
@@ -66,6 +70,8 @@ export async function createCheckoutSession(
     metadata: request.metadata ?? {},
     successUrl: request.successUrl?.replaceAll(sessionIdPlaceholder, id) ?? null,
     cancelUrl: request.cancelUrl?.replaceAll(sessionIdPlaceholder, id) ?? null,
+    recurringInterval: price.recurringInterval,
+    recurringIntervalCount: price.recurringIntervalCount,
     expiresAt: new Date(now.getTime() + request.expiresInMinutes * 60_000),
     createdAt: now,
     updatedAt: now,
@@ -90,8 +96,9 @@ export async function createCheckoutSession(
      INSERT INTO "CheckoutSession" (
        "id", "organizationId", "status", "paylinkId", "amount", "currency", "description", "merchantOrderId",
        "customerEmail", "customerName", "clientReferenceId", "metadata", "successUrl", "cancelUrl",
-       "expiresAt", "createdAt", "updatedAt")
-     SELECT $7, $1, 'OPEN', $8::uuid, $9::numeric, $10, $11, $12, $13, $14, $15, $16::jsonb, $17, $18, $19, $6, $6
+       "expiresAt", "createdAt", "updatedAt", "recurringInterval", "recurringIntervalCount")
+     SELECT $7, $1, 'OPEN', $8::uuid, $9::numeric, $10, $11, $12, $13, $14, $15, $16::jsonb, $17, $18, $19, $6, $6,
+       $20::"RecurringInterval", $21::integer
      FROM claim
      RETURNING "id"`,
     [
@@ -114,6 +121,8 @@ export async function createCheckoutSession(
       session.successUrl,
       session.cancelUrl,
       session.expiresAt,
+      session.recurringInterval,
+      session.recurringIntervalCount,
     ],
   );
   if (inserted.length === 1) return { ...response, replayed: false };

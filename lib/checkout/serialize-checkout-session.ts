@@ -4,6 +4,7 @@ import type { CheckoutSession, Organization } from "../generated/prisma/client";
 import { formatAmount, isPricingCurrency, pricingCurrencies } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { type PaymentSummary, paymentSummaryObject } from "../payments/payment-summary";
+import { recurringObject, serializeRecurring } from "../subscriptions/serialize-recurring";
 import { effectiveSessionStatus, sessionStatuses } from "./session-state";
 
 export function formatPrice(amount: { toString(): string }, currency: string): string {
@@ -29,6 +30,7 @@ export const checkoutSessionObject = z
     clientReferenceId: z.string().nullable(),
     successUrl: z.string().nullable(),
     cancelUrl: z.string().nullable(),
+    recurring: recurringObject,
     expiresAt: isoTimestamp,
     createdAt: isoTimestamp,
     url: z.string().meta({ description: "Hosted checkout page to send the buyer to" }),
@@ -57,6 +59,7 @@ export const publicCheckoutSessionObject = z
     description: z.string().nullable(),
     successUrl: z.string().nullable(),
     cancelUrl: z.string().nullable(),
+    recurring: recurringObject,
     expiresAt: isoTimestamp,
   })
   .meta({ id: "PublicCheckoutSession" });
@@ -78,6 +81,7 @@ export function serializeCheckoutSession(
     clientReferenceId: session.clientReferenceId,
     successUrl: session.successUrl,
     cancelUrl: session.cancelUrl,
+    recurring: serializeRecurring(session),
     expiresAt: session.expiresAt.toISOString(),
     createdAt: session.createdAt.toISOString(),
     url: checkoutUrl(session.id),
@@ -116,6 +120,7 @@ export function serializePublicCheckoutSession(
     description: session.description,
     successUrl: session.successUrl,
     cancelUrl: session.cancelUrl,
+    recurring: serializeRecurring(session),
     expiresAt: session.expiresAt.toISOString(),
   };
 }

@@ -1,17 +1,12 @@
-import type { HDKey } from "@scure/bip32";
 import { findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
-import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
+import { conflict, invalidRequest, notFound } from "../errors";
 import { recordEvent } from "../events/record-event";
 import { transactWithEvents } from "../events/transact-with-events";
 import type { CheckoutSession, Invoice } from "../generated/prisma/client";
 import { newId } from "../ids";
-import {
-  depositAddress,
-  depositKeyFromMnemonic,
-  depositKeyFromXpub,
-} from "../payments/derive-deposit-address";
+import { allocateDepositAddresses } from "../payments/allocate-deposit-address";
 import type { StartPaymentInput } from "../payments/payment-schemas";
 import { priceInvoice } from "../payments/price-invoice";
 import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
@@ -19,24 +14,6 @@ import { transitionSession } from "./session-state";
 
 /** First-payment invoices are due within an hour (spec 6.5). */
 export const invoiceDeadlineMs = 60 * 60 * 1000;
-
-let cached: { source: string; key: HDKey } | undefined;
-/** The deposit chain key: from the account xpub (no private key) or else the mnemonic. */
-function depositKey() {
-  const { hdXpub, hdMnemonic } = config();
-  const source = hdXpub ?? hdMnemonic;
-  if (!source) {
-    throw new ServiceError(
-      503,
-      "api_error",
-      "payments_not_configured",
-      "Payments are not configured on this service yet.",
-    );
-  }
-  if (cached?.source !== source)
-    cached = { source, key: hdXpub ? depositKeyFromXpub(hdXpub) : depositKeyFromMnemonic(source) };
-  return cached.key;
-}
 
 /** A repeat of the same choice gets the invoice already made; another choice is a conflict. */
 function sameChoice(existing: Invoice, network: NetworkConfig, token: TokenConfig) {
@@ -94,11 +71,7 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
     const raced = await tx.invoice.findUnique({ where: { checkoutSessionId: session.id } });
     if (raced) return sameChoice(raced, network, token);
     const begin = beginPayment(session, now);
-    const [{ nextIndex }] = await tx.$queryRaw<{ nextIndex: number }[]>`
-      INSERT INTO "DerivationCounter" ("network", "nextIndex") VALUES (${network.id}, 1)
-      ON CONFLICT ("network") DO UPDATE SET "nextIndex" = "DerivationCounter"."nextIndex" + 1
-      RETURNING "nextIndex"`;
-    const index = nextIndex - 1;
+    const [address] = await allocateDepositAddresses(tx, network.id);
     const invoice = await tx.invoice.create({
       data: {
         id: newId("invoice"),
@@ -106,8 +79,7 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
         checkoutSessionId: session.id,
         network: network.id,
         token: token.symbol,
-        depositAddress: depositAddress(depositKey(), index),
-        derivationIndex: index,
+        ...address,
         amountDue: priced.amountDue,
         pricingAmount: session.amount,
         pricingCurrency: session.currency,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestSubscription } from "@/scripts/test-support/subscription-fixtures";
 import { getDashboardOverview } from "./get-dashboard-overview";
 
 const now = new Date("2026-11-20T12:00:00Z");
@@ -84,6 +85,16 @@ describe("getDashboardOverview", () => {
     expect(overview.recent.map((event) => event.type)).toEqual(Array(4).fill("payment.confirmed"));
   });
 
+  it("counts the organization's active and past-due subscriptions, not cancelled ones", async () => {
+    const { organization } = await createTestOrganization();
+    const other = await createTestOrganization();
+    for (const status of ["ACTIVE", "ACTIVE", "PAST_DUE", "CANCELLED"] as const)
+      await createTestSubscription(organization.id, { status });
+    await createTestSubscription(other.organization.id);
+    const overview = await getDashboardOverview(db(), organization.id, now);
+    expect(overview.subscriptions).toEqual({ ACTIVE: 2, PAST_DUE: 1 });
+  });
+
   it("is empty for a new organization", async () => {
     const { organization } = await createTestOrganization();
     const overview = await getDashboardOverview(db(), organization.id, now);
@@ -92,6 +103,7 @@ describe("getDashboardOverview", () => {
       confirmedInvoices: 0,
       sessions: {},
       invoices: {},
+      subscriptions: {},
       recent: [],
     });
   });

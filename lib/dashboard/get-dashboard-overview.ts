@@ -4,11 +4,11 @@ import { Money } from "../money/decimal";
 const dayMs = 24 * 60 * 60 * 1000;
 
 type VolumeRow = { day: string; amountUsd: string; invoices: number };
-type CountRow = { kind: "session" | "invoice"; status: string; count: number };
+type CountRow = { kind: "session" | "invoice" | "subscription"; status: string; count: number };
 
 /**
  * What the overview shows: confirmed volume per day over the last `days` (in USD: the sum of
- * the invoices' frozen amountUsd, the same number their events carry), session and invoice counts by status, and the latest events. Three
+ * the invoices' frozen amountUsd, the same number their events carry), session, invoice and live subscription counts by status, and the latest events. Three
  * aggregate queries, so the page costs the same with ten invoices or ten thousand.
  */
 export async function getDashboardOverview(
@@ -33,7 +33,10 @@ export async function getDashboardOverview(
       `SELECT 'session' AS "kind", "status"::text AS "status", COUNT(*)::int AS "count"
          FROM "CheckoutSession" WHERE "organizationId" = $1 GROUP BY "status"
        UNION ALL
-       SELECT 'invoice', "status"::text, COUNT(*)::int FROM "Invoice" WHERE "organizationId" = $1 GROUP BY "status"`,
+       SELECT 'invoice', "status"::text, COUNT(*)::int FROM "Invoice" WHERE "organizationId" = $1 GROUP BY "status"
+       UNION ALL
+       SELECT 'subscription', "status"::text, COUNT(*)::int FROM "Subscription" WHERE "organizationId" = $1
+         AND "status" IN ('ACTIVE', 'PAST_DUE') GROUP BY "status"`,
       [organizationId],
     ),
     database.event.findMany({
@@ -62,6 +65,8 @@ export async function getDashboardOverview(
     confirmedInvoices: series.reduce((sum, day) => sum + day.invoices, 0),
     sessions: countsOf("session") as Record<string, number>,
     invoices: countsOf("invoice") as Record<string, number>,
+    /** Live subscriptions only: ACTIVE and PAST_DUE. */
+    subscriptions: countsOf("subscription") as Record<string, number>,
     recent,
   };
 }

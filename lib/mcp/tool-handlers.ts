@@ -28,6 +28,15 @@ import { createPaylinkSchema, disablePaylinkSchema, editPaylinkSchema } from "..
 import { serializePaylink } from "../paylinks/serialize-paylink";
 import { listTransactions } from "../payments/list-transactions";
 import { serializeInvoice } from "../payments/serialize-invoice";
+import { cancelSubscription } from "../subscriptions/cancel-subscription";
+import { getSubscription } from "../subscriptions/get-subscription";
+import { listSubscriptions } from "../subscriptions/list-subscriptions";
+import { serializeSubscription, serializeSubscriptionDetail } from "../subscriptions/serialize-subscription";
+import {
+  cancelSubscriptionSchema,
+  listSubscriptionsQuery,
+  subscriptionIdParam,
+} from "../subscriptions/subscription-schemas";
 import { pagingQuery } from "../validation/fields";
 import { listPage } from "../validation/list-page";
 import { parseOrThrow } from "../validation/validation-error";
@@ -176,6 +185,39 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
     const { invoices, total } = await listTransactions(db, caller.organizationId, paging);
     const page = listPage(invoices.map(serializeInvoice), paging, total);
     return toolResult(page, listNote(page));
+  },
+
+  service_subscriptions_list: async ({ status, customer, page, rows }, { db, caller }) => {
+    const query = parseOrThrow(listSubscriptionsQuery, { status, customer, page, rows });
+    const { subscriptions, total } = await listSubscriptions(db, caller.organizationId, query);
+    const result = listPage(subscriptions.map(serializeSubscription), query, total);
+    return toolResult(result, listNote(result));
+  },
+
+  service_subscriptions_get: async ({ id }, { db, caller }) =>
+    toolResult(
+      serializeSubscriptionDetail(
+        await getSubscription(db, caller.organizationId, parseOrThrow(subscriptionIdParam, { id }).id),
+      ),
+    ),
+
+  service_subscriptions_cancel: async (input, context) => {
+    const { db, caller } = context;
+    const { atPeriodEnd } = parseOrThrow(cancelSubscriptionSchema, { atPeriodEnd: input.atPeriodEnd });
+    const subscription = serializeSubscription(await getSubscription(db, caller.organizationId, input.id));
+    const who = subscription.customer.email ?? subscription.customer.clientReferenceId ?? "the customer";
+    const gate = confirm(
+      context,
+      "service_subscriptions_cancel",
+      input,
+      `Cancel subscription ${subscription.id} of ${who} (${subscription.amount} ${subscription.currency} every ${subscription.intervalCount} ${subscription.interval})${atPeriodEnd ? ` at the end of the paid period (${subscription.currentPeriodEnd})` : " now"}? No further renewals are issued; this cannot be undone.`,
+    );
+    if (!gate.proceed) return gate.result;
+    return toolResult(
+      serializeSubscriptionDetail(
+        await cancelSubscription(db, caller.organizationId, { id: subscription.id, atPeriodEnd }),
+      ),
+    );
   },
 
   service_organization_get: async (_input, { db, caller }) =>

@@ -8,5 +8,14 @@ export async function createPaylink(
   organizationId: string,
   input: z.output<typeof createPaylinkSchema>,
 ) {
-  return database.paylink.create({ data: { id: randomUUID(), organizationId, ...input } });
+  const { recurring, ...fields } = input;
+  return database.paylink.create({
+    data: {
+      id: randomUUID(),
+      organizationId,
+      ...fields,
+      recurringInterval: recurring?.interval ?? null,
+      recurringIntervalCount: recurring?.intervalCount ?? null,
+    },
+  });
 }

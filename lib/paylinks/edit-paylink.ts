@@ -9,7 +9,18 @@ export async function editPaylink(
   organizationId: string,
   input: z.output<typeof editPaylinkSchema>,
 ) {
-  const { id, ...changes } = input;
+  const { id, recurring, ...changes } = input;
   await getPaylink(database, organizationId, id);
-  return database.paylink.update({ where: { id }, data: changes });
+  return database.paylink.update({
+    where: { id },
+    data: {
+      ...changes,
+      ...(recurring === undefined
+        ? {}
+        : {
+            recurringInterval: recurring?.interval ?? null,
+            recurringIntervalCount: recurring?.intervalCount ?? null,
+          }),
+    },
+  });
 }

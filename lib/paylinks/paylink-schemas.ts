@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { recurringField } from "../subscriptions/subscription-schemas";
 import { amountField, currencyField, pagingQuery, refineAmountForCurrency, text } from "../validation/fields";
 
 export const paylinkIdField = z.uuid({ error: "must be a paylink id (a UUID)" });
@@ -10,6 +11,7 @@ export const createPaylinkSchema = z
     amount: amountField,
     currency: currencyField,
     enabled: z.boolean({ error: "must be true or false" }).default(true),
+    recurring: recurringField.optional().meta({ description: "Sell a subscription; omit for one payment" }),
   })
   .superRefine(refineAmountForCurrency)
   .meta({ id: "CreatePaylink" });
@@ -23,6 +25,10 @@ export const editPaylinkSchema = z
     amount: amountField.optional(),
     currency: currencyField.optional(),
     enabled: z.boolean({ error: "must be true or false" }).optional(),
+    recurring: recurringField
+      .nullable()
+      .optional()
+      .meta({ description: "null makes it a one-time price; subscriptions already started keep theirs" }),
   })
   .superRefine((value, context) => {
     if ((value.amount === undefined) !== (value.currency === undefined)) {

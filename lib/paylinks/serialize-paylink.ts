@@ -2,6 +2,7 @@ import { z } from "zod";
 import { checkoutUrl, formatPrice } from "../checkout/serialize-checkout-session";
 import type { Organization, Paylink } from "../generated/prisma/client";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+import { recurringObject, serializeRecurring } from "../subscriptions/serialize-recurring";
 
 export const paylinkObject = z
   .object({
@@ -12,6 +13,7 @@ export const paylinkObject = z
     amount: decimalString,
     currency: z.string(),
     enabled: z.boolean(),
+    recurring: recurringObject,
     url: z.string(),
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,
@@ -27,6 +29,7 @@ export const publicPaylinkObject = z
     description: z.string().nullable(),
     amount: decimalString,
     currency: z.string(),
+    recurring: recurringObject,
   })
   .meta({ id: "PublicPaylink" });
 
@@ -40,6 +43,7 @@ export function serializePaylink(paylink: Paylink): z.output<typeof paylinkObjec
     amount: formatPrice(paylink.amount, paylink.currency),
     currency: paylink.currency,
     enabled: paylink.enabled,
+    recurring: serializeRecurring(paylink),
     url: checkoutUrl(paylink.id),
     createdAt: paylink.createdAt.toISOString(),
     updatedAt: paylink.updatedAt.toISOString(),
@@ -58,5 +62,6 @@ export function serializePublicPaylink(
     description: paylink.description,
     amount: formatPrice(paylink.amount, paylink.currency),
     currency: paylink.currency,
+    recurring: serializeRecurring(paylink),
   };
 }

@@ -46,13 +46,19 @@ type Transfer = {
 
 const watchedSelect = { id: true, organizationId: true, depositAddress: true, token: true, deadline: true };
 
-/** Open invoices in a token whose deadline is at most lateWatchWindowMs ago. */
+/**
+ * Open invoices in a token whose deadline is at most lateWatchWindowMs ago, and the renewals of
+ * past-due subscriptions, which may still be paid until their grace period ends.
+ */
 function watchedWhere(network: NetworkConfig, token: TokenConfig, now: Date) {
   return {
     network: network.id,
     token: token.symbol,
     status: { in: [...openStatuses] },
-    deadline: { gte: new Date(now.getTime() - lateWatchWindowMs) },
+    OR: [
+      { deadline: { gte: new Date(now.getTime() - lateWatchWindowMs) } },
+      { subscription: { status: "PAST_DUE" as const } },
+    ],
   };
 }
 

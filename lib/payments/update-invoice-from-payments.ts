@@ -1,6 +1,8 @@
 import type { Tx } from "../db/client";
 import { recordEvent } from "../events/record-event";
 import { Money } from "../money/decimal";
+import { lockSubscriptionOf, recordRecurringPayment } from "../subscriptions/record-recurring-payment";
+import { subscriptionEventObject } from "../subscriptions/serialize-subscription";
 import { nextInvoiceState } from "./invoice-state";
 import { serializeInvoiceEvent } from "./serialize-invoice-event";
 
@@ -12,8 +14,9 @@ import { serializeInvoiceEvent } from "./serialize-invoice-event";
 export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: Date) {
   const invoice = await tx.invoice.findUniqueOrThrow({
     where: { id: invoiceId },
-    include: { payments: true, checkoutSession: true },
+    include: { payments: true, checkoutSession: true, subscription: true },
   });
+  await lockSubscriptionOf(tx, invoice);
   const sum = (status: "CONFIRMED" | "CONFIRMING") =>
     invoice.payments
       .filter((payment) => payment.status === status)
@@ -29,8 +32,16 @@ export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: 
   });
   if (count === 0) return next;
   const updated = { ...invoice, status: next.status };
+  // A confirmed recurring invoice starts its subscription or pays its next period.
+  const subscription = next.emitPaymentConfirmed
+    ? await recordRecurringPayment(tx, updated, invoice.checkoutSession, now)
+    : invoice.subscription;
   const data = {
-    ...serializeInvoiceEvent(updated, invoice.checkoutSession),
+    ...serializeInvoiceEvent(
+      updated,
+      invoice.checkoutSession,
+      subscription && subscriptionEventObject(subscription),
+    ),
     amountPaid: next.seen,
     overpaid: next.overpaid,
     late: next.late,

@@ -7,6 +7,7 @@ import type { PeriodicTask } from "../jobs/periodic-task";
 import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
+import { processDueSubscriptions } from "../subscriptions/process-due-subscriptions";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
 
 /**
@@ -43,6 +44,14 @@ export const backgroundTasks: PeriodicTask[] = [
     intervalMs: 15_000,
     cron: "* * * * *",
     run: (database) => markOverdueInvoices(database),
+  },
+  // Renewals, deadlines and grace ends; each pass claims its subscriptions, so every instance runs it.
+  {
+    name: "process-due-subscriptions",
+    intervalMs: 15_000,
+    cron: "* * * * *",
+    everyInstance: true,
+    run: (database) => processDueSubscriptions(database),
   },
   {
     name: "expire-checkout-sessions",

@@ -48,6 +48,7 @@ describe("POST /api/checkout-sessions (standalone)", () => {
       clientReferenceId: "cus_42",
       successUrl: `https://shop.example/thanks?session=${session.id}`,
       cancelUrl: "https://shop.example/cart",
+      recurring: null,
       expiresAt: expect.any(String),
       createdAt: expect.any(String),
       url: `http://localhost:3000/pay/${session.id}`,

@@ -7,6 +7,7 @@ import { serializePublicCheckoutSession } from "@/lib/checkout/serialize-checkou
 import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
 import { paymentOptions } from "@/lib/payments/payment-options";
+import { describeInterval } from "@/lib/subscriptions/serialize-recurring";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Checkout", robots: { index: false } };
@@ -27,8 +28,9 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
   const session = serializePublicCheckoutSession(record);
   const invoice = await db().invoice.findUnique({
     where: { checkoutSessionId: record.id },
-    select: { id: true },
+    select: { id: true, periodIndex: true, periodStart: true, periodEnd: true },
   });
+  const day = (date: Date) => date.toISOString().slice(0, 10);
 
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col gap-6 px-5 py-10">
@@ -38,6 +40,17 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
           {session.amount} {session.currency}
         </h1>
         {session.description ? <p className="text-slate-600">{session.description}</p> : null}
+        {invoice?.periodIndex && invoice.periodStart && invoice.periodEnd ? (
+          <p className="text-sm text-slate-600" data-testid="recurring">
+            Subscription renewal for {day(invoice.periodStart)} to {day(invoice.periodEnd)}
+          </p>
+        ) : session.recurring ? (
+          <p className="text-sm text-slate-600" data-testid="recurring">
+            Today, then {session.amount} {session.currency}{" "}
+            {describeInterval(session.recurring.interval, session.recurring.intervalCount)}: we email you each
+            renewal to pay
+          </p>
+        ) : null}
       </header>
       <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
         {session.status === "EXPIRED" ? (

@@ -29,6 +29,9 @@ const specCommands = [
   "paylinks:list",
   "paylinks:get",
   "paylinks:disable",
+  "subscriptions:list",
+  "subscriptions:get",
+  "subscriptions:cancel",
   "payments:create",
   "payments:status",
   "webhooks:verify",
@@ -138,6 +141,7 @@ describe("crypto-checkout --format json", () => {
     ["an unknown command", ["paylinks:explode"], "unknown_command"],
     ["invalid JSON", ["paylinks:create", "--json", "{nope"], "invalid_json"],
     ["disable without --confirm", ["paylinks:disable", "--id", "7a1c"], "confirmation_required"],
+    ["cancel without --confirm", ["subscriptions:cancel", "--id", "sub_1"], "confirmation_required"],
     [
       "an unknown adapter",
       ["webhooks:configure", "--url", "http://x.test", "--adapter", "SOAP"],

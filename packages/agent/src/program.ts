@@ -338,6 +338,70 @@ export function buildProgram(): Command {
     );
 
   define(
+    "subscriptions:list",
+    "List subscriptions, newest first; filter by status or customer.",
+    "crypto-checkout subscriptions:list --status PAST_DUE",
+  )
+    .option("--status <status>", "ACTIVE, PAST_DUE or CANCELLED")
+    .option("--customer <customer>", "customer email or clientReferenceId")
+    .option("--page <page>", "page number, from 1", wholeNumber(1_000_000))
+    .option("--rows <rows>", "rows per page, 1 to 100", wholeNumber(100))
+    .action(
+      run<{ format: "text" | "json"; status?: string; customer?: string; page?: number; rows?: number }>(
+        async (options, output, kit) => {
+          const page = await api.listSubscriptions(kit, {
+            status: options.status,
+            customer: options.customer,
+            page: options.page,
+            rows: options.rows,
+          });
+          const rows = page.data as Json[];
+          return output.result(page, [
+            ...rows.map((subscription) => subscriptionLine(subscription)),
+            `${rows.length} of ${page.total} (page ${page.page})`,
+          ]);
+        },
+      ),
+    );
+
+  define(
+    "subscriptions:get",
+    "Show one subscription with its invoices.",
+    "crypto-checkout subscriptions:get --id sub_…",
+  )
+    .requiredOption("--id <id>", "the subscription id (sub_…)")
+    .action(
+      run<{ format: "text" | "json"; id: string }>(async (options, output, kit) => {
+        const subscription = await api.getSubscription(kit, options.id);
+        return output.result(subscription, subscriptionLines(subscription));
+      }),
+    );
+
+  define(
+    "subscriptions:cancel",
+    "Cancel a subscription now, or at the end of the paid period with --at-period-end. Needs --confirm.",
+    "crypto-checkout subscriptions:cancel --id sub_… --at-period-end --confirm",
+  )
+    .requiredOption("--id <id>", "the subscription id (sub_…)")
+    .option("--at-period-end", "keep the paid period; cancel when it ends")
+    .option("--confirm", "confirm that no further renewals are issued")
+    .action(
+      run<{ format: "text" | "json"; id: string; atPeriodEnd?: boolean; confirm?: boolean }>(
+        async (options, output, kit) => {
+          if (!options.confirm) {
+            throw usageError(
+              "confirmation_required",
+              "Cancelling a subscription needs --confirm.",
+              "confirm",
+            );
+          }
+          const subscription = await api.cancelSubscription(kit, options.id, options.atPeriodEnd === true);
+          return output.result(subscription, subscriptionLines(subscription));
+        },
+      ),
+    );
+
+  define(
     "payments:create",
     "Create a checkout session (a one-off payment) and print the URL to send the buyer to.",
     `crypto-checkout payments:create --json '{"amount":"25.00","currency":"USD","successUrl":"https://shop.example.com/thanks"}'`,
@@ -429,6 +493,24 @@ const signatureProblems = {
 /** The hosted pay address of a session or paylink: the service's, else `{pay_url}/{id}`. */
 function payUrl(kit: Kit, object: Json) {
   return object.url ?? (kit.settings.payBaseUrl ? `${kit.settings.payBaseUrl}/${object.id}` : undefined);
+}
+
+function subscriptionLine(subscription: Json) {
+  const every = `${subscription.intervalCount} ${subscription.interval}`;
+  return `${subscription.id}  ${subscription.status}  ${subscription.amount} ${subscription.currency} / ${every}  until ${subscription.currentPeriodEnd}`;
+}
+
+function subscriptionLines(subscription: Json) {
+  const invoices = (subscription.invoices as Json[] | undefined) ?? [];
+  return [
+    subscriptionLine(subscription),
+    ...(subscription.cancelAtPeriodEnd ? [line("Cancels", `at ${subscription.currentPeriodEnd}`)] : []),
+    ...(subscription.cancellationReason ? [line("Cancelled", subscription.cancellationReason)] : []),
+    ...invoices.map(
+      (invoice) =>
+        `  period ${invoice.periodIndex}  ${invoice.periodStart} → ${invoice.periodEnd}  ${invoice.status}  ${invoice.url}`,
+    ),
+  ];
 }
 
 function paylinkLines(kit: Kit, paylink: Json) {

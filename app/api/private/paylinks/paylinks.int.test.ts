@@ -32,6 +32,7 @@ describe("paylinks", () => {
       amount: "4.50",
       currency: "USD",
       enabled: true,
+      recurring: null,
       url: `http://localhost:3000/pay/${paylink.id}`,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
@@ -128,6 +129,7 @@ describe("paylinks", () => {
       description: null,
       amount: "4.50",
       currency: "USD",
+      recurring: null,
     });
 
     for (const body of [{ id: paylink.id }, { id: paylink.id, confirm: false }]) {
@@ -144,6 +146,41 @@ describe("paylinks", () => {
     });
     expect(disabled.json.data.enabled).toBe(false);
     expect((await publicView()).status).toBe(404);
+  });
+
+  it("carries a recurring price through create, edit and the buyer's view, and clears it with null", async () => {
+    const { auth } = await createTestOrganization();
+    const paylink = await createPaylink(auth, { recurring: { interval: "month" } });
+    expect(paylink.recurring).toEqual({ interval: "month", intervalCount: 1 });
+    const edited = await callRoute(edit, "/api/private/paylinks/edit", {
+      headers: auth,
+      body: { id: paylink.id, recurring: { interval: "week", intervalCount: 2 } },
+    });
+    expect(edited.json.data.recurring).toEqual({ interval: "week", intervalCount: 2 });
+    const publicView = await callRoute(getPublicPaylink, "/x", { params: { id: paylink.id } });
+    expect(publicView.json.recurring).toEqual({ interval: "week", intervalCount: 2 });
+    const cleared = await callRoute(edit, "/api/private/paylinks/edit", {
+      headers: auth,
+      body: { id: paylink.id, recurring: null },
+    });
+    expect(cleared.json.data.recurring).toBeNull();
+  });
+
+  it.each<[string, unknown, string]>([
+    ["an unknown interval", { interval: "fortnight" }, "recurring.interval"],
+    ["a count of 0", { interval: "day", intervalCount: 0 }, "recurring.intervalCount"],
+    ["a count of 13", { interval: "day", intervalCount: 13 }, "recurring.intervalCount"],
+    ["a fractional count", { interval: "day", intervalCount: 1.5 }, "recurring.intervalCount"],
+    ["an unknown field", { interval: "day", trialDays: 3 }, "recurring.trialDays"],
+  ])("rejects a recurring price with %s", async (_case, recurring, param) => {
+    const { auth, organization } = await createTestOrganization();
+    const response = await callRoute(create, "/api/private/paylinks/create", {
+      headers: auth,
+      body: { name: "P", amount: "1", currency: "USD", recurring },
+    });
+    expect(response.status).toBe(400);
+    expect(response.json.error.param).toBe(param);
+    expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(0);
   });
 
   it("answers 404 for another organization's paylink on every id-bearing endpoint", async () => {

@@ -114,6 +114,21 @@ const handlers: { [N in ToolName]: Handler<N> } = {
     );
     return refusal ?? toolResult(await api.disablePaylink(context.kit, input.id));
   },
+  service_subscriptions_list: async ({ status, customer, ...rest }, { kit }) =>
+    listResult(await api.listSubscriptions(kit, { ...paging(rest), status, customer })),
+  service_subscriptions_get: async ({ id }, { kit }) => toolResult(await api.getSubscription(kit, id)),
+  service_subscriptions_cancel: async (input, context) => {
+    const subscription = await api.getSubscription(context.kit, input.id);
+    const refusal = await confirmed(
+      "service_subscriptions_cancel",
+      input,
+      `Cancel subscription ${subscription.id} (${subscription.amount} ${subscription.currency} every ${subscription.intervalCount} ${subscription.interval})${input.atPeriodEnd ? " at the end of the paid period" : " now"}? No further renewals are issued.`,
+      context,
+    );
+    return (
+      refusal ?? toolResult(await api.cancelSubscription(context.kit, input.id, input.atPeriodEnd ?? false))
+    );
+  },
   service_payments_status: async ({ checkoutSessionId }, { kit }) => {
     const session = await api.getCheckoutSession(kit, checkoutSessionId);
     const payment = (session.payment as Json | null | undefined) ?? null;

@@ -61,6 +61,15 @@ export const editPaylink = (kit: Kit, changes: Json & { id: string }) =>
 export const disablePaylink = (kit: Kit, id: string) =>
   merchant(kit, "POST", "/private/paylinks/disable", { body: { id, confirm: true } });
 
+export const listSubscriptions = (kit: Kit, query: Paging & { status?: string; customer?: string }) =>
+  merchant(kit, "GET", "/private/subscriptions", { query });
+
+export const getSubscription = (kit: Kit, id: string) =>
+  merchant(kit, "GET", `/private/subscriptions/${segment(id)}`);
+
+export const cancelSubscription = (kit: Kit, id: string, atPeriodEnd: boolean) =>
+  merchant(kit, "POST", `/private/subscriptions/${segment(id)}/cancel`, { body: { atPeriodEnd } });
+
 export const listTransactions = (kit: Kit, paging: Paging) =>
   merchant(kit, "GET", "/private/transactions", { query: paging });
 

@@ -43,6 +43,7 @@ describe("GET /api/public/checkout-sessions/{id}", () => {
       description: "A mug",
       successUrl: `https://shop.example/ok/${session.id}`,
       cancelUrl: "https://shop.example/cart",
+      recurring: null,
       expiresAt: session.expiresAt,
     });
     for (const secret of [
