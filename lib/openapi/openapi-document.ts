@@ -4,6 +4,7 @@ import { config } from "../config";
 import { organizationOperations } from "../organizations/openapi";
 import { paylinkOperations } from "../paylinks/openapi";
 import { paymentOperations } from "../payments/openapi";
+import { sweepOperations } from "../sweeps/openapi";
 import { webhookOperations } from "../webhooks/openapi";
 import { buildOpenApiDocument } from "./build-openapi-document";
 
@@ -12,6 +13,7 @@ export const allOperations = [
   ...checkoutOperations,
   ...paylinkOperations,
   ...paymentOperations,
+  ...sweepOperations,
   ...webhookOperations,
   ...organizationOperations,
   ...agentAccessOperations,

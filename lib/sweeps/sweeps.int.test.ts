@@ -30,7 +30,7 @@ let network: NetworkConfig;
 const { abi } = compileTestUsdc();
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 9310 + Math.floor(Math.random() * 40), blockIntervalMs: 0 });
+  devnet = await startDevnet({ port: 9310 + Math.floor(Math.random() * 20), blockIntervalMs: 0 });
   const usdc = await deployTestUsdc(devnet.rpcUrl);
   network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2 });
   process.env.SERVICE_NETWORKS = JSON.stringify([network]);

@@ -1,0 +1,35 @@
+import { createPublicClient, http, type PublicClient } from "viem";
+import type { NetworkConfig } from "../chains/networks";
+import { config } from "../config";
+import type { Db } from "../db/client";
+import { log } from "../log";
+import { advanceSweeps } from "./advance-sweeps";
+import { planSweeps } from "./plan-sweeps";
+import { reportGasWallet } from "./report-gas-wallet";
+import type { SweeperKeys } from "./sweeper-keys";
+
+const clients = new Map<string, PublicClient>();
+function clientFor(network: NetworkConfig) {
+  let client = clients.get(network.id);
+  if (!client) {
+    client = createPublicClient({ transport: http(network.rpcUrl), cacheTime: 0 });
+    clients.set(network.id, client);
+  }
+  return client;
+}
+
+/** One sweeper pass over every configured network: gas wallet report, planning, then the sweeps. */
+export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: AbortSignal) {
+  const settings = config();
+  for (const network of settings.networks) {
+    signal?.throwIfAborted();
+    const client = clientFor(network);
+    try {
+      await reportGasWallet(database, network, client, keys.gasWallet(network.chainId).address);
+      await planSweeps(database, network, client, { rates: settings.rates, dust: settings.sweeper.dust });
+      await advanceSweeps(database, network, client, { keys });
+    } catch (error) {
+      log.warn({ network: network.id, err: error }, "sweeper pass failed; retrying");
+    }
+  }
+}

@@ -1,0 +1,39 @@
+// `npm run sweeper`: the signing role. Holds SERVICE_HD_MNEMONIC, moves confirmed funds from
+// deposit addresses to settlement wallets, and reports its gas wallets. Run it next to web
+// instances that have only SERVICE_HD_XPUB (and SERVICE_SWEEPER=separate). Safe to run twice:
+// one lease in PostgreSQL lets one sweeper work at a time, and a killed sweeper's successor
+// resumes every sweep from its records.
+import { ConfigError, config } from "../lib/config";
+import { closeDb, createDb } from "../lib/db/client";
+import { startPeriodicTask } from "../lib/jobs/periodic-task";
+import { sweepNetworksTask } from "../lib/jobs/sweep-networks-task";
+import { log } from "../lib/log";
+import { withDatabase } from "./database";
+
+let settings: ReturnType<typeof config>;
+try {
+  settings = config();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+const mnemonic = settings.hdMnemonic;
+if (!mnemonic) {
+  console.error("SERVICE_HD_MNEMONIC is required: the sweeper signs with the deposit addresses' keys.");
+  process.exit(1);
+}
+
+await withDatabase(async (url) => {
+  const database = createDb(url, 2);
+  const stop = startPeriodicTask(database, sweepNetworksTask(mnemonic));
+  log.info({ networks: settings.networks.map((network) => network.id) }, "sweeper started");
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  stop();
+  await closeDb(database);
+});
