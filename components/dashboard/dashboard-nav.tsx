@@ -8,6 +8,7 @@ const items = [
   { href: "/dashboard/sessions", label: "Checkout sessions" },
   { href: "/dashboard/invoices", label: "Invoices" },
   { href: "/dashboard/paylinks", label: "Paylinks" },
+  { href: "/dashboard/settlement", label: "Settlement" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/api-keys", label: "API keys" },
   { href: "/dashboard/agents", label: "Agents" },
