@@ -7,6 +7,7 @@ import { deliveryDueEvent, inngest } from "@/lib/jobs/inngest-client";
 import { runTaskOnce } from "@/lib/jobs/periodic-task";
 import { purgeOAuthRecords } from "@/lib/oauth/purge-oauth-records";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
+import { reconcileConfiguredNetworks } from "@/lib/sweeps/reconcile-deposit-balances";
 import { attemptDueDelivery } from "@/lib/webhooks/attempt-due-delivery";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 
@@ -74,6 +75,12 @@ export const purgeAgentSetupsCron = inngest.createFunction(
   async ({ step }) => step.run("purge", () => purgeAgentSetups(db())),
 );
 
+/** Daily: deposit addresses' on-chain balances against the ledger (differences are logged). */
+export const reconcileDepositBalancesCron = inngest.createFunction(
+  { id: "reconcile-deposit-balances", triggers: [{ cron: "17 3 * * *" }] },
+  async ({ step }) => step.run("reconcile", async () => (await reconcileConfiguredNetworks(db())).length),
+);
+
 export const functions = [
   deliverDueWebhooksCron,
   deliverWebhook,
@@ -83,4 +90,5 @@ export const functions = [
   purgeIdempotencyKeysCron,
   purgeOAuthRecordsCron,
   purgeAgentSetupsCron,
+  reconcileDepositBalancesCron,
 ];

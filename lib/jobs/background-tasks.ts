@@ -5,6 +5,7 @@ import { purgeIdempotencyKeys } from "../idempotency/purge-idempotency-keys";
 import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
+import { reconcileConfiguredNetworks } from "../sweeps/reconcile-deposit-balances";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
 import { onDeliveriesDue } from "./deliveries-due";
 import type { PeriodicTask } from "./periodic-task";
@@ -48,4 +49,10 @@ export const backgroundTasks: PeriodicTask[] = [
   },
   { name: "purge-oauth-records", intervalMs: 60 * 60_000, run: (database) => purgeOAuthRecords(database) },
   { name: "purge-agent-setups", intervalMs: 60 * 60_000, run: (database) => purgeAgentSetups(database) },
+  {
+    name: "reconcile-deposit-balances",
+    intervalMs: 24 * 60 * 60_000,
+    leaseMs: 10 * 60_000,
+    run: (database) => reconcileConfiguredNetworks(database),
+  },
 ];

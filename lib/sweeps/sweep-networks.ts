@@ -1,22 +1,11 @@
-import { createPublicClient, http, type PublicClient } from "viem";
-import type { NetworkConfig } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
+import { clientFor } from "../payments/watch-networks";
 import { advanceSweeps } from "./advance-sweeps";
 import { planSweeps } from "./plan-sweeps";
 import { reportGasWallet } from "./report-gas-wallet";
 import type { SweeperKeys } from "./sweeper-keys";
-
-const clients = new Map<string, PublicClient>();
-function clientFor(network: NetworkConfig) {
-  let client = clients.get(network.id);
-  if (!client) {
-    client = createPublicClient({ transport: http(network.rpcUrl), cacheTime: 0 });
-    clients.set(network.id, client);
-  }
-  return client;
-}
 
 /** One sweeper pass over every configured network: gas wallet report, planning, then the sweeps. */
 export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: AbortSignal) {

@@ -15,6 +15,7 @@ import { sendTestEvent } from "@/lib/webhooks/send-test-event";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { type AdvanceOptions, advanceSweeps } from "./advance-sweeps";
 import { planSweeps } from "./plan-sweeps";
+import { reconcileDepositBalances } from "./reconcile-deposit-balances";
 import { sweeperKeysFromMnemonic } from "./sweeper-keys";
 
 // A real Hardhat node (mining on transactions and when told), the real sweeper code and its keys;
@@ -282,5 +283,20 @@ describe("sweeps on a devnet", () => {
     await mine(2);
     await plan();
     expect(await db().sweep.count({ where: { organizationId: organization.id } })).toBe(0);
+  });
+
+  it("reconciles deposit balances with the ledger and reports a transfer the ledger does not know", async () => {
+    const { invoice } = await invoiceFor("40.00", "USDC");
+    await payUsdc(invoice.depositAddress, "40");
+    await confirmPayments();
+    expect(await plan()).toMatchObject({ planned: 1 });
+    expect((await sweepUntilSettled(invoice.id))[0].status).toBe("CONFIRMED");
+    const reconcile = () => reconcileDepositBalances(db(), network, devnet.client);
+    expect(await reconcile()).toEqual([]);
+    // Sent after the invoice completed: the watcher no longer follows the address.
+    await payUsdc(invoice.depositAddress, "1.5");
+    expect(await reconcile()).toEqual([
+      expect.objectContaining({ invoiceId: invoice.id, token: "USDC", expected: "0", onChain: "1.5" }),
+    ]);
   });
 });
