@@ -5,7 +5,6 @@
 // then the sweeper's planning and passes run (the code `npm run sweeper` runs, in this process)
 // with two blocks mined after each pass, until every sweep is CONFIRMED. Prints the wall time of
 // the sweeping, transactions sent and gas used per sweep by strategy.
-import pg from "pg";
 import { createWalletClient, http, parseEther, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
@@ -13,7 +12,6 @@ import { deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
 import { closeDb, db } from "../lib/db/client";
-import { applyMigrations } from "../lib/db/schema-engine";
 import { createOrganization } from "../lib/organizations/create-organization";
 import { updateOrganization } from "../lib/organizations/update-organization";
 import { scanNetwork } from "../lib/payments/scan-network";
@@ -21,20 +19,15 @@ import { startPayment } from "../lib/payments/start-payment";
 import { advanceSweeps } from "../lib/sweeps/advance-sweeps";
 import { planSweeps } from "../lib/sweeps/plan-sweeps";
 import { sweeperKeysFromMnemonic } from "../lib/sweeps/sweeper-keys";
+import { createBenchDatabase } from "./support";
 
 const invoiceCount = Number(process.env.BENCH_INVOICES ?? 1000);
-const serverUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 // Deposit addresses of Hardhat's default mnemonic hold devnet ETH; these start empty.
 const mnemonic =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 
-const name = `cc_bench_sweeps_${Date.now()}`;
-const admin = new pg.Client(serverUrl);
-await admin.connect();
-await admin.query(`CREATE DATABASE "${name}"`);
-const databaseUrl = new URL(serverUrl);
-databaseUrl.pathname = `/${name}`;
-await applyMigrations(databaseUrl.toString());
+const database = await createBenchDatabase("cc_bench_sweeps", { migrate: true });
+const databaseUrl = database.url;
 
 const devnet = await startDevnet({
   port: Number(process.env.BENCH_DEVNET_PORT ?? 9340 + Math.floor(Math.random() * 10)),
@@ -70,6 +63,8 @@ try {
   });
   await wallet.sendTransaction({ to: keys.gasWallet(network.chainId).address, value: parseEther("100") });
 
+  // Sets the watcher's cursor here: a first scan looks back only 1,000 blocks.
+  await scanNetwork(db(), network, devnet.client);
   for (let index = 0; index < invoiceCount; index++) {
     const token = index % 2 === 0 ? "USDC" : "ETH";
     const created = await createCheckoutSession(db(), {
@@ -134,6 +129,5 @@ try {
 } finally {
   await closeDb(db()).catch(() => {});
   await devnet.stop();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
 }

@@ -3,23 +3,14 @@
 // instances that have only SERVICE_HD_XPUB (and SERVICE_SWEEPER=separate). Safe to run twice:
 // one lease in PostgreSQL lets one sweeper work at a time, and a killed sweeper's successor
 // resumes every sweep from its records.
-import { ConfigError, config } from "../lib/config";
 import { closeDb, createDb } from "../lib/db/client";
 import { startPeriodicTask } from "../lib/jobs/periodic-task";
 import { sweepNetworksTask } from "../lib/jobs/sweep-networks-task";
 import { log } from "../lib/log";
+import { configOrExit } from "./config-or-exit";
 import { withDatabase } from "./database";
 
-let settings: ReturnType<typeof config>;
-try {
-  settings = config();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const settings = configOrExit();
 const mnemonic = settings.hdMnemonic;
 if (!mnemonic) {
   console.error("SERVICE_HD_MNEMONIC is required: the sweeper signs with the deposit addresses' keys.");

@@ -14,6 +14,7 @@ import {
   createTestAgentCredential,
   createTestInvoice,
   createTestOrganization,
+  createTestSweep,
 } from "@/scripts/test-support/fixtures";
 import { serveRoute } from "@/scripts/test-support/serve-route";
 import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
@@ -183,7 +184,7 @@ describe("MCP server at /mcp: agent credentials", () => {
     const { organization } = await createTestOrganization();
     const writer = await createTestAgentCredential(organization.id, "write");
     const client = await connect(writer.auth.authorization);
-    expect((await client.listTools()).tools).toHaveLength(21);
+    expect((await client.listTools()).tools).toHaveLength(22);
     data(await call(client, "service_paylinks_create", { name: "P", amount: "1", currency: "USD" }));
     expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(1);
   });
@@ -370,6 +371,10 @@ describe("MCP server at /mcp: tools", () => {
       total: 1,
       data: [{ id: invoice.id }],
     });
+    expect(data(await call(client, "service_sweeps_list", { status: "FAILED" }))).toMatchObject({
+      total: 0,
+      data: [],
+    });
 
     expect(data(await call(client, "service_organization_get"))).toMatchObject({
       id: org.id,
@@ -460,6 +465,7 @@ describe("MCP server at /mcp: tools", () => {
     ["service_paylinks_disable", { id: unknownUuid, confirm: true }, "parameter_unknown"],
     ["service_payments_status", { checkoutSessionId: "ycs_unknown" }, "resource_missing"],
     ["service_transactions_list", { page: 0 }, "parameter_invalid"],
+    ["service_sweeps_list", { status: "LOST" }, "parameter_invalid"],
     ["service_organization_get", { id: "org_other" }, "parameter_unknown"],
     ["service_organization_update", { webhookUrl: "ftp://example.com" }, "parameter_invalid"],
     [
@@ -525,6 +531,8 @@ describe("MCP server at /mcp: tenant isolation", () => {
       await call(b.client, "service_paylinks_create", { name: "B's", amount: "5", currency: "USD" }),
     );
     const invoice = await createTestInvoice(b.organization.id, { amount: "7.00", status: "CONFIRMED" });
+    // B's funds swept: A's sweep list must not show it (its invoice id is in onlyA's pattern).
+    await createTestSweep(b.organization.id, { status: "CONFIRMED", invoice });
     const endpoint = data(
       await call(b.client, "service_webhooks_create", { name: "B", url: `${receiver.url}/b` }),
     );
@@ -569,6 +577,7 @@ describe("MCP server at /mcp: tenant isolation", () => {
       ["service_paylinks_disable", { id: paylink.id }, missing],
       ["service_payments_status", { checkoutSessionId: invoice.checkoutSessionId }, missing],
       ["service_transactions_list", {}, onlyA],
+      ["service_sweeps_list", {}, onlyA],
       ["service_organization_get", {}, onlyA],
       ["service_organization_update", { name: "Renamed A" }, onlyA],
       [

@@ -31,6 +31,8 @@ import { createPaylinkSchema, disablePaylinkSchema, editPaylinkSchema } from "..
 import { serializePaylink } from "../paylinks/serialize-paylink";
 import { listTransactions } from "../payments/list-transactions";
 import { serializeInvoice } from "../payments/serialize-invoice";
+import { listSweeps, sweepListQuery } from "../sweeps/list-sweeps";
+import { serializeSweep } from "../sweeps/serialize-sweep";
 import { createWebhookEndpoint } from "../webhooks/create-webhook-endpoint";
 import { getWebhookEndpoint } from "../webhooks/get-webhook-endpoint";
 import { listEndpointDeliveries } from "../webhooks/list-endpoint-deliveries";
@@ -175,6 +177,13 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
     const paging = pageOf(input);
     const { invoices, total } = await listTransactions(db, caller.organizationId, paging);
     const page = listPage(invoices.map(serializeInvoice), paging, total);
+    return toolResult(page, listNote(page));
+  },
+
+  service_sweeps_list: async (input, { db, caller }) => {
+    const query = parseOrThrow(sweepListQuery, input);
+    const { sweeps, total } = await listSweeps(db, caller.organizationId, query);
+    const page = listPage(sweeps.map(serializeSweep), query, total);
     return toolResult(page, listNote(page));
   },
 

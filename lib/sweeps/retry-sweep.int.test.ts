@@ -2,28 +2,12 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestOrganization, createTestSweep } from "@/scripts/test-support/fixtures";
 import { getSettlementOverview } from "./get-settlement-overview";
 import { retrySweep } from "./retry-sweep";
 
-async function sweepIn(organizationId: string, status: "FAILED" | "CONFIRMED" | "SUBMITTED") {
-  const invoice = await createTestInvoice(organizationId, { amount: "5", status: "CONFIRMED" });
-  return db().sweep.create({
-    data: {
-      id: newId("sweep"),
-      organizationId,
-      invoiceId: invoice.id,
-      network: "devnet",
-      token: "USDC",
-      strategy: "GAS_TOP_UP",
-      status,
-      fromAddress: invoice.depositAddress,
-      toAddress: "0x000000000000000000000000000000000000dEaD",
-      amount: "5",
-      failureReason: status === "FAILED" ? "the transfer reverted" : null,
-    },
-  });
-}
+const sweepIn = (organizationId: string, status: "FAILED" | "CONFIRMED" | "SUBMITTED") =>
+  createTestSweep(organizationId, { status });
 
 describe("retrySweep", () => {
   it("puts a failed sweep back to PENDING and clears its reason", async () => {

@@ -1,45 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { newId } from "@/lib/ids";
 import { callRoute } from "@/scripts/test-support/call-route";
-import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestOrganization, createTestSweep } from "@/scripts/test-support/fixtures";
 import { GET } from "./route";
 
 const path = "/api/private/sweeps";
 
-async function sweepFor(organizationId: string, status: "CONFIRMED" | "FAILED", network = "devnet") {
-  const invoice = await createTestInvoice(organizationId, { amount: "10", status: "CONFIRMED" });
-  return db().sweep.create({
-    data: {
-      id: newId("sweep"),
-      organizationId,
-      invoiceId: invoice.id,
-      network,
-      token: "USDC",
-      strategy: "GAS_TOP_UP",
-      status,
-      fromAddress: invoice.depositAddress,
-      toAddress: "0x000000000000000000000000000000000000dEaD",
-      amount: "10",
-      failureReason: status === "FAILED" ? "the transfer reverted" : null,
-      transactions: {
-        create: [
-          {
-            id: newId("sweepTransaction"),
-            kind: "FUNDING",
-            signer: "0x0000000000000000000000000000000000000001",
-            nonce: 4,
-            hash: `0x${newId("sweep").slice(4).padEnd(64, "0")}`,
-            raw: "0x02",
-            maxFeePerGas: "1000000000",
-            blockNumber: 12n,
-            gasUsed: "21000",
-          },
-        ],
-      },
-    },
+const sweepFor = (organizationId: string, status: "CONFIRMED" | "FAILED", network = "devnet") =>
+  createTestSweep(organizationId, {
+    status,
+    network,
+    transactions: [{ kind: "FUNDING", nonce: 4, blockNumber: 12n, gasUsed: "21000" }],
   });
-}
 
 describe("GET /api/private/sweeps", () => {
   it("lists the organization's sweeps with their transactions, filtered by status and network", async () => {

@@ -32,6 +32,7 @@ describe("tool catalogue", () => {
         "service_paylinks_disable",
         "service_payments_status",
         "service_transactions_list",
+        "service_sweeps_list",
         "service_organization_get",
         "service_organization_update",
         "service_settlement_configure",
@@ -74,8 +75,8 @@ describe("tool catalogue", () => {
     expect(readOnly.every((tool) => tool.access === "read" && tool.scope === "remote-and-local")).toBe(true);
     expect(readOnly.map((tool) => tool.name)).toContain("service_paylinks_get");
     expect(readOnly.map((tool) => tool.name)).not.toContain("service_paylinks_create");
-    expect(toolsFor("write", "remote")).toHaveLength(21);
-    expect(toolsFor("write", "local")).toHaveLength(24);
+    expect(toolsFor("write", "remote")).toHaveLength(22);
+    expect(toolsFor("write", "local")).toHaveLength(25);
   });
 
   it("serves every knowledge resource with the base URL filled in, and prompts that name real tools", () => {
