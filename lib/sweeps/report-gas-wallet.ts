@@ -2,6 +2,7 @@ import Decimal from "decimal.js";
 import type { PublicClient } from "viem";
 import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
+import { log } from "../log";
 import { fromBaseUnits } from "../money/decimal";
 import { nativeTransferGas, tokenTransferGas } from "./dust-threshold";
 
@@ -33,6 +34,11 @@ export async function reportGasWallet(
     low: balance < threshold,
     checkedAt: now,
   };
+  if (data.low)
+    log.warn(
+      { network: network.id, address, balance: data.balance, threshold: data.threshold },
+      "gas wallet low: token sweeps will wait once it cannot pay a top-up",
+    );
   return database.gasWallet.upsert({
     where: { network: network.id },
     create: { network: network.id, ...data },
