@@ -18,7 +18,7 @@ if (!mnemonic) {
 }
 
 await withDatabase(async (url) => {
-  const database = createDb(url, 2);
+  const database = createDb(url, Math.min(2, settings.databasePoolSize));
   const stop = startPeriodicTask(database, sweepNetworksTask(mnemonic));
   log.info({ networks: settings.networks.map((network) => network.id) }, "sweeper started");
   await new Promise<void>((resolve) => {
