@@ -10,38 +10,31 @@
 //     transfers and one token transfer to other addresses, one scanNetwork per block, measured with
 //     process.cpuUsage() in this process (the database's and the node's CPU are not included).
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { privateKeyToAddress } from "viem/accounts";
 import { deployPriceFeeds, deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
 import { startPayment } from "../lib/checkout/start-payment";
 import { closeDb, db } from "../lib/db/client";
-import { applyMigrations } from "../lib/db/schema-engine";
 import { startPeriodicTask } from "../lib/jobs/periodic-task";
 import { createOrganization } from "../lib/organizations/create-organization";
 import { payInvoiceOnDevnet } from "../lib/payments/pay-invoice-on-devnet";
 import { scanNetwork } from "../lib/payments/scan-network";
 import { headPollIntervalMs } from "../lib/payments/watch-networks";
 import { scanNetworksTask } from "../lib/tasks/background-tasks";
+import { createBenchDatabase } from "./support";
 
 const invoiceCount = Number(process.env.BENCH_INVOICES ?? 120);
 const openInvoices = 1000;
 const cpuBlocks = Number(process.env.BENCH_BLOCKS ?? 50);
-const serverUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
 
-const name = `cc_bench_payments_${Date.now()}`;
-const admin = new pg.Client(serverUrl);
-await admin.connect();
-await admin.query(`CREATE DATABASE "${name}"`);
-const databaseUrl = new URL(serverUrl);
-databaseUrl.pathname = `/${name}`;
-await applyMigrations(databaseUrl.toString());
+const database = await createBenchDatabase("cc_bench_payments", { migrate: true });
+const databaseUrl = database.url;
 
 const devnetPort = Number(process.env.BENCH_DEVNET_PORT ?? 8690 + Math.floor(Math.random() * 10));
 const devnet = await startDevnet({ port: devnetPort, blockIntervalMs: 1000 });
@@ -174,6 +167,5 @@ try {
 } finally {
   await closeDb(db()).catch(() => {});
   await devnet.stop();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
 }

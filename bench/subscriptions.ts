@@ -14,7 +14,7 @@ import { createBenchDatabase } from "./support";
 
 const count = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 const workers = Number(process.env.BENCH_WORKERS ?? 2);
-const database = await createBenchDatabase("cc_bench_subscriptions");
+const database = await createBenchDatabase("cc_bench_subscriptions", { migrate: true });
 try {
   // Issuing makes no RPC call: the network only has to be configured.
   const network = devnetNetwork({
@@ -23,7 +23,7 @@ try {
     confirmations: 1,
   });
   Object.assign(process.env, {
-    DATABASE_URL: database.url,
+    DATABASE_URL: database.url.toString(),
     DATABASE_POOL_SIZE: String(Math.max(10, workers * 2)),
     SERVICE_NETWORKS: JSON.stringify([network]),
     SERVICE_HD_MNEMONIC: "test test test test test test test test test test test junk",

@@ -4,24 +4,42 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { applyMigrations } from "../lib/db/schema-engine";
 
 export const root = path.resolve(import.meta.dirname, "..");
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
 
-export type App = { baseUrl: string; env: Record<string, string>; stop: () => Promise<void> };
-
-/** Starts `npm start` on a new database of the PostgreSQL server at BENCH_DATABASE_URL. */
-export async function startApp(options: { port: number; env?: Record<string, string> }): Promise<App> {
+/**
+ * A new database on BENCH_DATABASE_URL's (or TEST_DATABASE_URL's) PostgreSQL server, migrated
+ * when asked; drop() removes it.
+ */
+export async function createBenchDatabase(prefix: string, options: { migrate?: boolean } = {}) {
   const serverUrl =
     process.env.BENCH_DATABASE_URL ??
     process.env.TEST_DATABASE_URL ??
     "postgresql://postgres@127.0.0.1:5432/postgres";
-  const name = `cc_bench_${Date.now()}`;
+  const name = `${prefix}_${Date.now()}`;
   const admin = new pg.Client(serverUrl);
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  if (options.migrate) await applyMigrations(url.toString());
+  return {
+    url,
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+export type App = { baseUrl: string; env: Record<string, string>; stop: () => Promise<void> };
+
+/** Starts `npm start` on a new database of the PostgreSQL server at BENCH_DATABASE_URL. */
+export async function startApp(options: { port: number; env?: Record<string, string> }): Promise<App> {
+  const database = await createBenchDatabase("cc_bench");
+  const url = database.url;
   const env = {
     PORT: String(options.port),
     DATABASE_URL: url.toString(),
@@ -51,8 +69,7 @@ export async function startApp(options: { port: number; env?: Record<string, str
     stop: async () => {
       child.kill("SIGTERM");
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
+      await database.drop();
     },
   };
 }
@@ -99,26 +116,4 @@ export function printTable(rows: Measured[], ceiling: Measured) {
         )} ${(row.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2).padStart(11)} ${String(row.non2xx).padStart(9)}`,
     );
   }
-}
-
-/** A fresh, migrated database on TEST_DATABASE_URL's server for an in-process benchmark; `drop` removes it. */
-export async function createBenchDatabase(
-  prefix: string,
-): Promise<{ url: string; drop: () => Promise<void> }> {
-  const { applyMigrations } = await import("../lib/db/schema-engine");
-  const serverUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-  const name = `${prefix}_${Date.now()}`;
-  const admin = new pg.Client(serverUrl);
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await applyMigrations(url.toString());
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    },
-  };
 }

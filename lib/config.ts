@@ -25,6 +25,26 @@ function isLocalUrl(url: string) {
   return host === "localhost" || isLoopbackAddress(host);
 }
 
+/** A JSON object in a variable, checked against `schema`; `message` names the expected shape. */
+function jsonRecord<T extends z.ZodType>(schema: T, message: string) {
+  return z.string().transform((json, context): z.output<T> => {
+    const parsed = schema.safeParse(
+      (() => {
+        try {
+          return JSON.parse(json);
+        } catch {
+          return undefined;
+        }
+      })(),
+    );
+    if (!parsed.success) {
+      context.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+}
+
 /**
  * Prices given by the operator (SERVICE_RATES) for assets no feed covers, typically fiat: each
  * with the time it was taken and how long it may be used, so a forgotten value stops quoting
@@ -132,29 +152,17 @@ export const configSchema = z
         if (problem) context.addIssue({ code: "custom", message: problem });
       })
       .optional(),
-    SERVICE_RATES: z
-      .string()
-      .transform((json, context) => {
-        const parsed = configuredRatesSchema.safeParse(
-          (() => {
-            try {
-              return JSON.parse(json);
-            } catch {
-              return undefined;
-            }
-          })(),
-        );
-        if (!parsed.success) {
-          context.addIssue({
-            code: "custom",
-            message:
-              'must be a JSON object of USD prices with their time, e.g. {"EUR/USD": {"rate": "1.08", "updatedAt": "2026-01-31T16:00:00Z", "maxAgeSeconds": 86400}}',
-          });
-          return z.NEVER;
-        }
-        return parsed.data;
-      })
-      .optional(),
+    SERVICE_RATES: jsonRecord(
+      configuredRatesSchema,
+      'must be a JSON object of USD prices with their time, e.g. {"EUR/USD": {"rate": "1.08", "updatedAt": "2026-01-31T16:00:00Z", "maxAgeSeconds": 86400}}',
+    ).optional(),
+    SERVICE_SWEEPER: z
+      .enum(["in-process", "separate"], { error: "must be in-process or separate" })
+      .default("in-process"),
+    SERVICE_SWEEP_DUST: jsonRecord(
+      z.record(z.string().regex(/^[a-z0-9-]+\/[A-Z0-9]+$/), z.string().regex(/^\d+(\.\d+)?$/)),
+      'must be a JSON object of least amounts swept per network/token, e.g. {"base/USDC": "5"}',
+    ).optional(),
     SERVICE_JOB_ENGINE: z
       .enum(["in-process", "inngest"], { error: "must be in-process or inngest" })
       .default("in-process"),
@@ -209,6 +217,9 @@ export const configSchema = z
       // The demo organization is for the zero-setup start; a configured database gets none unless asked.
       seedDemo: env.SERVICE_SEED_DEMO ?? env.DATABASE_URL === undefined,
       jobEngine: env.SERVICE_JOB_ENGINE,
+      // The sweeper signs with the mnemonic: in this process (zero-setup start), or in its own
+      // (`npm run sweeper`) while the web tier runs with the xpub alone.
+      sweeper: { inProcess: env.SERVICE_SWEEPER === "in-process", dust: env.SERVICE_SWEEP_DUST ?? {} },
       networks: env.SERVICE_NETWORKS ?? [],
       hdMnemonic: env.SERVICE_HD_MNEMONIC?.trim(),
       hdXpub: env.SERVICE_HD_XPUB,

@@ -41,6 +41,8 @@ export const idPrefixes = {
   oauthClient: "ocl",
   oauthGrant: "ogr",
   oauthToken: "otk",
+  sweep: "swp",
+  sweepTransaction: "swt",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

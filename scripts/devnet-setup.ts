@@ -6,6 +6,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
+import { createWalletClient, http, parseEther } from "viem";
+import { hardhat } from "viem/chains";
 import {
   type Devnet,
   deployPriceFeeds,
@@ -13,8 +15,11 @@ import {
   devnetNetwork,
   startDevnet,
 } from "../lib/chains/devnet";
-import type { NetworkConfig } from "../lib/chains/networks";
+import { devnetFunder } from "../lib/chains/devnet-account";
+import { hardhatChainId, type NetworkConfig } from "../lib/chains/networks";
 import type { Db } from "../lib/db/client";
+import { forgetDevnetChain } from "../lib/sweeps/forget-devnet-chain";
+import { sweeperKeysFromMnemonic } from "../lib/sweeps/sweeper-keys";
 
 export type DevnetSetup = { devnet: Devnet; network: NetworkConfig; env: Record<string, string> };
 
@@ -37,14 +42,24 @@ export async function setUpDevnet(options: {
   const usdc = await deployTestUsdc(devnet.rpcUrl);
   const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
   const network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2, priceFeeds });
-  // The devnet starts from block 0 every time: forget how far the previous one was scanned.
+  // The devnet starts from block 0 every time: forget how far the previous one was scanned, and
+  // the nonces and sweeps of the previous chain.
   await options.database.chainCursor.deleteMany({ where: { network: "devnet" } });
+  await forgetDevnetChain(options.database);
+  const mnemonic = process.env.SERVICE_HD_MNEMONIC || (await localMnemonic(options.dataDir));
+  // The in-process sweeper's gas wallet, funded so token sweeps work from the first payment.
+  const funder = createWalletClient({
+    account: devnetFunder,
+    chain: hardhat,
+    transport: http(devnet.rpcUrl),
+  });
+  await funder.sendTransaction({
+    to: sweeperKeysFromMnemonic(mnemonic).gasWallet(hardhatChainId).address,
+    value: parseEther("100"),
+  });
   return {
     devnet,
     network,
-    env: {
-      SERVICE_NETWORKS: JSON.stringify([network]),
-      SERVICE_HD_MNEMONIC: process.env.SERVICE_HD_MNEMONIC || (await localMnemonic(options.dataDir)),
-    },
+    env: { SERVICE_NETWORKS: JSON.stringify([network]), SERVICE_HD_MNEMONIC: mnemonic },
   };
 }

@@ -5,28 +5,19 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ConfigError, config } from "../lib/config";
 import { closeDb, createDb, type Db } from "../lib/db/client";
 import type { EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { applyMigrations } from "../lib/db/schema-engine";
 import { type DemoCredentials, ensureDemoOrganization } from "../lib/organizations/ensure-demo-organization";
 import { buildIfNeeded } from "./build-if-needed";
+import { configOrExit } from "./config-or-exit";
 import { startRecordedEmbeddedPostgres } from "./database";
 import { type DevnetSetup, setUpDevnet } from "./devnet-setup";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
 
-let settings: ReturnType<typeof config>;
-try {
-  settings = config();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const settings = configOrExit();
 
 let embedded: EmbeddedPostgres | undefined;
 let chain: DevnetSetup | undefined;

@@ -14,6 +14,7 @@ import {
   createTestAgentCredential,
   createTestInvoice,
   createTestOrganization,
+  createTestSweep,
 } from "@/scripts/test-support/fixtures";
 import { serveRoute } from "@/scripts/test-support/serve-route";
 import { createTestSubscription } from "@/scripts/test-support/subscription-fixtures";
@@ -184,7 +185,7 @@ describe("MCP server at /mcp: agent credentials", () => {
     const { organization } = await createTestOrganization();
     const writer = await createTestAgentCredential(organization.id, "write");
     const client = await connect(writer.auth.authorization);
-    expect((await client.listTools()).tools).toHaveLength(24);
+    expect((await client.listTools()).tools).toHaveLength(25);
     data(await call(client, "service_paylinks_create", { name: "P", amount: "1", currency: "USD" }));
     expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(1);
   });
@@ -371,6 +372,10 @@ describe("MCP server at /mcp: tools", () => {
       total: 1,
       data: [{ id: invoice.id }],
     });
+    expect(data(await call(client, "service_sweeps_list", { status: "FAILED" }))).toMatchObject({
+      total: 0,
+      data: [],
+    });
 
     const subscription = await createTestSubscription(org.id, { customerEmail: "member@example.com" });
     expect(data(await call(client, "service_subscriptions_list", { status: "ACTIVE" }))).toMatchObject({
@@ -486,6 +491,7 @@ describe("MCP server at /mcp: tools", () => {
     ["service_subscriptions_get", { id: "sub_unknown" }, "resource_missing"],
     ["service_subscriptions_cancel", { id: "sub_unknown" }, "resource_missing"],
     ["service_subscriptions_cancel", { id: "sub_unknown", confirm: true }, "parameter_unknown"],
+    ["service_sweeps_list", { status: "LOST" }, "parameter_invalid"],
     ["service_organization_get", { id: "org_other" }, "parameter_unknown"],
     ["service_organization_update", { webhookUrl: "ftp://example.com" }, "parameter_invalid"],
     [
@@ -552,6 +558,8 @@ describe("MCP server at /mcp: tenant isolation", () => {
     );
     const invoice = await createTestInvoice(b.organization.id, { amount: "7.00", status: "CONFIRMED" });
     const subscription = await createTestSubscription(b.organization.id);
+    // B's funds swept: A's sweep list must not show it (its invoice id is in onlyA's pattern).
+    await createTestSweep(b.organization.id, { status: "CONFIRMED", invoice });
     const endpoint = data(
       await call(b.client, "service_webhooks_create", { name: "B", url: `${receiver.url}/b` }),
     );
@@ -603,6 +611,7 @@ describe("MCP server at /mcp: tenant isolation", () => {
       ["service_subscriptions_get", { id: subscription.id }, missing],
       ["service_subscriptions_cancel", { id: subscription.id }, missing],
       ["service_subscriptions_cancel", { id: subscription.id, atPeriodEnd: true }, missing],
+      ["service_sweeps_list", {}, onlyA],
       ["service_organization_get", {}, onlyA],
       ["service_organization_update", { name: "Renamed A" }, onlyA],
       [

@@ -37,6 +37,8 @@ import {
   listSubscriptionsQuery,
   subscriptionIdParam,
 } from "../subscriptions/subscription-schemas";
+import { listSweeps, sweepListQuery } from "../sweeps/list-sweeps";
+import { serializeSweep } from "../sweeps/serialize-sweep";
 import { pagingQuery } from "../validation/fields";
 import { listPage } from "../validation/list-page";
 import { parseOrThrow } from "../validation/validation-error";
@@ -218,6 +220,13 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
         await cancelSubscription(db, caller.organizationId, { id: subscription.id, atPeriodEnd }),
       ),
     );
+  },
+
+  service_sweeps_list: async (input, { db, caller }) => {
+    const query = parseOrThrow(sweepListQuery, input);
+    const { sweeps, total } = await listSweeps(db, caller.organizationId, query);
+    const page = listPage(sweeps.map(serializeSweep), query, total);
+    return toolResult(page, listNote(page));
   },
 
   service_organization_get: async (_input, { db, caller }) =>

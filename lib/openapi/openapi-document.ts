@@ -5,6 +5,7 @@ import { organizationOperations } from "../organizations/openapi";
 import { paylinkOperations } from "../paylinks/openapi";
 import { paymentOperations } from "../payments/openapi";
 import { subscriptionOperations } from "../subscriptions/openapi";
+import { sweepOperations } from "../sweeps/openapi";
 import { webhookOperations } from "../webhooks/openapi";
 import { buildOpenApiDocument } from "./build-openapi-document";
 
@@ -14,6 +15,7 @@ export const allOperations = [
   ...paylinkOperations,
   ...paymentOperations,
   ...subscriptionOperations,
+  ...sweepOperations,
   ...webhookOperations,
   ...organizationOperations,
   ...agentAccessOperations,

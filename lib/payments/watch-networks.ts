@@ -7,7 +7,8 @@ import { log } from "../log";
 import { scanNetwork } from "./scan-network";
 
 const clients = new Map<string, PublicClient>();
-function clientFor(network: NetworkConfig) {
+/** One RPC client per network and process (the watcher's, the sweeper's, reconciliation's). */
+export function clientFor(network: NetworkConfig) {
   let client = clients.get(network.id);
   if (!client) {
     // cacheTime 0: the watcher must see the current head, not viem's cached one.

@@ -2,7 +2,13 @@ import { createWalletClient, type Hex, http, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
-import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "@/lib/chains/devnet";
+import {
+  type Devnet,
+  deployPriceFeeds,
+  deployTestUsdc,
+  devnetNetwork,
+  startDevnet,
+} from "@/lib/chains/devnet";
 import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
@@ -24,7 +30,8 @@ const hour = 3_600_000;
 beforeAll(async () => {
   devnet = await startDevnet({ port: 9270 + Math.floor(Math.random() * 40), blockIntervalMs: 0 });
   const usdc = await deployTestUsdc(devnet.rpcUrl);
-  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 1 });
+  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
+  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 1, priceFeeds });
   process.env.SERVICE_NETWORKS = JSON.stringify([network]);
   process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
   process.env.SERVICE_DEV_MAILBOX = "true";

@@ -8,6 +8,7 @@ import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
 import { processDueSubscriptions } from "../subscriptions/process-due-subscriptions";
+import { reconcileConfiguredNetworks } from "../sweeps/reconcile-deposit-balances";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
 
 /**
@@ -77,5 +78,13 @@ export const backgroundTasks: PeriodicTask[] = [
     intervalMs: 60 * 60_000,
     cron: "29 * * * *",
     run: (database) => purgeAgentSetups(database),
+  },
+  // Daily: deposit addresses' on-chain balances against the ledger (differences are logged).
+  {
+    name: "reconcile-deposit-balances",
+    intervalMs: 24 * 60 * 60_000,
+    cron: "17 3 * * *",
+    leaseMs: 10 * 60_000,
+    run: (database) => reconcileConfiguredNetworks(database),
   },
 ];

@@ -92,3 +92,42 @@ export async function createTestReceiverEndpoint(script: ScriptedAnswer[] = []) 
   });
   return { receiver, organization, endpoint };
 }
+
+/** A sweep of an invoice of the organization, in the given state, as the sweeper would leave it. */
+export async function createTestSweep(
+  organizationId: string,
+  input: {
+    status: "PENDING" | "SUBMITTED" | "CONFIRMED" | "FAILED";
+    network?: string;
+    invoice?: { id: string; depositAddress: string };
+    transactions?: { kind: "FUNDING" | "TRANSFER"; nonce: number; blockNumber?: bigint; gasUsed?: string }[];
+  },
+) {
+  const invoice =
+    input.invoice ?? (await createTestInvoice(organizationId, { amount: "10", status: "CONFIRMED" }));
+  return db().sweep.create({
+    data: {
+      id: newId("sweep"),
+      organizationId,
+      invoiceId: invoice.id,
+      network: input.network ?? "devnet",
+      token: "USDC",
+      strategy: "GAS_TOP_UP",
+      status: input.status,
+      fromAddress: invoice.depositAddress,
+      toAddress: "0x000000000000000000000000000000000000dEaD",
+      amount: "10",
+      failureReason: input.status === "FAILED" ? "the transfer reverted" : null,
+      transactions: {
+        create: (input.transactions ?? []).map((transaction) => ({
+          id: newId("sweepTransaction"),
+          signer: "0x0000000000000000000000000000000000000001",
+          hash: `0x${randomBase62(32).toLowerCase().padEnd(64, "0")}`,
+          raw: "0x02",
+          maxFeePerGas: "1000000000",
+          ...transaction,
+        })),
+      },
+    },
+  });
+}

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CopyButton } from "@/components/checkout/copy-button";
 import { InvoiceTimeline } from "@/components/dashboard/invoice-timeline";
+import { SweepTransactions } from "@/components/dashboard/sweep-transactions";
 import { Card } from "@/components/ui/card";
 import { DetailList } from "@/components/ui/detail-list";
 import { formatDateTime, formatMoney } from "@/components/ui/format";
@@ -12,6 +13,7 @@ import { requireMember } from "@/lib/http/dashboard-session";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { getInvoiceTimeline } from "@/lib/payments/get-invoice-timeline";
 import { formatTokenAmount } from "@/lib/payments/payment-summary";
+import { listSweeps, sweepListQuery } from "@/lib/sweeps/list-sweeps";
 
 export const metadata: Metadata = { title: "Invoice" };
 
@@ -19,6 +21,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const member = await requireMember();
   const { id } = await params;
   const timeline = await orNotFound(getInvoiceTimeline(db(), member.organization.id, id));
+  const { sweeps } = await listSweeps(db(), member.organization.id, sweepListQuery.parse({ invoiceId: id }));
   const { invoice } = timeline;
   const tokens = (value: { toString(): string }) =>
     `${formatTokenAmount(invoice.network, invoice.token, value)} ${invoice.token}`;
@@ -69,6 +72,30 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
         </Card>
         <Card title="Timeline" className="lg:col-span-2">
           <InvoiceTimeline {...timeline} />
+        </Card>
+        <Card title="Settlement" className="lg:col-span-5">
+          {sweeps.length === 0 ? (
+            <p className="px-5 py-4 text-sm text-slate-500">
+              Not swept: funds are on the deposit address until their payment is confirmed and a settlement
+              wallet is set for {timeline.invoice.network}.
+            </p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {sweeps.map((sweep) => (
+                <li key={sweep.id} className="flex flex-wrap items-start gap-4 px-5 py-3 text-sm">
+                  <StatusBadge status={sweep.status} />
+                  <span>
+                    {sweep.amount.toString()} {sweep.token} to{" "}
+                    <code className="font-mono text-xs">{sweep.toAddress}</code>
+                  </span>
+                  {sweep.failureReason ? (
+                    <span className="text-xs text-slate-500">{sweep.failureReason}</span>
+                  ) : null}
+                  <SweepTransactions sweep={sweep} />
+                </li>
+              ))}
+            </ul>
+          )}
         </Card>
       </div>
     </>

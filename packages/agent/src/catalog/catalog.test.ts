@@ -35,6 +35,7 @@ describe("tool catalogue", () => {
         "service_subscriptions_list",
         "service_subscriptions_get",
         "service_subscriptions_cancel",
+        "service_sweeps_list",
         "service_organization_get",
         "service_organization_update",
         "service_settlement_configure",
@@ -77,8 +78,8 @@ describe("tool catalogue", () => {
     expect(readOnly.every((tool) => tool.access === "read" && tool.scope === "remote-and-local")).toBe(true);
     expect(readOnly.map((tool) => tool.name)).toContain("service_paylinks_get");
     expect(readOnly.map((tool) => tool.name)).not.toContain("service_paylinks_create");
-    expect(toolsFor("write", "remote")).toHaveLength(24);
-    expect(toolsFor("write", "local")).toHaveLength(27);
+    expect(toolsFor("write", "remote")).toHaveLength(25);
+    expect(toolsFor("write", "local")).toHaveLength(28);
   });
 
   it("serves every knowledge resource with the base URL filled in, and prompts that name real tools", () => {

@@ -18,6 +18,7 @@ import {
   subscriptionDetailObject,
   subscriptionId,
   subscriptionObject,
+  sweepObject,
   webhookDeliveryObject,
   webhookEndpointId,
   webhookEndpointObject,
@@ -296,6 +297,21 @@ export const tools = [
     access: "write",
     scope: "remote-and-local",
     confirmation: true,
+  }),
+  tool({
+    name: "service_sweeps_list",
+    title: "List settlement sweeps",
+    description:
+      "Lists the movements of received funds from invoices' deposit addresses to this organization's settlement wallets, newest first, with every transaction signed. Filter by status (FAILED ones carry a reason) or network.",
+    inputSchema: z.strictObject({
+      ...paging,
+      status: sweepObject.shape.status.optional().describe("Only sweeps in this status"),
+      network: z.string().max(32).optional().describe("Only sweeps on this network id"),
+    }),
+    outputSchema: listOf(sweepObject),
+    annotations: read,
+    access: "read",
+    scope: "remote-and-local",
   }),
   tool({
     name: "service_organization_get",

@@ -142,6 +142,8 @@ const handlers: { [N in ToolName]: Handler<N> } = {
   },
   service_transactions_list: async (input, { kit }) =>
     listResult(await api.listTransactions(kit, paging(input))),
+  service_sweeps_list: async (input, { kit }) =>
+    listResult(await api.listSweeps(kit, { ...paging(input), status: input.status, network: input.network })),
   service_organization_get: async (_input, { kit }) => toolResult(await api.getOrganization(kit)),
   service_organization_update: async (input, { kit }) => toolResult(await api.updateOrganization(kit, input)),
   service_settlement_configure: async (input, context) => {

@@ -73,6 +73,9 @@ export const cancelSubscription = (kit: Kit, id: string, atPeriodEnd: boolean) =
 export const listTransactions = (kit: Kit, paging: Paging) =>
   merchant(kit, "GET", "/private/transactions", { query: paging });
 
+export const listSweeps = (kit: Kit, query: Paging & { status?: string; network?: string }) =>
+  merchant(kit, "GET", "/private/sweeps", { query });
+
 /** A checkout session; the Idempotency-Key makes a retried command return the same session. */
 export async function createCheckoutSession(
   kit: Kit,

@@ -1,0 +1,12 @@
+"use server";
+
+import { db } from "@/lib/db/client";
+import { memberAction } from "@/lib/http/dashboard-session";
+import { retrySweep, retrySweepSchema } from "@/lib/sweeps/retry-sweep";
+
+// Money moves: owners only.
+export const retrySweepAction = memberAction(
+  retrySweepSchema,
+  (member, input) => retrySweep(db(), member.organization.id, input),
+  { ownerOnly: true },
+);

@@ -1,0 +1,34 @@
+import Decimal from "decimal.js";
+import { formatEther } from "viem";
+import type { NetworkConfig, TokenConfig } from "../chains/networks";
+
+/** Gas of a native transfer, and an upper estimate of an ERC-20 transfer to a fresh holder. */
+export const nativeTransferGas = 21_000n;
+export const tokenTransferGas = 65_000n;
+/** A sweep waits until the value is worth this many times what moving it costs. */
+export const dustCostMultiple = 20;
+
+/** Gas a sweep of `token` spends: one transfer, plus the gas top-up for an ERC-20. */
+export function sweepGas(token: TokenConfig): bigint {
+  return token.address ? nativeTransferGas + tokenTransferGas : nativeTransferGas;
+}
+
+/**
+ * The least value of `token` worth sweeping: `override` when the operator set one
+ * (SERVICE_SWEEP_DUST), else dustCostMultiple times the sweep's cost at `maxFeePerGas`, priced in
+ * the token at `coinInToken` (the native coin's price in the token; null when there is no fresh
+ * price: nothing waits).
+ */
+export function dustThreshold(
+  network: NetworkConfig,
+  token: TokenConfig,
+  maxFeePerGas: bigint,
+  coinInToken: string | null,
+  override?: string,
+): Decimal {
+  if (override !== undefined) return new Decimal(override);
+  const cost = new Decimal(formatEther(sweepGas(token) * maxFeePerGas)).mul(dustCostMultiple);
+  if (!token.address) return cost;
+  if (coinInToken === null) return new Decimal(0);
+  return cost.mul(coinInToken).toDecimalPlaces(token.decimals, Decimal.ROUND_UP);
+}

@@ -1,0 +1,17 @@
+import type { Db } from "../db/client";
+import { openSweepStatuses } from "./sweep-state";
+
+/**
+ * The local devnet starts from block 0 on every start: the nonces recorded for its signers are
+ * past the new chain's counts (a transaction signed with one would never be mined), and sweeps in
+ * flight refer to a chain that is gone. Forgets the nonces and fails those sweeps, with the reason.
+ */
+export async function forgetDevnetChain(database: Db) {
+  await database.$transaction([
+    database.signerNonce.deleteMany({ where: { network: "devnet" } }),
+    database.sweep.updateMany({
+      where: { network: "devnet", status: { in: [...openSweepStatuses] } },
+      data: { status: "FAILED", failureReason: "The devnet was restarted from block 0; its funds are gone." },
+    }),
+  ]);
+}

@@ -1,0 +1,127 @@
+import Decimal from "decimal.js";
+import type { PublicClient } from "viem";
+import { findToken, type NetworkConfig } from "../chains/networks";
+import type { Db } from "../db/client";
+import { newId } from "../ids";
+import { findUsdPrice, PriceUnavailable } from "../prices/find-usd-price";
+import { dustThreshold } from "./dust-threshold";
+
+type Candidate = {
+  invoiceId: string;
+  organizationId: string;
+  token: string;
+  depositAddress: string;
+  confirmed: string;
+  swept: string;
+  settlementAddress: string | null;
+};
+
+export type PlanOptions = {
+  /** Per "network/TOKEN": the least value swept, overriding the cost-scaled default. */
+  dust?: Record<string, string>;
+};
+
+export type PlanResult = { planned: number; belowDust: number; noSettlementWallet: number };
+
+/**
+ * The native coin's price in each token of the network, from the same fresh prices quotes use;
+ * null for a token with no fresh price (its dust threshold is then 0: nothing waits on it).
+ */
+async function coinPricesInTokens(network: NetworkConfig, now: Date): Promise<Map<string, string | null>> {
+  const prices = new Map<string, string | null>();
+  const coin = network.tokens.find((token) => !token.address);
+  for (const token of network.tokens) {
+    if (!token.address) {
+      prices.set(token.symbol, "1");
+      continue;
+    }
+    try {
+      if (!coin) throw new PriceUnavailable(`${network.id} has no native coin`);
+      const [coinUsd, tokenUsd] = await Promise.all([
+        findUsdPrice(coin.symbol, network, now),
+        findUsdPrice(token.peggedTo ?? token.symbol, network, now),
+      ]);
+      prices.set(token.symbol, new Decimal(coinUsd.usd).div(tokenUsd.usd).toString());
+    } catch (error) {
+      if (!(error instanceof PriceUnavailable)) throw error;
+      prices.set(token.symbol, null);
+    }
+  }
+  return prices;
+}
+
+/**
+ * Plans sweeps on one network: for each invoice, the value of its payments that are confirmed and
+ * at the network's confirmation depth, less what earlier sweeps took, becomes a sweep to the
+ * organization's settlement wallet for the network as it is now (recorded on the sweep). Value
+ * below the dust threshold waits; later payments to the same address add up and go together.
+ * Without a settlement wallet nothing is planned. A failed sweep keeps its value reserved until
+ * it is retried, so nothing is swept twice.
+ */
+export async function planSweeps(
+  database: Db,
+  network: NetworkConfig,
+  client: PublicClient,
+  options: PlanOptions,
+): Promise<PlanResult> {
+  const head = await client.getBlockNumber();
+  const { maxFeePerGas } = await client.estimateFeesPerGas();
+  const depth = head - BigInt(network.confirmations) + 1n;
+  const coinPrices = await coinPricesInTokens(network, new Date());
+  // One planner per network at a time (a transaction-scoped advisory lock), so two sweepers
+  // cannot both plan the same value.
+  return database.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`plan-sweeps:${network.id}`}))`;
+      const candidates = await tx.$queryRaw<Candidate[]>`
+    SELECT i."id" AS "invoiceId", i."organizationId", i."token", i."depositAddress",
+           p."confirmed"::text AS "confirmed",
+           COALESCE((SELECT SUM(s."amount") FROM "Sweep" s WHERE s."invoiceId" = i."id"), 0)::text AS "swept",
+           w."address" AS "settlementAddress"
+    FROM "Invoice" i
+    JOIN (SELECT "invoiceId", SUM("amount") AS "confirmed" FROM "Payment"
+          WHERE "status" = 'CONFIRMED' AND "blockNumber" <= ${depth}
+          GROUP BY "invoiceId") p ON p."invoiceId" = i."id"
+    LEFT JOIN "SettlementWallet" w ON w."organizationId" = i."organizationId" AND w."network" = i."network"
+    WHERE i."network" = ${network.id}
+      AND p."confirmed" > COALESCE((SELECT SUM(s."amount") FROM "Sweep" s WHERE s."invoiceId" = i."id"), 0)`;
+      const result: PlanResult = { planned: 0, belowDust: 0, noSettlementWallet: 0 };
+      for (const candidate of candidates) {
+        const token = findToken(network, candidate.token);
+        if (!token) continue;
+        if (!candidate.settlementAddress) {
+          result.noSettlementWallet++;
+          continue;
+        }
+        const amount = new Decimal(candidate.confirmed).minus(candidate.swept);
+        const threshold = dustThreshold(
+          network,
+          token,
+          maxFeePerGas,
+          coinPrices.get(token.symbol) ?? null,
+          options.dust?.[`${network.id}/${token.symbol}`],
+        );
+        if (amount.lt(threshold)) {
+          result.belowDust++;
+          continue;
+        }
+        await tx.sweep.create({
+          data: {
+            id: newId("sweep"),
+            organizationId: candidate.organizationId,
+            invoiceId: candidate.invoiceId,
+            network: network.id,
+            token: token.symbol,
+            strategy: token.address ? "GAS_TOP_UP" : "NATIVE",
+            fromAddress: candidate.depositAddress,
+            toAddress: candidate.settlementAddress,
+            amount: amount.toFixed(),
+          },
+        });
+        result.planned++;
+      }
+      return result;
+    },
+    { timeout: 60_000 },
+  );
+}

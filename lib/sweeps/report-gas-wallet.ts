@@ -1,0 +1,69 @@
+import Decimal from "decimal.js";
+import type { PublicClient } from "viem";
+import type { NetworkConfig } from "../chains/networks";
+import type { Db } from "../db/client";
+import { log } from "../log";
+import { fromBaseUnits } from "../money/decimal";
+import { nativeTransferGas, tokenTransferGas } from "./dust-threshold";
+
+/** The gas wallet warns below what this many ERC-20 sweeps' top-ups cost at current fees. */
+export const gasWalletWarnSweeps = 20n;
+
+/**
+ * Reads the gas wallet's balance and records it, with whether it is low, for the web tier (which
+ * holds no key) to show on the dashboard and in the health detail.
+ */
+export async function reportGasWallet(
+  database: Db,
+  network: NetworkConfig,
+  client: PublicClient,
+  address: string,
+  now = new Date(),
+) {
+  const [balance, fees] = await Promise.all([
+    client.getBalance({ address: address as `0x${string}` }),
+    client.estimateFeesPerGas(),
+  ]);
+  // A top-up covers the transfer twice over (headroom for a fee bump), plus its own fee.
+  const perSweep = (tokenTransferGas * 2n + nativeTransferGas) * fees.maxFeePerGas;
+  const threshold = perSweep * gasWalletWarnSweeps;
+  const data = {
+    address,
+    balance: fromBaseUnits(balance, 18),
+    threshold: fromBaseUnits(threshold, 18),
+    low: balance < threshold,
+    checkedAt: now,
+  };
+  if (data.low)
+    log.warn(
+      { network: network.id, address, balance: data.balance, threshold: data.threshold },
+      "gas wallet low: token sweeps will wait once it cannot pay a top-up",
+    );
+  return database.gasWallet.upsert({
+    where: { network: network.id },
+    create: { network: network.id, ...data },
+    update: data,
+  });
+}
+
+export type GasWalletView = {
+  network: string;
+  address: string;
+  balance: string;
+  threshold: string;
+  low: boolean;
+  checkedAt: string;
+};
+
+/** What the sweeper last reported, per network (none when no sweeper has run). */
+export async function listGasWallets(database: Db): Promise<GasWalletView[]> {
+  const rows = await database.gasWallet.findMany({ orderBy: { network: "asc" } });
+  return rows.map((row) => ({
+    network: row.network,
+    address: row.address,
+    balance: new Decimal(row.balance.toFixed()).toFixed(),
+    threshold: new Decimal(row.threshold.toFixed()).toFixed(),
+    low: row.low,
+    checkedAt: row.checkedAt.toISOString(),
+  }));
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { nextSweepStatus, type SweepEvent, type SweepStatus } from "./sweep-state";
+
+// Every (status, event) pair, written out: current status, event, next status (null: refused).
+const table: [SweepStatus, SweepEvent, SweepStatus | null][] = [
+  ["PENDING", "start_native", "SUBMITTED"],
+  ["PENDING", "start_funding", "FUNDING"],
+  ["PENDING", "defer", "DEFERRED"],
+  ["PENDING", "funded", null],
+  ["PENDING", "replace", null],
+  ["PENDING", "reorg", null],
+  ["PENDING", "confirm", null],
+  ["PENDING", "fail", "FAILED"],
+  ["PENDING", "retry", null],
+  ["FUNDING", "start_native", null],
+  ["FUNDING", "start_funding", null],
+  ["FUNDING", "defer", null],
+  ["FUNDING", "funded", "SUBMITTED"],
+  ["FUNDING", "replace", "FUNDING"],
+  ["FUNDING", "reorg", "FUNDING"],
+  ["FUNDING", "confirm", null],
+  ["FUNDING", "fail", "FAILED"],
+  ["FUNDING", "retry", null],
+  ["SUBMITTED", "start_native", null],
+  ["SUBMITTED", "start_funding", null],
+  ["SUBMITTED", "defer", null],
+  ["SUBMITTED", "funded", null],
+  ["SUBMITTED", "replace", "SUBMITTED"],
+  ["SUBMITTED", "reorg", "SUBMITTED"],
+  ["SUBMITTED", "confirm", "CONFIRMED"],
+  ["SUBMITTED", "fail", "FAILED"],
+  ["SUBMITTED", "retry", null],
+  ["CONFIRMED", "start_native", null],
+  ["CONFIRMED", "start_funding", null],
+  ["CONFIRMED", "defer", null],
+  ["CONFIRMED", "funded", null],
+  ["CONFIRMED", "replace", null],
+  ["CONFIRMED", "reorg", null],
+  ["CONFIRMED", "confirm", null],
+  ["CONFIRMED", "fail", null],
+  ["CONFIRMED", "retry", null],
+  ["FAILED", "start_native", null],
+  ["FAILED", "start_funding", null],
+  ["FAILED", "defer", null],
+  ["FAILED", "funded", null],
+  ["FAILED", "replace", null],
+  ["FAILED", "reorg", null],
+  ["FAILED", "confirm", null],
+  ["FAILED", "fail", null],
+  ["FAILED", "retry", "PENDING"],
+  ["DEFERRED", "start_native", "SUBMITTED"],
+  ["DEFERRED", "start_funding", "FUNDING"],
+  ["DEFERRED", "defer", "DEFERRED"],
+  ["DEFERRED", "funded", null],
+  ["DEFERRED", "replace", null],
+  ["DEFERRED", "reorg", null],
+  ["DEFERRED", "confirm", null],
+  ["DEFERRED", "fail", "FAILED"],
+  ["DEFERRED", "retry", null],
+];
+
+describe("nextSweepStatus", () => {
+  it.each(table)("%s + %s -> %s", (status, event, next) => {
+    expect(nextSweepStatus(status, event)).toBe(next);
+  });
+});

@@ -1,0 +1,37 @@
+import { HDKey } from "@scure/bip32";
+import { mnemonicToSeedSync } from "@scure/bip39";
+import { bytesToHex, type Hex } from "viem";
+import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { depositAccountPath } from "../payments/derive-deposit-address";
+
+// The sweeper's keys, all from the one mnemonic that only the sweeper holds (the web tier derives
+// deposit addresses from the account xpub). Deposit addresses sign their own sweep; the gas
+// wallet, which tops ERC-20 deposit addresses up with the coin that pays their fee, lives on an
+// account of its own (m/44'/60'/1'), one address per chain id, so it never collides with a
+// deposit index and an operator can fund each network separately.
+
+/** The account whose external chain holds one gas wallet per chain id. */
+export const gasWalletAccountPath = "m/44'/60'/1'";
+
+export type SweeperKeys = {
+  /** The signing account of the deposit address at a BIP32 index. */
+  deposit: (index: number) => PrivateKeyAccount;
+  /** The gas wallet of a chain. */
+  gasWallet: (chainId: number) => PrivateKeyAccount;
+};
+
+function accountAt(key: HDKey): PrivateKeyAccount {
+  if (!key.privateKey) throw new Error("the sweeper needs private keys (SERVICE_HD_MNEMONIC)");
+  return privateKeyToAccount(bytesToHex(key.privateKey) as Hex);
+}
+
+export function sweeperKeysFromMnemonic(mnemonic: string): SweeperKeys {
+  const master = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic));
+  const depositChain = master.derive(`${depositAccountPath}/0`);
+  const gasChain = master.derive(`${gasWalletAccountPath}/0`);
+  return {
+    deposit: (index) => accountAt(depositChain.deriveChild(index)),
+    // Chain ids above 2^31 - 1 would be hardened indexes; folded into the non-hardened range.
+    gasWallet: (chainId) => accountAt(gasChain.deriveChild(chainId % 2 ** 31)),
+  };
+}

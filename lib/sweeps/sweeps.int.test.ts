@@ -1,0 +1,308 @@
+import { createWalletClient, erc20Abi, type Hex, http, parseEther, parseEventLogs, parseUnits } from "viem";
+import { hardhat } from "viem/chains";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
+import {
+  type Devnet,
+  deployPriceFeeds,
+  deployTestUsdc,
+  devnetNetwork,
+  startDevnet,
+} from "@/lib/chains/devnet";
+import { devnetFunder } from "@/lib/chains/devnet-account";
+import type { NetworkConfig } from "@/lib/chains/networks";
+import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
+import { startPayment } from "@/lib/checkout/start-payment";
+import { db } from "@/lib/db/client";
+import { updateOrganization } from "@/lib/organizations/update-organization";
+import { scanNetwork } from "@/lib/payments/scan-network";
+import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
+import { sendTestEvent } from "@/lib/webhooks/send-test-event";
+import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { type AdvanceOptions, advanceSweeps } from "./advance-sweeps";
+import { planSweeps } from "./plan-sweeps";
+import { reconcileDepositBalances } from "./reconcile-deposit-balances";
+import { sweeperKeysFromMnemonic } from "./sweeper-keys";
+
+// A real Hardhat node (mining on transactions and when told), the real sweeper code and its keys;
+// balances are read back from the chain.
+// Not Hardhat's default mnemonic: its first addresses hold devnet ETH, and deposit addresses here
+// must start empty so the gas top-up is exercised.
+const mnemonic =
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+const keys = sweeperKeysFromMnemonic(mnemonic);
+let devnet: Devnet;
+let network: NetworkConfig;
+const { abi } = compileTestUsdc();
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port: 9310 + Math.floor(Math.random() * 20), blockIntervalMs: 0 });
+  const usdc = await deployTestUsdc(devnet.rpcUrl);
+  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
+  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2, priceFeeds });
+  process.env.SERVICE_NETWORKS = JSON.stringify([network]);
+  process.env.SERVICE_HD_MNEMONIC = mnemonic;
+  await fund(keys.gasWallet(network.chainId).address, "10");
+}, 120_000);
+afterAll(async () => devnet?.stop());
+
+const wallet = () =>
+  createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(devnet.rpcUrl) });
+const rpc = (method: string, params: unknown[] = []) =>
+  devnet.client.request({ method: method as never, params: params as never });
+const mine = (blocks = 1) => rpc("hardhat_mine", [`0x${blocks.toString(16)}`]);
+const usdcAddress = () => network.tokens[0].address as Hex;
+
+async function fund(to: string, eth: string) {
+  const hash = await wallet().sendTransaction({ to: to as Hex, value: parseEther(eth) });
+  await devnet.client.waitForTransactionReceipt({ hash });
+}
+
+async function payUsdc(to: string, amount: string) {
+  const hash = await wallet().writeContract({
+    address: usdcAddress(),
+    abi,
+    functionName: "mint",
+    args: [to, parseUnits(amount, 6)],
+  });
+  await devnet.client.waitForTransactionReceipt({ hash });
+}
+
+const usdcBalance = (address: string) =>
+  devnet.client.readContract({
+    address: usdcAddress(),
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [address as Hex],
+  });
+
+/** An organization with a fresh settlement wallet on the devnet (or none), and an invoice. */
+async function invoiceFor(amount: string, token: "USDC" | "ETH", withWallet = true) {
+  const { organization } = await createTestOrganization();
+  const settlement = `0x${crypto.randomUUID().replaceAll("-", "").padEnd(40, "5")}` as Hex;
+  if (withWallet)
+    await updateOrganization(db(), organization.id, {
+      settlementWallets: [{ network: "devnet", address: settlement }],
+    });
+  const created = await createCheckoutSession(db(), {
+    organizationId: organization.id,
+    request: { mode: "standalone", amount, currency: "USD", expiresInMinutes: 60 },
+    idempotency: null,
+  });
+  const invoice = await startPayment(db(), {
+    checkoutSessionId: (created.body as { id: string }).id,
+    network: "devnet",
+    token,
+  });
+  return { organization, invoice, settlement };
+}
+
+/** Mines to confirmation depth and lets the watcher count the payments. */
+async function confirmPayments() {
+  await mine(2);
+  await scanNetwork(db(), network, devnet.client);
+}
+
+const plan = (dust?: Record<string, string>) => planSweeps(db(), network, devnet.client, { dust });
+
+/** Sweeper passes with a block mined after each, until the invoice's sweeps settle. */
+async function sweepUntilSettled(invoiceId: string, options: Partial<AdvanceOptions> = {}) {
+  for (let pass = 0; pass < 10; pass++) {
+    await advanceSweeps(db(), network, devnet.client, { keys, ...options });
+    const open = await db().sweep.count({
+      where: { invoiceId, status: { in: ["PENDING", "FUNDING", "SUBMITTED"] } },
+    });
+    if (open === 0) break;
+    await mine(1);
+  }
+  return db().sweep.findMany({ where: { invoiceId }, include: { transactions: true } });
+}
+
+/** Token Transfer events into `to` that the sweep's transactions carried. */
+async function transfersTo(hashes: string[], to: string) {
+  let count = 0;
+  for (const hash of hashes) {
+    const receipt = await devnet.client.getTransactionReceipt({ hash: hash as Hex }).catch(() => null);
+    if (!receipt) continue;
+    const logs = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs });
+    count += logs.filter((log) => log.args.to.toLowerCase() === to.toLowerCase()).length;
+  }
+  return count;
+}
+
+describe("sweeps on a devnet", () => {
+  it("sweeps a USDC payment to the settlement wallet: gas top-up, then the transfer", async () => {
+    const { invoice, settlement } = await invoiceFor("25.00", "USDC");
+    await payUsdc(invoice.depositAddress, "25");
+    await confirmPayments();
+    expect(await plan()).toMatchObject({ planned: 1 });
+    const [sweep] = await sweepUntilSettled(invoice.id);
+    expect(sweep).toMatchObject({ status: "CONFIRMED", strategy: "GAS_TOP_UP", toAddress: settlement });
+    expect(await usdcBalance(settlement)).toBe(parseUnits("25", 6));
+    expect(await usdcBalance(invoice.depositAddress)).toBe(0n);
+    expect(sweep.transactions.map((transaction) => transaction.kind).sort()).toEqual(["FUNDING", "TRANSFER"]);
+    expect(sweep.transactions.every((transaction) => transaction.gasUsed !== null)).toBe(true);
+    // Planned again: nothing more to sweep.
+    expect(await plan()).toMatchObject({ planned: 0 });
+  });
+
+  it("sweeps an ETH payment directly, the amount minus the fee", async () => {
+    const { invoice, settlement } = await invoiceFor("30.00", "ETH");
+    await fund(invoice.depositAddress, "0.01");
+    await confirmPayments();
+    expect(await plan()).toMatchObject({ planned: 1 });
+    const [sweep] = await sweepUntilSettled(invoice.id);
+    expect(sweep).toMatchObject({ status: "CONFIRMED", strategy: "NATIVE" });
+    expect(sweep.transactions).toHaveLength(1);
+    const received = await devnet.client.getBalance({ address: settlement });
+    expect(received).toBe(parseEther(sweep.amountSent?.toFixed() ?? "0"));
+    expect(received).toBeLessThan(parseEther("0.01"));
+    expect(received).toBeGreaterThan(parseEther("0.0099"));
+  });
+
+  it("defers ERC-20 sweeps while the gas wallet is empty, and completes them once it is funded", async () => {
+    const emptyGas = sweeperKeysFromMnemonic(
+      "legal winner thank year wave sausage worth useful legal winner thank yellow",
+    ).gasWallet;
+    const { invoice, settlement } = await invoiceFor("12.00", "USDC");
+    await payUsdc(invoice.depositAddress, "12");
+    await confirmPayments();
+    await plan();
+    const poorKeys = { ...keys, gasWallet: emptyGas };
+    await advanceSweeps(db(), network, devnet.client, { keys: poorKeys });
+    const deferred = await db().sweep.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    expect(deferred.status).toBe("DEFERRED");
+    expect(deferred.failureReason).toContain(emptyGas(network.chainId).address);
+    expect(await usdcBalance(invoice.depositAddress)).toBe(parseUnits("12", 6));
+
+    await fund(emptyGas(network.chainId).address, "1");
+    const [sweep] = await sweepUntilSettled(invoice.id, { keys: poorKeys });
+    expect(sweep).toMatchObject({ status: "CONFIRMED", failureReason: null });
+    expect(await usdcBalance(settlement)).toBe(parseUnits("12", 6));
+  });
+
+  it("replaces a stuck transaction with a higher fee, and only one of them moves the money", async () => {
+    const { invoice, settlement } = await invoiceFor("60.00", "ETH");
+    await fund(invoice.depositAddress, "0.02");
+    await confirmPayments();
+    await plan();
+    await rpc("evm_setAutomine", [false]);
+    try {
+      await advanceSweeps(db(), network, devnet.client, { keys });
+      const later = new Date(Date.now() + 120_000);
+      await advanceSweeps(db(), network, devnet.client, { keys, now: later, stuckAfterMs: 60_000 });
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    await mine(1);
+    const [sweep] = await sweepUntilSettled(invoice.id);
+    expect(sweep.status).toBe("CONFIRMED");
+    expect(sweep.transactions).toHaveLength(2);
+    const [first, second] = [...sweep.transactions].sort(
+      (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
+    );
+    expect(first.replacedAt).not.toBeNull();
+    expect(second.nonce).toBe(first.nonce);
+    expect(BigInt(second.maxFeePerGas.toFixed())).toBeGreaterThan(BigInt(first.maxFeePerGas.toFixed()));
+    expect(second.blockHash).not.toBeNull();
+    expect(await devnet.client.getBalance({ address: settlement })).toBe(
+      parseEther(sweep.amountSent?.toFixed() ?? "0"),
+    );
+  });
+
+  it("broadcasts the transfer again once when its block is reorganised away", async () => {
+    const { invoice, settlement } = await invoiceFor("7.00", "USDC");
+    await payUsdc(invoice.depositAddress, "7");
+    await confirmPayments();
+    await plan();
+    await advanceSweeps(db(), network, devnet.client, { keys }); // top-up, mined at once
+    const snapshot = await rpc("evm_snapshot");
+    await advanceSweeps(db(), network, devnet.client, { keys }); // transfer, mined at once
+    await advanceSweeps(db(), network, devnet.client, { keys }); // sees it mined, 1 confirmation
+    const mined = await db().sweepTransaction.findFirstOrThrow({
+      where: { sweep: { invoiceId: invoice.id }, kind: "TRANSFER" },
+    });
+    expect(mined.blockHash).not.toBeNull();
+    await rpc("evm_revert", [snapshot]);
+    await mine(1);
+    const [sweep] = await sweepUntilSettled(invoice.id);
+    expect(sweep).toMatchObject({ status: "CONFIRMED", resubmissions: 1 });
+    expect(sweep.transactions.filter((transaction) => transaction.kind === "TRANSFER")).toHaveLength(1);
+    expect(await usdcBalance(settlement)).toBe(parseUnits("7", 6));
+  });
+
+  it("after a crash between recording and broadcasting, sends the recorded transaction, not a second one", async () => {
+    const { invoice, settlement } = await invoiceFor("9.00", "USDC");
+    await payUsdc(invoice.depositAddress, "9");
+    await confirmPayments();
+    await plan();
+    await advanceSweeps(db(), network, devnet.client, { keys }); // top-up
+    const crash = () => {
+      throw new Error("killed");
+    };
+    await advanceSweeps(db(), network, devnet.client, { keys, beforeBroadcast: crash });
+    const recorded = await db().sweep.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    expect(recorded.status).toBe("SUBMITTED");
+    expect(await usdcBalance(settlement)).toBe(0n);
+    const [sweep] = await sweepUntilSettled(invoice.id);
+    expect(sweep.status).toBe("CONFIRMED");
+    const hashes = sweep.transactions.map((transaction) => transaction.hash);
+    expect(await transfersTo(hashes, settlement)).toBe(1);
+    expect(await usdcBalance(settlement)).toBe(parseUnits("9", 6));
+  });
+
+  it("lets dust wait, then sweeps it with later payments once over the threshold", async () => {
+    const { invoice, settlement } = await invoiceFor("2.00", "USDC");
+    const dust = { "devnet/USDC": "1" };
+    await payUsdc(invoice.depositAddress, "0.4");
+    await confirmPayments();
+    expect(await plan(dust)).toMatchObject({ planned: 0, belowDust: 1 });
+    expect(await db().sweep.count({ where: { invoiceId: invoice.id } })).toBe(0);
+    await payUsdc(invoice.depositAddress, "0.7");
+    await confirmPayments();
+    expect(await plan(dust)).toMatchObject({ planned: 1 });
+    const [sweep] = await sweepUntilSettled(invoice.id);
+    expect(sweep.amount.toFixed()).toBe("1.1");
+    expect(await usdcBalance(settlement)).toBe(parseUnits("1.1", 6));
+  });
+
+  it("moves nothing without a settlement wallet for the network", async () => {
+    const { invoice } = await invoiceFor("3.00", "USDC", false);
+    await payUsdc(invoice.depositAddress, "3");
+    await confirmPayments();
+    expect(await plan()).toMatchObject({ planned: 0, noSettlementWallet: 1 });
+    expect(await db().sweep.count({ where: { invoiceId: invoice.id } })).toBe(0);
+  });
+
+  it("creates no sweep for a test event", async () => {
+    const { organization } = await createTestOrganization();
+    await updateOrganization(db(), organization.id, {
+      settlementWallets: [{ network: "devnet", address: "0x000000000000000000000000000000000000dEaD" }],
+    });
+    const endpoint = await createWebhookEndpoint(db(), organization.id, {
+      name: "Test",
+      url: "https://example.com/hook",
+      adapter: "NONE",
+      enabled: true,
+    });
+    await sendTestEvent(db(), organization.id, endpoint.endpoint.id);
+    await mine(2);
+    await plan();
+    expect(await db().sweep.count({ where: { organizationId: organization.id } })).toBe(0);
+  });
+
+  it("reconciles deposit balances with the ledger and reports a transfer the ledger does not know", async () => {
+    const { invoice } = await invoiceFor("40.00", "USDC");
+    await payUsdc(invoice.depositAddress, "40");
+    await confirmPayments();
+    expect(await plan()).toMatchObject({ planned: 1 });
+    expect((await sweepUntilSettled(invoice.id))[0].status).toBe("CONFIRMED");
+    const reconcile = () => reconcileDepositBalances(db(), network, devnet.client);
+    expect(await reconcile()).toEqual([]);
+    // Sent after the invoice completed: the watcher no longer follows the address.
+    await payUsdc(invoice.depositAddress, "1.5");
+    expect(await reconcile()).toEqual([
+      expect.objectContaining({ invoiceId: invoice.id, token: "USDC", expected: "0", onChain: "1.5" }),
+    ]);
+  });
+});

@@ -1,0 +1,152 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createWalletClient, erc20Abi, type Hex, http, parseEther, parseUnits } from "viem";
+import { hardhat } from "viem/chains";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
+import {
+  type Devnet,
+  deployPriceFeeds,
+  deployTestUsdc,
+  devnetNetwork,
+  startDevnet,
+} from "@/lib/chains/devnet";
+import { devnetFunder } from "@/lib/chains/devnet-account";
+import type { NetworkConfig } from "@/lib/chains/networks";
+import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
+import { startPayment } from "@/lib/checkout/start-payment";
+import { db } from "@/lib/db/client";
+import { updateOrganization } from "@/lib/organizations/update-organization";
+import { scanNetwork } from "@/lib/payments/scan-network";
+import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
+import { createTestOrganization } from "@/scripts/test-support/fixtures";
+
+// `npm run sweeper` as a real process, killed with SIGKILL while a sweep's transfer is in flight,
+// then started again: the sweep completes and the money moves once.
+const root = path.resolve(import.meta.dirname, "..");
+const mnemonic =
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+let devnet: Devnet;
+let network: NetworkConfig;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port: 9330 + Math.floor(Math.random() * 20), blockIntervalMs: 0 });
+  network = devnetNetwork({
+    rpcUrl: devnet.rpcUrl,
+    usdc: await deployTestUsdc(devnet.rpcUrl),
+    confirmations: 2,
+    priceFeeds: await deployPriceFeeds(devnet.rpcUrl),
+  });
+  process.env.SERVICE_NETWORKS = JSON.stringify([network]);
+  process.env.SERVICE_HD_MNEMONIC = mnemonic;
+}, 120_000);
+afterAll(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  await devnet?.stop();
+});
+
+const rpc = (method: string, params: unknown[] = []) =>
+  devnet.client.request({ method: method as never, params: params as never });
+const wallet = () =>
+  createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(devnet.rpcUrl) });
+
+function startSweeper() {
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/sweeper.ts"],
+    {
+      cwd: root,
+      stdio: "ignore",
+      env: { ...process.env, SERVICE_SWEEPER: "separate", LOG_LEVEL: "silent" },
+    },
+  );
+  children.push(child);
+  return child;
+}
+
+async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  onPoll?: () => Promise<unknown>,
+) {
+  for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
+    const value = await read();
+    if (done(value)) return value;
+    await onPoll?.();
+    await sleep(250);
+  }
+  throw new Error("timed out waiting");
+}
+
+describe("npm run sweeper", () => {
+  it("completes a sweep after a SIGKILL mid-transfer without a second transfer", async () => {
+    const { organization } = await createTestOrganization();
+    const settlement = "0x00000000000000000000000000000000005e771e";
+    await updateOrganization(db(), organization.id, {
+      settlementWallets: [{ network: "devnet", address: settlement }],
+    });
+    const created = await createCheckoutSession(db(), {
+      organizationId: organization.id,
+      request: { mode: "standalone", amount: "40.00", currency: "USD", expiresInMinutes: 60 },
+      idempotency: null,
+    });
+    const invoice = await startPayment(db(), {
+      checkoutSessionId: (created.body as { id: string }).id,
+      network: "devnet",
+      token: "USDC",
+    });
+    const usdc = network.tokens[0].address as Hex;
+    const { abi } = compileTestUsdc();
+    await devnet.client.waitForTransactionReceipt({
+      hash: await wallet().writeContract({
+        address: usdc,
+        abi,
+        functionName: "mint",
+        args: [invoice.depositAddress, parseUnits("40", 6)],
+      }),
+    });
+    const gasWallet = sweeperKeysFromMnemonic(mnemonic).gasWallet(network.chainId).address;
+    await devnet.client.waitForTransactionReceipt({
+      hash: await wallet().sendTransaction({ to: gasWallet, value: parseEther("1") }),
+    });
+    await rpc("hardhat_mine", ["0x2"]);
+    await scanNetwork(db(), network, devnet.client);
+
+    // Blocks only when the test mines them, so the transfer waits in the mempool when killed.
+    await rpc("evm_setAutomine", [false]);
+    const sweep = () =>
+      db().sweep.findFirst({ where: { invoiceId: invoice.id }, include: { transactions: true } });
+    const first = startSweeper();
+    await waitFor(sweep, (found) => found?.status === "FUNDING");
+    await rpc("evm_mine");
+    await waitFor(sweep, (found) => found?.status === "SUBMITTED");
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+
+    startSweeper();
+    const done = await waitFor(
+      sweep,
+      (found) => found?.status === "CONFIRMED",
+      () => rpc("evm_mine"),
+    );
+    expect(done?.transactions.filter((transaction) => transaction.kind === "TRANSFER")).toHaveLength(1);
+    const transfers = await devnet.client.getContractEvents({
+      address: usdc,
+      abi: erc20Abi,
+      eventName: "Transfer",
+      args: { to: settlement },
+      fromBlock: 0n,
+    });
+    expect(transfers).toHaveLength(1);
+    expect(
+      await devnet.client.readContract({
+        address: usdc,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [settlement],
+      }),
+    ).toBe(parseUnits("40", 6));
+  }, 240_000);
+});
