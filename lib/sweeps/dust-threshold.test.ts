@@ -33,6 +33,6 @@ describe("dustThreshold", () => {
     const token = network.tokens.find((candidate) => candidate.symbol === symbol);
     if (!token) throw new Error(symbol);
     const coinInToken = symbol === "USDC" ? "3000" : symbol === "ETH" ? "1" : null;
-    expect(dustThreshold(network, token, fee, coinInToken, override).toFixed()).toBe(expected);
+    expect(dustThreshold(token, fee, coinInToken, override).toFixed()).toBe(expected);
   });
 });

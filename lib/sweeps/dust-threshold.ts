@@ -1,6 +1,6 @@
 import Decimal from "decimal.js";
 import { formatEther } from "viem";
-import type { NetworkConfig, TokenConfig } from "../chains/networks";
+import type { TokenConfig } from "../chains/networks";
 
 /** Gas of a native transfer, and an upper estimate of an ERC-20 transfer to a fresh holder. */
 export const nativeTransferGas = 21_000n;
@@ -20,7 +20,6 @@ export function sweepGas(token: TokenConfig): bigint {
  * price: nothing waits).
  */
 export function dustThreshold(
-  network: NetworkConfig,
   token: TokenConfig,
   maxFeePerGas: bigint,
   coinInToken: string | null,

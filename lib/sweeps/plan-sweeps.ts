@@ -95,7 +95,6 @@ export async function planSweeps(
         }
         const amount = new Decimal(candidate.confirmed).minus(candidate.swept);
         const threshold = dustThreshold(
-          network,
           token,
           maxFeePerGas,
           coinPrices.get(token.symbol) ?? null,
