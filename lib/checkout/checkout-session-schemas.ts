@@ -17,14 +17,23 @@ const expiresInMinutes = z
   .min(5, { error: "must be a whole number of minutes from 5 to 1440" })
   .max(1440, { error: "must be a whole number of minutes from 5 to 1440" });
 
+// A return URL is a URI template: `{CHECKOUT_SESSION_ID}` is not valid in a URI, so the document
+// must not call it `format: uri` (validating clients would refuse correct requests).
+const returnUrlField = httpUrlField.meta({
+  format: "uri-template",
+  pattern: "^https?://",
+  description: "Absolute http(s) URL; `{CHECKOUT_SESSION_ID}` is replaced by the session id",
+  example: "https://shop.example/thanks?session={CHECKOUT_SESSION_ID}",
+});
+
 const sharedFields = {
   customerEmail: emailField.optional(),
   customerName: text(255).optional(),
   clientReferenceId: text(255).optional(),
   merchantOrderId: text(255).optional(),
   metadata: metadataField.optional(),
-  successUrl: httpUrlField.optional(),
-  cancelUrl: httpUrlField.optional(),
+  successUrl: returnUrlField.optional(),
+  cancelUrl: returnUrlField.optional(),
   expiresInMinutes: expiresInMinutes.default(60),
 };
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pagingQuery } from "../http/fields";
 import { errorEnvelope, listOf, privateEnvelope } from "../openapi/common-schemas";
-import { errorResponses } from "../openapi/error-responses";
+import { errorExample, errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
 import {
   webhookDeliveryObject,
@@ -114,6 +114,10 @@ export const webhookOperations: OperationSpec[] = [
         description:
           "`concurrent_rotation`: another rotation of this secret committed first; its secret is the current one",
         schema: errorEnvelope,
+        example: errorExample(409, {
+          code: "concurrent_rotation",
+          message: "Another rotation of this secret committed first.",
+        }),
       },
     },
   },
