@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiVersionField, apiVersionHeader } from "../api-version/api-versions";
 import { errorEnvelope } from "./common-schemas";
-import { errorExample } from "./error-responses";
+import { type ErrorStatus, errorResponses } from "./error-responses";
 import type { Authentication, OperationSpec } from "./operation-spec";
 
 type JsonSchema = Record<string, unknown>;
@@ -25,6 +25,19 @@ const securitySchemes: Record<Exclude<Authentication, "none">, JsonSchema> = {
     description: "The one-time tokens of agent browser setup: `cc_ast_…` (status) and `cc_act_…` (check-in)",
   },
 };
+
+/**
+ * The answers the route wrappers (lib/http/route.ts) give before an operation runs, so every
+ * operation documents them: an unknown `X-Service-Version` (any request), a missing or bad
+ * credential and too many failed ones (any authenticated operation), and a read-only credential
+ * refused a change (API-key operations that write).
+ */
+function wrapperResponses(operation: OperationSpec) {
+  const statuses: ErrorStatus[] = [400];
+  if (!operation.auth.includes("none")) statuses.push(401, 429);
+  if (operation.auth.includes("apiKey") && operation.method !== "get") statuses.push(403);
+  return errorResponses(...statuses);
+}
 
 const ref = (kind: "schemas" | "parameters" | "headers", name: string) => ({
   $ref: `#/components/${kind}/${name}`,
@@ -81,15 +94,7 @@ export function buildOpenApiDocument(input: {
   const usedSchemes = new Set<Authentication>();
   for (const operation of input.operations) {
     for (const scheme of operation.auth) usedSchemes.add(scheme);
-    // Any request may name an API version, and an unknown one is a 400.
-    const responses = {
-      400: {
-        description: "Unknown `X-Service-Version`",
-        schema: errorEnvelope as z.ZodType,
-        example: errorExample(400) as unknown,
-      },
-      ...operation.responses,
-    };
+    const responses: OperationSpec["responses"] = { ...wrapperResponses(operation), ...operation.responses };
     const privateApi = operation.path.startsWith("/api/private/");
     paths[operation.path] ??= {};
     paths[operation.path][operation.method] = {

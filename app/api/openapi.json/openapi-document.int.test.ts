@@ -1,28 +1,13 @@
-import { readdir } from "node:fs/promises";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { appRoutes } from "@/scripts/test-support/app-routes";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { GET } from "./route";
 
-const root = path.resolve(import.meta.dirname, "../../..");
-
 /** Every API route of the app, as "METHOD /path/{param}", read from the file system. */
 async function routesOnDisk(): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (dir: string) => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else if (entry.name === "route.ts") {
-        const source = await import(full);
-        const route = path.relative(path.join(root, "app"), path.dirname(full)).replace(/\[(\w+)\]/g, "{$1}");
-        for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"])
-          if (source[method]) found.push(`${method} /${route}`);
-      }
-    }
-  };
-  await walk(path.join(root, "app/api"));
-  return found;
+  return (await appRoutes()).flatMap(({ template, handlers }) =>
+    Object.keys(handlers).map((method) => `${method} ${template}`),
+  );
 }
 
 describe("GET /api/openapi.json", () => {
