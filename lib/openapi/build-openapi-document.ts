@@ -115,7 +115,7 @@ export function buildOpenApiDocument(input: {
       ...(operation.body
         ? {
             requestBody: {
-              required: true,
+              required: !operation.bodyOptional,
               content: {
                 "application/json": {
                   schema: toSchema(operation.body, "input"),

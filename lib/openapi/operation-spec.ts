@@ -18,6 +18,8 @@ export type OperationSpec = {
   query?: z.ZodObject;
   headers?: z.ZodObject;
   body?: z.ZodType;
+  /** The body may be left out (an empty request parses as `{}`). */
+  bodyOptional?: boolean;
   /** An example request body (when the schema's own examples do not make a valid one). */
   bodyExample?: unknown;
   responses: Record<number, { description: string; schema?: z.ZodType; example?: unknown }>;

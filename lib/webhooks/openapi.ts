@@ -11,6 +11,7 @@ import {
 import {
   createWebhookEndpointSchema,
   redeliverSchema,
+  sendTestEventSchema,
   updateWebhookEndpointSchema,
 } from "./webhook-endpoint-schemas";
 
@@ -126,9 +127,13 @@ export const webhookOperations: OperationSpec[] = [
     path: `${base}/{id}/test`,
     operationId: "sendTestWebhook",
     summary: "Send an evt_test_… event (livemode false) to this endpoint through the normal delivery path",
+    description:
+      "The body is optional: `{}` or none sends `payment.confirmed`; `type` picks another event type.",
     tags,
     auth: ["apiKey"],
     params: idParam,
+    body: sendTestEventSchema,
+    bodyOptional: true,
     responses: {
       202: {
         description: "Queued",
