@@ -34,7 +34,7 @@ export async function appRoutes(): Promise<AppRoute[]> {
 }
 
 /** The route that serves `pathname` and its path parameters; literal segments win over `{param}`. */
-export function matchRoute(routes: AppRoute[], pathname: string) {
+export function matchRoute<R extends { template: string }>(routes: R[], pathname: string) {
   const literals = (template: string) =>
     template.split("/").filter((segment) => !segment.startsWith("{")).length;
   for (const route of [...routes].sort((a, b) => literals(b.template) - literals(a.template))) {

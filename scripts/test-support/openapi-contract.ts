@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { openApiDocument } from "../../app/api/openapi.json/openapi-document";
+import { matchRoute } from "./app-routes";
 
 // The contract check behind callRoute and serveRoute: every answer of a documented operation must
 // match the OpenAPI document (status listed, body valid against its schema), and a request the
@@ -11,8 +12,9 @@ import { openApiDocument } from "../../app/api/openapi.json/openapi-document";
 
 type Json = Record<string, unknown>;
 type Parameter = { name: string; in: string; required?: boolean; schema: Json };
-type Operation = {
+export type Operation = {
   operationId: string;
+  security: Record<string, string[]>[];
   parameters?: (Parameter | { $ref: string })[];
   requestBody?: { content: { "application/json": { schema: Json } } };
   responses: Record<string, { content?: { "application/json": { schema: Json } } }>;
@@ -31,6 +33,22 @@ export type Exchange = {
 export const trafficFileVariable = "OPENAPI_TRAFFIC_FILE";
 
 let compiled: ReturnType<typeof compile> | undefined;
+
+function listOperations(document: { paths: Record<string, Record<string, Operation>> }) {
+  return Object.entries(document.paths).flatMap(([template, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({
+      template,
+      method: method.toUpperCase(),
+      operation,
+    })),
+  );
+}
+
+/** Every operation of the document as served: its path template, method and OpenAPI object. */
+export function documentedOperations() {
+  compiled ??= compile();
+  return compiled.operations;
+}
 
 function compile() {
   const document = JSON.parse(JSON.stringify(openApiDocument()));
@@ -51,18 +69,7 @@ function compile() {
     }
     return validate;
   };
-  const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
-    ([template, methods]) =>
-      Object.entries(methods).map(([method, operation]) => ({
-        template,
-        method: method.toUpperCase(),
-        operation,
-        // Literal segments win over {param} segments (`/paylinks/create` over `/paylinks/{id}`).
-        literalSegments: template.split("/").filter((segment) => !segment.startsWith("{")).length,
-        pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
-      })),
-  );
-  operations.sort((a, b) => b.literalSegments - a.literalSegments);
+  const operations = listOperations(document);
   const resolveParameter = (parameter: Parameter | { $ref: string }): Parameter =>
     "$ref" in parameter
       ? document.components.parameters[parameter.$ref.split("/").at(-1) as string]
@@ -90,11 +97,12 @@ export function contractProblems(exchange: Exchange): string[] {
   compiled ??= compile();
   const { operations, validatorAt, coercing, resolveParameter } = compiled;
   const method = exchange.method.toUpperCase();
-  const match = operations.find(
-    (candidate) => candidate.method === method && candidate.pattern.test(exchange.url.pathname),
+  const match = matchRoute(
+    operations.filter((candidate) => candidate.method === method),
+    exchange.url.pathname,
   );
   if (!match) return [];
-  const { operation, template } = match;
+  const { operation, template } = match.route;
   const where = `${method} ${template} → ${exchange.status}`;
   const trafficFile = process.env[trafficFileVariable];
   if (trafficFile) {

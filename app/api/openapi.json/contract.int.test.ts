@@ -3,28 +3,13 @@ import { clientAddressHeader } from "@/lib/http/client-address";
 import { appRoutes } from "@/scripts/test-support/app-routes";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { openApiDocument } from "./openapi-document";
+import { documentedOperations } from "@/scripts/test-support/openapi-contract";
 
 // The error paths of every operation in the document, derived from the document itself, so an
 // operation added later is covered the day it is documented. callRoute checks each answer against
 // the document (status listed, body valid); the success paths are the route tests' traffic.
 
-type Operation = {
-  operationId: string;
-  security: Record<string, string[]>[];
-  parameters: { name?: string; in?: string; schema?: { example?: string } }[];
-  requestBody?: unknown;
-};
-
-const document = JSON.parse(JSON.stringify(openApiDocument()));
-const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
-  ([template, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({
-      template,
-      method: method.toUpperCase(),
-      operation,
-    })),
-);
+const operations = documentedOperations();
 const routes = await appRoutes();
 
 async function call(
@@ -34,11 +19,12 @@ async function call(
   const handler = routes.find((route) => route.template === template)?.handlers[method as "GET"];
   if (!handler) throw new Error(`${method} ${template} is documented but no route serves it`);
   // Path parameters: the schema's example, or an id nothing has.
-  const params = Object.fromEntries(
-    operation.parameters
-      .filter((parameter) => parameter.in === "path")
-      .map((parameter) => [parameter.name, parameter.schema?.example ?? "unknown_id"]),
-  );
+  const params: Record<string, string> = {};
+  for (const parameter of operation.parameters ?? []) {
+    if ("in" in parameter && parameter.in === "path") {
+      params[parameter.name] = String(parameter.schema.example ?? "unknown_id");
+    }
+  }
   const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => params[name]);
   // Each call from its own client address, so no per-client limit answers instead.
   const headers = { [clientAddressHeader]: `198.51.100.${++clients % 250}`, ...options.headers };
