@@ -1,8 +1,9 @@
 // `npm test`: lint, typecheck, unit + integration (Vitest) and end-to-end (Playwright), then one
-// summary line `Tests: N passed, N failed, N skipped` summed over every suite. Lint and typecheck
-// count as one test each. Exits non-zero if anything failed.
+// summary line `Tests: N passed, N failed, N skipped` summed over every suite. Lint, typecheck and
+// the OpenAPI coverage check count as one test each (Redocly's lint of the document, the contract
+// suite and the generated-client test are Vitest tests). Exits non-zero if anything failed.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -38,6 +39,10 @@ check("typecheck (tsc)", bin("tsc"), ["--noEmit"]);
 console.log("\n━━ unit + integration (vitest)");
 const vitestReport = path.join(results, "vitest.json");
 rmSync(vitestReport, { force: true });
+// callRoute and serveRoute record the documented operations they answer here (see openapi-coverage).
+const openApiTraffic = path.join(results, "openapi-traffic.jsonl");
+writeFileSync(openApiTraffic, "");
+process.env.OPENAPI_TRAFFIC_FILE = openApiTraffic;
 const vitestStatus = run(bin("vitest"), [
   "run",
   "--reporter=default",
@@ -61,6 +66,11 @@ suites.push({
       }
     : { passed: 0, failed: 1, skipped: 0 },
 });
+
+check("OpenAPI operations covered by contract-checked tests", bin("tsx"), [
+  path.join(root, "scripts/openapi-coverage.ts"),
+  openApiTraffic,
+]);
 
 console.log("\n━━ end-to-end (playwright, chromium)");
 const playwrightReport = path.join(results, "e2e.json");

@@ -83,15 +83,4 @@ export const agentAccessOperations: OperationSpec[] = [
       ...errorResponses(400, 401, 409, 410, 413, 415, 429),
     },
   },
-  {
-    method: "post",
-    path: "/api/auth/agent/register/confirm",
-    operationId: "confirmAgentRegistration",
-    summary: "Target of the confirmation page's form (browser only): signs the new owner in",
-    description:
-      "Form field `token`. Answers 303 to the dashboard with a session cookie, or back to the page with `error`.",
-    tags,
-    auth: ["none"],
-    responses: { 303: { description: "Redirect" }, ...errorResponses(403, 429) },
-  },
 ];

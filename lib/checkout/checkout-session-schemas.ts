@@ -18,14 +18,24 @@ const expiresInMinutes = z
   .min(5, { error: "must be a whole number of minutes from 5 to 1440" })
   .max(1440, { error: "must be a whole number of minutes from 5 to 1440" });
 
+// A return URL is a URI template: `{CHECKOUT_SESSION_ID}` is not valid in a URI, and the URL
+// parser accepts (and escapes) more than RFC 6570 allows, so the document gives a pattern, not
+// `format: uri` or `uri-template`, which would make validating clients refuse correct requests.
+const returnUrlField = httpUrlField.meta({
+  format: undefined,
+  pattern: "^[\\u0000-\\u0020]*[Hh][Tt][Tt][Pp][Ss]?://",
+  description: "Absolute http(s) URL; `{CHECKOUT_SESSION_ID}` is replaced by the session id",
+  example: "https://shop.example/thanks?session={CHECKOUT_SESSION_ID}",
+});
+
 const sharedFields = {
   customerEmail: emailField.optional(),
   customerName: text(255).optional(),
   clientReferenceId: text(255).optional(),
   merchantOrderId: text(255).optional(),
   metadata: metadataField.optional(),
-  successUrl: httpUrlField.optional(),
-  cancelUrl: httpUrlField.optional(),
+  successUrl: returnUrlField.optional(),
+  cancelUrl: returnUrlField.optional(),
   expiresInMinutes: expiresInMinutes.default(60),
 };
 

@@ -36,6 +36,14 @@ export async function readBodyText(request: Request, maxBytes = maxJsonBodyBytes
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** readJson for an optional body: a request that sends none (no Content-Type, no body) parses as `{}`. */
+export function readOptionalJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  if (!request.headers.has("content-type") && request.body === null) {
+    return Promise.resolve(parseOrThrow(schema, {}));
+  }
+  return readJson(request, schema);
+}
+
 /**
  * Reads a JSON request body and parses it with a schema from lib: 415 for another content type,
  * 413 past the size limit, 400 for malformed JSON or a body the schema refuses.

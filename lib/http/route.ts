@@ -1,4 +1,6 @@
 import type { NextRequest } from "next/server";
+import { type ApiVersion, apiVersionHeader, latestApiVersion } from "../api-version/api-versions";
+import { resolveApiVersion } from "../api-version/resolve-api-version";
 import { findSessionUser, sessionCookieName } from "../auth/session-cookie";
 import { config } from "../config";
 import { db } from "../db/client";
@@ -16,7 +18,13 @@ import { assertSameOrigin } from "./same-origin";
 
 export type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
 
-export type PublicContext<P> = { request: NextRequest; params: P; requestId: string };
+export type PublicContext<P> = {
+  request: NextRequest;
+  params: P;
+  requestId: string;
+  /** Answer in this (the organization's) API version unless the request names one. */
+  pinApiVersion: (pinned: string | undefined) => void;
+};
 export type ApiKeyContext<P> = PublicContext<P> & { organizationId: string; caller: MerchantCaller };
 
 type RouteArgs<P> = [request: NextRequest, route: { params: Promise<P> }];
@@ -39,13 +47,23 @@ export function publicRoute<P = Record<string, never>>(
   return async (...[request, route]: RouteArgs<P>): Promise<Response> => {
     const requestId = requestIdFor(request.headers);
     const started = performance.now();
+    const requestedVersion = request.headers.get(apiVersionHeader);
+    let apiVersion: ApiVersion = latestApiVersion;
     let response: Response;
     try {
-      response = toResponse(request, await handler({ request, params: await route.params, requestId }));
+      apiVersion = resolveApiVersion(requestedVersion);
+      const pinApiVersion = (pinned: string | undefined) => {
+        apiVersion = resolveApiVersion(requestedVersion, pinned);
+      };
+      response = toResponse(
+        request,
+        await handler({ request, params: await route.params, requestId, pinApiVersion }),
+      );
     } catch (error) {
       response = errorResponse(error, requestId, { privateApi: isPrivateApi(request) });
     }
     response.headers.set("X-Request-Id", requestId);
+    response.headers.set(apiVersionHeader, apiVersion);
     log.info(
       {
         requestId,
@@ -116,6 +134,7 @@ export function apiKeyRoute<P = Record<string, never>>(
       clientAddress: clientAddress(request.headers),
       audience: "rest",
     });
+    context.pinApiVersion(caller.apiVersion);
     await consumeRateLimit("apiKey", caller.credential.id);
     if (caller.access === "read" && request.method !== "GET" && request.method !== "HEAD") {
       throw forbidden(

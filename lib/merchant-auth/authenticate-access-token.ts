@@ -7,7 +7,13 @@ import type { MerchantCaller } from "./merchant-caller";
 // As with API keys, "last used" is written at most once a minute, not on every request.
 const lastUsedResolutionMs = 60_000;
 
-type Row = { grantId: string; organizationId: string; scope: string; lastUsedAt: Date | null };
+type Row = {
+  grantId: string;
+  organizationId: string;
+  scope: string;
+  lastUsedAt: Date | null;
+  apiVersion: string;
+};
 
 /**
  * The caller an OAuth access token (`cc_at_…`) stands for, or null. A token counts only while it
@@ -21,9 +27,10 @@ export async function authenticateOAuthAccessToken(
   if (!accessTokenShape.test(token)) return null;
   // Every MCP request runs this lookup, so it skips the ORM (see sqlPool).
   const { rows } = await sqlPool(database).query<Row>(
-    `SELECT g."id" AS "grantId", g."organizationId", g."scope", g."lastUsedAt"
+    `SELECT g."id" AS "grantId", g."organizationId", g."scope", g."lastUsedAt", o."apiVersion"
        FROM "OAuthToken" t
        JOIN "OAuthGrant" g ON g."id" = t."grantId"
+       JOIN "Organization" o ON o."id" = g."organizationId"
       WHERE t."hash" = $1 AND t."kind" = 'ACCESS' AND t."expiresAt" > now()
         AND g."revokedAt" IS NULL AND g."resource" = $2
         AND EXISTS (SELECT 1 FROM "Membership" m
@@ -40,5 +47,6 @@ export async function authenticateOAuthAccessToken(
     organizationId: grant.organizationId,
     credential: { kind: "oauth", id: grant.grantId },
     access: accessOfScope(grant.scope),
+    apiVersion: grant.apiVersion,
   };
 }

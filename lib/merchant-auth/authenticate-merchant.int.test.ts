@@ -132,6 +132,7 @@ describe("authenticateMerchant", () => {
       organizationId: organization.id,
       credential: { kind: "agent", id: credential.id },
       access: "read",
+      apiVersion: "2026-11-22",
     });
   });
 

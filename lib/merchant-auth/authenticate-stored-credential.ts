@@ -11,15 +11,25 @@ const lastUsedResolutionMs = 60_000;
 const stores = {
   api_key: {
     table: "ApiKey",
-    select: `SELECT "id", "organizationId", "lastUsedAt", 'WRITE' AS "access" FROM "ApiKey" WHERE "hash" = $1 AND "revokedAt" IS NULL`,
+    select: `SELECT c."id", c."organizationId", c."lastUsedAt", 'WRITE' AS "access", o."apiVersion"
+               FROM "ApiKey" c JOIN "Organization" o ON o."id" = c."organizationId"
+              WHERE c."hash" = $1 AND c."revokedAt" IS NULL`,
   },
   agent: {
     table: "AgentCredential",
-    select: `SELECT "id", "organizationId", "lastUsedAt", "access"::text AS "access" FROM "AgentCredential" WHERE "hash" = $1 AND "revokedAt" IS NULL`,
+    select: `SELECT c."id", c."organizationId", c."lastUsedAt", c."access"::text AS "access", o."apiVersion"
+               FROM "AgentCredential" c JOIN "Organization" o ON o."id" = c."organizationId"
+              WHERE c."hash" = $1 AND c."revokedAt" IS NULL`,
   },
 } as const;
 
-type Row = { id: string; organizationId: string; lastUsedAt: Date | null; access: "READ" | "WRITE" };
+type Row = {
+  id: string;
+  organizationId: string;
+  lastUsedAt: Date | null;
+  access: "READ" | "WRITE";
+  apiVersion: string;
+};
 
 /** Resolves an API key or agent credential (already shape-checked) to its caller, or null. */
 export async function authenticateStoredCredential(
@@ -39,5 +49,6 @@ export async function authenticateStoredCredential(
     organizationId: row.organizationId,
     credential: { kind, id: row.id },
     access: row.access === "READ" ? "read" : "write",
+    apiVersion: row.apiVersion,
   };
 }

@@ -3,4 +3,6 @@ export type MerchantCaller = {
   organizationId: string;
   credential: { kind: "api_key" | "agent" | "oauth"; id: string };
   access: "read" | "write";
+  /** The organization's pinned REST API version (lib/api-version); absent means the latest. */
+  apiVersion?: string;
 };

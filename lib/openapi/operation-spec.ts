@@ -3,7 +3,7 @@ import type { z } from "zod";
 // Each domain describes its HTTP operations with the same zod schemas its routes parse with, in
 // `lib/<domain>/openapi.ts`; lib/openapi builds the OpenAPI 3.1 document from all of them.
 
-export type Authentication = "apiKey" | "none" | "session" | "oauth" | "agentToken";
+export type Authentication = "apiKey" | "none" | "session" | "agentToken";
 
 export type OperationSpec = {
   method: "get" | "post" | "put" | "patch" | "delete";
@@ -18,5 +18,9 @@ export type OperationSpec = {
   query?: z.ZodObject;
   headers?: z.ZodObject;
   body?: z.ZodType;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** The body may be left out (an empty request parses as `{}`). */
+  bodyOptional?: boolean;
+  /** An example request body (when the schema's own examples do not make a valid one). */
+  bodyExample?: unknown;
+  responses: Record<number, { description: string; schema?: z.ZodType; example?: unknown }>;
 };

@@ -1,5 +1,6 @@
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
+import { apiVersionField } from "../api-version/api-versions";
 import { type SettlementNetwork, settlementNetworks } from "../chains/settlement-networks";
 import { text } from "../validation/fields";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
@@ -33,6 +34,8 @@ export const updateOrganizationSchema = z
       })
       .optional(),
     webhookUrl: webhookUrlField.nullable().optional(),
+    // Upgrading the pinned API version: requests without X-Service-Version follow it at once.
+    apiVersion: apiVersionField.optional(),
   })
   .meta({ id: "UpdateOrganization" });
 

@@ -9,6 +9,10 @@ export const organizationObject = z
     name: z.string(),
     webhookUrl: z.string().nullable(),
     settlementWallets: z.array(z.object({ network: z.string(), address: z.string() })),
+    apiVersion: z.string().meta({
+      description: "The API version requests are answered in unless they name one in X-Service-Version",
+      example: "2026-11-22",
+    }),
     createdAt: isoTimestamp,
   })
   .meta({ id: "Organization" });
@@ -26,6 +30,7 @@ export function serializeOrganization(
       network: wallet.network,
       address: wallet.address,
     })),
+    apiVersion: organization.apiVersion,
     createdAt: organization.createdAt.toISOString(),
   };
 }

@@ -12,7 +12,7 @@ export async function updateOrganization(
   return database.$transaction(async (tx) => {
     await tx.organization.update({
       where: { id: organizationId },
-      data: { name: input.name, webhookUrl: input.webhookUrl },
+      data: { name: input.name, webhookUrl: input.webhookUrl, apiVersion: input.apiVersion },
     });
     if (input.webhookUrl !== undefined)
       await upsertDefaultWebhookEndpoint(tx, organizationId, input.webhookUrl);

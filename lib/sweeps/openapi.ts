@@ -13,7 +13,7 @@ export const sweepOperations: OperationSpec[] = [
     description:
       "Each sweep moves an invoice's confirmed funds from its deposit address to the organization's " +
       "settlement wallet for the network, with every transaction it signed (replacements included).",
-    tags: ["Payments"],
+    tags: ["Settlement"],
     auth: ["apiKey"],
     query: sweepListQuery,
     responses: {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { errorEnvelope, listOf, privateEnvelope } from "../openapi/common-schemas";
-import { errorResponses } from "../openapi/error-responses";
+import { errorExample, errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
 import { pagingQuery } from "../validation/fields";
 import {
@@ -11,6 +11,7 @@ import {
 import {
   createWebhookEndpointSchema,
   redeliverSchema,
+  sendTestEventSchema,
   updateWebhookEndpointSchema,
 } from "./webhook-endpoint-schemas";
 
@@ -114,6 +115,10 @@ export const webhookOperations: OperationSpec[] = [
         description:
           "`concurrent_rotation`: another rotation of this secret committed first; its secret is the current one",
         schema: errorEnvelope,
+        example: errorExample(409, {
+          code: "concurrent_rotation",
+          message: "Another rotation of this secret committed first.",
+        }),
       },
     },
   },
@@ -122,9 +127,13 @@ export const webhookOperations: OperationSpec[] = [
     path: `${base}/{id}/test`,
     operationId: "sendTestWebhook",
     summary: "Send an evt_test_… event (livemode false) to this endpoint through the normal delivery path",
+    description:
+      "The body is optional: `{}` or none sends `payment.confirmed`; `type` picks another event type.",
     tags,
     auth: ["apiKey"],
     params: idParam,
+    body: sendTestEventSchema,
+    bodyOptional: true,
     responses: {
       202: {
         description: "Queued",

@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { eventTypes } from "../events/record-event";
-import { createWebhookEndpointSchema, redeliverSchema } from "./webhook-endpoint-schemas";
+import {
+  createWebhookEndpointSchema,
+  redeliverSchema,
+  sendTestEventSchema,
+} from "./webhook-endpoint-schemas";
 
 // The dashboard's forms post strings, where the API takes JSON booleans. These schemas change
 // only how `enabled` is read and add the endpoint id; every other rule is the API schema's own.
@@ -24,9 +27,6 @@ export const setWebhookEndpointEnabledFormSchema = z.strictObject({
 
 export const webhookEndpointIdFormSchema = z.strictObject({ id: endpointId });
 
-export const sendTestEventFormSchema = z.strictObject({
-  id: endpointId,
-  type: z.enum(eventTypes, { error: `must be one of ${eventTypes.join(", ")}` }).default("payment.confirmed"),
-});
+export const sendTestEventFormSchema = sendTestEventSchema.extend({ id: endpointId });
 
 export const redeliverFormSchema = redeliverSchema.extend({ id: endpointId });

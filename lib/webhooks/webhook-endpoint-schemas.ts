@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { eventTypes } from "../events/record-event";
 import { httpUrlField, text } from "../validation/fields";
 import { webhookUrlProblem } from "./url-guard";
 
@@ -31,6 +32,15 @@ export const updateWebhookEndpointSchema = z
 export const redeliverSchema = z
   .strictObject({ eventId: z.string().min(1).max(64) })
   .meta({ id: "Redeliver" });
+
+/** POST …/{id}/test: which event to send (the body is optional). */
+export const sendTestEventSchema = z
+  .strictObject({
+    type: z
+      .enum(eventTypes, { error: `must be one of ${eventTypes.join(", ")}` })
+      .default("payment.confirmed"),
+  })
+  .meta({ id: "SendTestEvent" });
 
 export type CreateWebhookEndpointInput = z.output<typeof createWebhookEndpointSchema>;
 export type UpdateWebhookEndpointInput = z.output<typeof updateWebhookEndpointSchema>;

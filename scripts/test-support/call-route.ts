@@ -1,4 +1,5 @@
 import { NextRequest } from "next/server";
+import { assertContract } from "./openapi-contract";
 
 type RouteHandler<P> = (request: NextRequest, route: { params: Promise<P> }) => Promise<Response>;
 
@@ -10,7 +11,11 @@ export type CallOptions<P> = {
   params?: P;
 };
 
-/** Calls an App Router route handler in-process, exactly as Next.js would, and reads the JSON answer. */
+/**
+ * Calls an App Router route handler in-process, exactly as Next.js would, and reads the JSON
+ * answer. An answer (or an accepted request) of a documented operation that disagrees with the
+ * OpenAPI document fails the calling test.
+ */
 export async function callRoute<P = Record<string, never>>(
   handler: RouteHandler<P>,
   path: string,
@@ -23,13 +28,19 @@ export async function callRoute<P = Record<string, never>>(
     body = JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  const request = new NextRequest(new URL(path, "http://localhost:3000"), {
-    method: options.method ?? (body === undefined ? "GET" : "POST"),
-    headers,
-    body,
-  });
+  const url = new URL(path, "http://localhost:3000");
+  const method = options.method ?? (body === undefined ? "GET" : "POST");
+  const request = new NextRequest(url, { method, headers, body });
   const response = await handler(request, { params: Promise.resolve((options.params ?? {}) as P) });
   const text = await response.text();
+  assertContract({
+    method,
+    url,
+    requestHeaders: headers,
+    requestBody: body,
+    status: response.status,
+    responseBody: text,
+  });
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;

@@ -1,6 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
+import { type AppRoute, matchRoute } from "./app-routes";
+import { contractProblems } from "./openapi-contract";
 
 type RouteHandler = (
   request: NextRequest,
@@ -12,14 +14,35 @@ type RouteHandler = (
  * clients can talk to them over the wire. Requests reach the handler with the Host of the
  * configured base URL, as the app's reverse proxy forwards it.
  */
-export async function serveRoute(handlers: Partial<Record<string, RouteHandler>>, baseUrl: string) {
+export function serveRoute(handlers: Partial<Record<string, RouteHandler>>, baseUrl: string) {
+  return serveRoutes(baseUrl, () => ({ handlers, params: {} }));
+}
+
+/** Serves the app's API routes (see appRoutes) on a real HTTP port, routed as Next.js routes them. */
+export function serveApp(routes: AppRoute[], baseUrl: string) {
+  return serveRoutes(baseUrl, (pathname) => {
+    const found = matchRoute(routes, pathname);
+    return found && { handlers: found.route.handlers, params: found.params };
+  });
+}
+
+async function serveRoutes(
+  baseUrl: string,
+  route: (
+    pathname: string,
+  ) => { handlers: Partial<Record<string, unknown>>; params: Record<string, string> } | undefined,
+) {
+  // The client on the other end is not the test: a broken contract fails the test at close.
+  const contractBreaks: string[] = [];
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", async () => {
-      const handler = handlers[incoming.method ?? "GET"];
-      if (!handler) {
-        outgoing.writeHead(405).end();
+      const url = new URL(incoming.url ?? "/", baseUrl);
+      const found = route(url.pathname);
+      const handler = found?.handlers[incoming.method ?? "GET"] as RouteHandler | undefined;
+      if (!found || !handler) {
+        outgoing.writeHead(found ? 405 : 404).end();
         return;
       }
       const headers = new Headers();
@@ -28,22 +51,33 @@ export async function serveRoute(handlers: Partial<Record<string, RouteHandler>>
       }
       headers.set("host", new URL(baseUrl).host);
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      const response = await handler(
-        new NextRequest(new URL(incoming.url ?? "/", baseUrl), {
-          method: incoming.method,
-          headers,
-          body,
+      const response = await handler(new NextRequest(url, { method: incoming.method, headers, body }), {
+        params: Promise.resolve(found.params as Record<string, never>),
+      });
+      const answer = Buffer.from(await response.arrayBuffer());
+      contractBreaks.push(
+        ...contractProblems({
+          method: incoming.method ?? "GET",
+          url,
+          requestHeaders: headers,
+          requestBody: body?.toString("utf8"),
+          status: response.status,
+          responseBody: answer.toString("utf8"),
         }),
-        { params: Promise.resolve({}) },
       );
       outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-      outgoing.end(Buffer.from(await response.arrayBuffer()));
+      outgoing.end(answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (contractBreaks.length) {
+        throw new Error(`OpenAPI contract broken:\n  ${contractBreaks.join("\n  ")}`);
+      }
+    },
   };
 }

@@ -1,4 +1,4 @@
 import { publicRoute } from "@/lib/http/route";
-import { openApiDocument } from "@/lib/openapi/openapi-document";
+import { openApiDocument } from "./openapi-document";
 
 export const GET = publicRoute(async () => ({ body: openApiDocument() }));

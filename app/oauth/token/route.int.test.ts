@@ -35,6 +35,7 @@ describe("POST /oauth/token (authorization_code)", () => {
       organizationId: flow.organization.id,
       credential: { kind: "oauth", id: expect.stringMatching(/^ogr_/) },
       access: "write",
+      apiVersion: "2026-11-22",
     });
     // Only hashes are stored.
     const rows = await db().oAuthToken.findMany({
@@ -393,6 +394,7 @@ describe("authenticateMerchant with an OAuth access token (C1)", () => {
       organizationId: flow.organization.id,
       credential: { kind: "oauth", id: expect.stringMatching(/^ogr_/) },
       access: "read",
+      apiVersion: "2026-11-22",
     });
     await expect(
       authenticateMerchant(db(), header, { clientAddress: "c1-rest", audience: "rest" }),

@@ -22,6 +22,7 @@ describe("API key authentication (GET /api/private/organization/current)", () =>
         name: "First",
         webhookUrl: null,
         settlementWallets: [],
+        apiVersion: "2026-11-22",
         createdAt: first.organization.createdAt.toISOString(),
       },
     });

@@ -31,6 +31,7 @@ describe("PUT /api/private/organization/current", () => {
         { network: "base", address },
         { network: "devnet", address },
       ],
+      apiVersion: "2026-11-22",
       createdAt: organization.createdAt.toISOString(),
     });
     expect((await callRoute(GET, path, { headers: auth })).json.data).toEqual(response.json.data);

@@ -137,6 +137,25 @@ describe("webhook endpoints", () => {
     }
   });
 
+  it("sends a test event of the type the optional body names, and refuses an unknown type", async () => {
+    const { auth, created, receiver } = await setup();
+    const { id } = created.json.data;
+    const send = (body: unknown) =>
+      callRoute(sendTest, `${base}/${id}/test`, { method: "POST", headers: auth, params: { id }, body });
+    const unknown = await send({ type: "payment.refunded" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error).toMatchObject({ code: "parameter_invalid", param: "type" });
+    const sent = await send({ type: "invoice.overdue" });
+    expect(sent.status).toBe(202);
+    expect(sent.json.data).toMatchObject({ type: "invoice.overdue", livemode: false });
+    await deliverDueWebhooks(db());
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0].rawBody)).toMatchObject({
+      id: sent.json.data.eventId,
+      type: "invoice.overdue",
+    });
+  });
+
   it("sends a test event through the real delivery path and logs the attempt", async () => {
     const { auth, created, receiver, organization } = await setup();
     const { id, signingSecret } = created.json.data;
