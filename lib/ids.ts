@@ -40,6 +40,7 @@ export const idPrefixes = {
   oauthClient: "ocl",
   oauthGrant: "ogr",
   oauthToken: "otk",
+  organizationLogo: "logo",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -44,6 +44,11 @@ export const networkSchema = z
     maxBlockRange: z.number().int().min(1).max(1_000_000).optional(),
     /** Average time between blocks; the watcher polls for a new head at a fraction of it. */
     blockTimeMs: z.number().int().min(100).max(600_000).optional(),
+    /** Block explorer base (https, no trailing slash): the hosted page links `/address/…` and `/tx/…`. */
+    explorerUrl: z
+      .url({ protocol: /^https$/ })
+      .refine((url) => !url.endsWith("/"), { error: "must not end with a slash" })
+      .optional(),
   })
   .refine((network) => !network.devnet || network.chainId === hardhatChainId, {
     path: ["devnet"],
@@ -61,6 +66,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   ethereum: {
     id: "ethereum",
     name: "Ethereum",
+    explorerUrl: "https://etherscan.io",
     chainId: 1,
     confirmations: 12,
     blockTimeMs: 12_000,
@@ -73,6 +79,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   base: {
     id: "base",
     name: "Base",
+    explorerUrl: "https://basescan.org",
     chainId: 8453,
     confirmations: 10,
     blockTimeMs: 2_000,
@@ -81,6 +88,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   polygon: {
     id: "polygon",
     name: "Polygon",
+    explorerUrl: "https://polygonscan.com",
     chainId: 137,
     confirmations: 64,
     blockTimeMs: 2_000,
@@ -93,6 +101,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   arbitrum: {
     id: "arbitrum",
     name: "Arbitrum One",
+    explorerUrl: "https://arbiscan.io",
     chainId: 42161,
     confirmations: 10,
     blockTimeMs: 250,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type SettlementNetwork, settlementNetworks } from "../chains/settlement-networks";
 import { text } from "../http/fields";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
+import { brandingFields } from "./brand-schemas";
 
 const settlementAddress = z
   .string({ error: "must be an EVM address (0x followed by 40 hex digits)" })
@@ -21,7 +22,10 @@ const settlementWallet = z.strictObject({
   address: settlementAddress,
 });
 
-/** PUT /api/private/organization/current: what is sent changes; settlementWallets replaces the list. */
+/**
+ * PUT /api/private/organization/current: what is sent changes; settlementWallets replaces the list;
+ * null clears a branding field.
+ */
 export const updateOrganizationSchema = z
   .strictObject({
     name: text(255).optional(),
@@ -33,6 +37,7 @@ export const updateOrganizationSchema = z
       })
       .optional(),
     webhookUrl: webhookUrlField.nullable().optional(),
+    ...brandingFields,
   })
   .meta({ id: "UpdateOrganization" });
 

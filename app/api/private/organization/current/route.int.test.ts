@@ -22,6 +22,7 @@ describe("API key authentication (GET /api/private/organization/current)", () =>
         name: "First",
         webhookUrl: null,
         settlementWallets: [],
+        branding: { displayName: null, color: null, logoUrl: null },
         createdAt: first.organization.createdAt.toISOString(),
       },
     });

@@ -31,6 +31,7 @@ describe("PUT /api/private/organization/current", () => {
         { network: "base", address },
         { network: "devnet", address },
       ],
+      branding: { displayName: null, color: null, logoUrl: null },
       createdAt: organization.createdAt.toISOString(),
     });
     expect((await callRoute(GET, path, { headers: auth })).json.data).toEqual(response.json.data);

@@ -1,0 +1,74 @@
+import { BaseError, encodeFunctionData, erc20Abi, type Hex, InsufficientFundsError, parseUnits } from "viem";
+import type { PublicPayment } from "./serialize-public-payment";
+
+// Browser-safe: the hosted page's wallet code imports this, so it imports viem and types only.
+
+type Payable = Pick<
+  PublicPayment,
+  "chainId" | "tokenAddress" | "depositAddress" | "remaining" | "tokenDecimals"
+>;
+
+/** The remaining amount in the token's base units, from its decimal string (never a float). */
+export function remainingUnits(payment: Payable): bigint {
+  return parseUnits(payment.remaining, payment.tokenDecimals);
+}
+
+/** EIP-681 payment URI for wallets (the QR code and the wallet-app link): ERC-20 transfer or value. */
+export function paymentUri(payment: Payable): string {
+  const units = remainingUnits(payment).toString();
+  const chain = payment.chainId ? `@${payment.chainId}` : "";
+  return payment.tokenAddress
+    ? `ethereum:${payment.tokenAddress}${chain}/transfer?address=${payment.depositAddress}&uint256=${units}`
+    : `ethereum:${payment.depositAddress}${chain}?value=${units}`;
+}
+
+/** The exact transaction that pays the rest: an ERC-20 `transfer`, or a plain native value transfer. */
+export function transferRequest(payment: Payable): { to: Hex; value?: bigint; data?: Hex } {
+  const units = remainingUnits(payment);
+  return payment.tokenAddress
+    ? {
+        to: payment.tokenAddress as Hex,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: "transfer",
+          args: [payment.depositAddress as Hex, units],
+        }),
+      }
+    : { to: payment.depositAddress as Hex, value: units };
+}
+
+export type WalletProblem = "rejected" | "wrongChain" | "insufficient" | "gone" | "failed";
+
+/** Thrown by the page's wallet steps for a problem it already knows (e.g. a balance check). */
+export class WalletStepError extends Error {
+  constructor(readonly problem: WalletProblem) {
+    super(problem);
+  }
+}
+
+function codeOf(error: unknown): number | undefined {
+  const find = (value: unknown) =>
+    typeof value === "object" && value !== null && typeof (value as { code?: unknown }).code === "number"
+      ? (value as { code: number }).code
+      : undefined;
+  if (error instanceof BaseError) return find(error.walk((inner) => find(inner) !== undefined));
+  return find(error);
+}
+
+/**
+ * What to tell the buyer about a failed wallet request: EIP-1193 codes (4001 rejected, 4900/4901
+ * disconnected, 4902 unknown chain) and the node's "insufficient funds", whether raw or wrapped
+ * by viem.
+ */
+export function classifyWalletError(error: unknown): WalletProblem {
+  if (error instanceof WalletStepError) return error.problem;
+  const code = codeOf(error);
+  if (code === 4001) return "rejected";
+  if (code === 4900 || code === 4901) return "gone";
+  if (code === 4902) return "wrongChain";
+  if (error instanceof BaseError && error.walk((inner) => inner instanceof InsufficientFundsError))
+    return "insufficient";
+  const message = error instanceof BaseError ? `${error.shortMessage} ${error.details}` : String(error);
+  if (/insufficient funds|exceeds balance|insufficient balance/i.test(message)) return "insufficient";
+  return "failed";
+}
