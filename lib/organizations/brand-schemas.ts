@@ -72,3 +72,23 @@ export const brandingFields = {
   brandColor: brandColorField.nullable().optional(),
   logo: logoUploadField.nullable().optional(),
 };
+
+/**
+ * The dashboard's branding form: it always shows every field, so an emptied one clears its
+ * setting; the logo arrives as base64 (read in the browser), and `removeLogo` deletes it.
+ */
+const brandingObject = z.strictObject(brandingFields);
+
+export const brandingFormSchema = z
+  .strictObject({
+    brandDisplayName: z.string().optional(),
+    brandColor: z.string().optional(),
+    logoBase64: z.string().optional(),
+    removeLogo: z.literal("on").optional(),
+  })
+  .transform((form): z.input<typeof brandingObject> => ({
+    brandDisplayName: form.brandDisplayName ?? null,
+    brandColor: form.brandColor ?? null,
+    logo: form.removeLogo ? null : form.logoBase64 ? { dataBase64: form.logoBase64 } : undefined,
+  }))
+  .pipe(brandingObject);

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CopyButton } from "@/components/checkout/copy-button";
+import { BrandingForm } from "@/components/dashboard/branding-form";
 import { InviteMemberForm } from "@/components/dashboard/invite-member-form";
 import { ActionForm } from "@/components/ui/action-form";
 import { Card } from "@/components/ui/card";
@@ -16,11 +17,13 @@ import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
 import { getOrganization } from "@/lib/organizations/get-organization";
 import { listTeam } from "@/lib/organizations/list-team";
+import { serializeOrganization } from "@/lib/organizations/serialize-organization";
 import {
   cancelInvitationAction,
   inviteMemberAction,
   removeMemberAction,
   renameOrganizationAction,
+  updateBrandingAction,
   updateSettlementWalletsAction,
   updateWebhookUrlAction,
 } from "./actions";
@@ -114,6 +117,16 @@ export default async function SettingsPage() {
                 <CopyButton value={organization.id} label="organization ID" />
               </div>
             </div>
+          </div>
+        </Card>
+
+        <Card title="Checkout branding" description="How the hosted payment page looks to buyers.">
+          <div className="flex flex-col gap-3 p-5">
+            {isOwner ? (
+              <BrandingForm action={updateBrandingAction} {...serializeOrganization(organization).branding} />
+            ) : (
+              <ReadOnlyNote organization={organization.name} />
+            )}
           </div>
         </Card>
 

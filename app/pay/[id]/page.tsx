@@ -59,6 +59,8 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
         style={brandStyle(session.brandColor)}
         className="min-h-screen bg-slate-50 text-slate-900 [color-scheme:light] dark:bg-slate-950 dark:text-slate-100 dark:[color-scheme:dark] print:bg-white"
       >
+        {/* The merchant's color as a band across the top: the brand is visible before any button is. */}
+        <div aria-hidden="true" data-testid="brand-bar" className="h-1.5 bg-brand-600 print:hidden" />
         <main className="mx-auto flex max-w-md flex-col gap-6 px-5 py-10">
           <header className="flex flex-col gap-3">
             <div className="flex items-center justify-between gap-3">
