@@ -86,9 +86,11 @@ export const brandingFormSchema = z
     logoBase64: z.string().optional(),
     removeLogo: z.literal("on").optional(),
   })
-  .transform((form): z.input<typeof brandingObject> => ({
-    brandDisplayName: form.brandDisplayName ?? null,
-    brandColor: form.brandColor ?? null,
-    logo: form.removeLogo ? null : form.logoBase64 ? { dataBase64: form.logoBase64 } : undefined,
-  }))
+  .transform(
+    (form): z.input<typeof brandingObject> => ({
+      brandDisplayName: form.brandDisplayName ?? null,
+      brandColor: form.brandColor ?? null,
+      logo: form.removeLogo ? null : form.logoBase64 ? { dataBase64: form.logoBase64 } : undefined,
+    }),
+  )
   .pipe(brandingObject);
