@@ -115,7 +115,7 @@ async function injectWallet(page: Page, options: WalletOptions = {}) {
     };
     const info = {
       uuid: "5f0b7c4e-8d1a-4c7e-9b3a-2f6d1e0c9a11",
-      name: "Test Wallet",
+      name: "E2E Wallet",
       icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 8 8'%3E%3Crect width='8' height='8' fill='%23f59e0b'/%3E%3C/svg%3E",
       rdns: "com.example.testwallet",
     };
@@ -167,7 +167,7 @@ test.describe("paying with a browser wallet", () => {
       await page.getByRole("button", { name: `${token} on Local devnet` }).click();
       await expect(page.getByTestId("amount-to-send")).toHaveText(amount);
       if (token === "USDC") await fundBuyerUsdc(await tokenAddress(request, merchant, session.id));
-      await page.getByRole("button", { name: "Pay with Test Wallet" }).click();
+      await page.getByRole("button", { name: "Pay with E2E Wallet" }).click();
       await expect(page.getByTestId("wallet-tx").or(page.getByTestId("transactions"))).toContainText(
         /0x[0-9a-f]{8}/,
         {
@@ -191,7 +191,7 @@ test.describe("paying with a browser wallet", () => {
     const session = await createSession(request, merchant, baseURL as string);
     await page.goto(session.url);
     await page.getByRole("button", { name: "ETH on Local devnet" }).click();
-    await page.getByRole("button", { name: "Pay with Test Wallet" }).click();
+    await page.getByRole("button", { name: "Pay with E2E Wallet" }).click();
     await page.waitForURL(new RegExp(`paid=${session.id}$`), { timeout: 60_000 });
     expect(wallet.calls.filter((call) => call.method === "wallet_switchEthereumChain")).toEqual([
       { method: "wallet_switchEthereumChain", params: [{ chainId: toHex(hardhat.id) }] },
@@ -232,7 +232,7 @@ test.describe("paying with a browser wallet", () => {
       const session = await createSession(request, merchant, baseURL as string);
       await page.goto(session.url);
       await page.getByRole("button", { name: "ETH on Local devnet" }).click();
-      await page.getByRole("button", { name: "Pay with Test Wallet" }).click();
+      await page.getByRole("button", { name: "Pay with E2E Wallet" }).click();
       await expect(page.getByRole("alert")).toHaveText(message);
       expect(wallet.calls.some((call) => call.method === "eth_sendTransaction" && !options.rejectSend)).toBe(
         false,
@@ -302,7 +302,7 @@ test.describe("in German", () => {
   }) => {
     const session = await createSession(request, merchant, baseURL as string);
     await page.goto(session.url);
-    await expect(page.locator("[lang=de]")).toHaveCount(1);
+    await expect(page.locator("div[lang=de]")).toHaveCount(1);
     await expect(page.getByTestId("price")).toHaveText("25,00 USD");
     await expect(page.getByText("Bezahlen mit")).toBeVisible();
     await page.getByRole("button", { name: "USDC im Netzwerk Local devnet" }).click();

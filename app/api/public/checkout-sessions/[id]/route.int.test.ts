@@ -38,8 +38,12 @@ describe("GET /api/public/checkout-sessions/{id}", () => {
       object: "checkout_session",
       status: "OPEN",
       merchantName: "Mug Shop",
+      brandColor: null,
+      logoUrl: null,
       amount: "20.00",
       currency: "USD",
+      // The buyer's receipt names the order (issue 17); it is the merchant's reference for the buyer.
+      merchantOrderId: "internal-42",
       description: "A mug",
       successUrl: `https://shop.example/ok/${session.id}`,
       cancelUrl: "https://shop.example/cart",
@@ -49,7 +53,6 @@ describe("GET /api/public/checkout-sessions/{id}", () => {
       "secret-buyer",
       "Secret Buyer",
       "cus_secret",
-      "internal-42",
       "do-not-leak",
       "org_",
     ]) {
