@@ -6,7 +6,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
 import { devnetFunder } from "../lib/chains/devnet-account";
-import { appEnv, appSql, expect, type Merchant, test } from "./fixtures";
+import { appEnv, appSql, createSession, expect, type Merchant, test } from "./fixtures";
 
 // The hosted checkout page as a buyer meets it: a browser wallet (a test EIP-1193 provider that
 // forwards to the app's devnet), its language, the merchant's brand, the receipt, accessibility.
@@ -16,29 +16,6 @@ const { abi } = compileTestUsdc();
 /** Hardhat's second development account: funded with ETH, apart from the test wallet's funder. */
 const buyer = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const screens = "test-results/checkout-screens";
-
-async function createSession(
-  request: APIRequestContext,
-  merchant: Merchant,
-  baseURL: string,
-  overrides: Record<string, unknown> = {},
-) {
-  const response = await request.post("/api/checkout-sessions", {
-    headers: {
-      authorization: `Bearer ${merchant.apiKey}`,
-      "idempotency-key": `e2e-hosted-${Date.now()}-${Math.random()}`,
-    },
-    data: {
-      amount: "25.00",
-      currency: "USD",
-      description: "A box of stickers",
-      successUrl: `${baseURL}/?paid={CHECKOUT_SESSION_ID}`,
-      ...overrides,
-    },
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as { id: string; url: string };
-}
 
 type WalletOptions = {
   /** The chain the wallet is on when the page first asks. */
