@@ -27,7 +27,7 @@ try {
       headers: {
         authorization: `Bearer ${apiKey}`,
         "content-type": "application/json",
-        "idempotency-key": "bench-page-1",
+        "idempotency-key": `bench-hosted-page-${Date.now()}`,
       },
       body: JSON.stringify({
         amount: "49.00",
@@ -37,6 +37,7 @@ try {
       }),
     })
   ).json();
+  if (!created.id) throw new Error(`could not create a session: ${JSON.stringify(created)}`);
   const url = `${app.baseUrl}/pay/${created.id}`;
   const headers = { "accept-language": "de-DE,de;q=0.9" };
 

@@ -5,7 +5,7 @@ import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import type { EIP1193Provider } from "viem";
 import type { PublicPayment } from "@/lib/payments/serialize-public-payment";
-import { classifyWalletError } from "@/lib/payments/wallet-transfer";
+import type { WalletProblem } from "@/lib/payments/wallet-transfer";
 import { ExplorerLink } from "./explorer-link";
 import { shorten } from "./format";
 import type { WalletStep } from "./wallet-pay";
@@ -56,7 +56,8 @@ export function BrowserWallet(props: { request: PublicPayment; onSent: () => voi
   });
   if (wallets.length === 0 || props.request.chainId === null) return null;
   const network = props.request.networkName;
-  const problem = pay.error ? classifyWalletError(pay.error) : null;
+  // payWithWallet throws a WalletStepError, whose message is the classified problem.
+  const problem = pay.error ? (pay.error.message as WalletProblem) : null;
   return (
     <div className="flex flex-col gap-2 border-b border-slate-200 pb-4 dark:border-slate-700">
       {wallets.map((wallet) => (

@@ -2,8 +2,8 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { QRCodeSVG } from "qrcode.react";
+import { paymentUri } from "@/lib/payments/payment-uri";
 import type { PublicPayment } from "@/lib/payments/serialize-public-payment";
-import { paymentUri } from "@/lib/payments/wallet-transfer";
 import { CopyButton } from "./copy-button";
 import { Countdown } from "./countdown";
 import { ExplorerLink } from "./explorer-link";

@@ -7,13 +7,9 @@ import {
   type Hex,
 } from "viem";
 import { arbitrum, base, mainnet, polygon } from "viem/chains";
+import { remainingUnits } from "@/lib/payments/payment-uri";
 import type { PublicPayment } from "@/lib/payments/serialize-public-payment";
-import {
-  classifyWalletError,
-  remainingUnits,
-  transferRequest,
-  WalletStepError,
-} from "@/lib/payments/wallet-transfer";
+import { classifyWalletError, transferRequest, WalletStepError } from "@/lib/payments/wallet-transfer";
 
 // Loaded on the buyer's click (a dynamic import), so the page's first load carries no viem clients.
 
@@ -24,6 +20,19 @@ export type WalletStep = "connecting" | "switching" | "confirm";
 
 /** Connects, moves the wallet to the invoice's chain, checks the balance and sends the exact transfer. */
 export async function payWithWallet(
+  provider: EIP1193Provider,
+  payment: PublicPayment,
+  onStep: (step: WalletStep) => void,
+): Promise<Hex> {
+  try {
+    return await sendPayment(provider, payment, onStep);
+  } catch (error) {
+    // Classified here, in the lazily loaded chunk, so the page's first load needs no viem errors.
+    throw new WalletStepError(classifyWalletError(error));
+  }
+}
+
+async function sendPayment(
   provider: EIP1193Provider,
   payment: PublicPayment,
   onStep: (step: WalletStep) => void,

@@ -9,7 +9,8 @@ import {
   UserRejectedRequestError,
 } from "viem";
 import { describe, expect, it } from "vitest";
-import { classifyWalletError, paymentUri, transferRequest, WalletStepError } from "./wallet-transfer";
+import { paymentUri } from "./payment-uri";
+import { classifyWalletError, transferRequest, WalletStepError } from "./wallet-transfer";
 
 const deposit = "0x52908400098527886E0F7030069857D2E4169EE7";
 const usdc = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";

@@ -1,26 +1,7 @@
-import { BaseError, encodeFunctionData, erc20Abi, type Hex, InsufficientFundsError, parseUnits } from "viem";
-import type { PublicPayment } from "./serialize-public-payment";
+import { BaseError, encodeFunctionData, erc20Abi, type Hex, InsufficientFundsError } from "viem";
+import { type Payable, remainingUnits } from "./payment-uri";
 
-// Browser-safe: the hosted page's wallet code imports this, so it imports viem and types only.
-
-type Payable = Pick<
-  PublicPayment,
-  "chainId" | "tokenAddress" | "depositAddress" | "remaining" | "tokenDecimals"
->;
-
-/** The remaining amount in the token's base units, from its decimal string (never a float). */
-export function remainingUnits(payment: Payable): bigint {
-  return parseUnits(payment.remaining, payment.tokenDecimals);
-}
-
-/** EIP-681 payment URI for wallets (the QR code and the wallet-app link): ERC-20 transfer or value. */
-export function paymentUri(payment: Payable): string {
-  const units = remainingUnits(payment).toString();
-  const chain = payment.chainId ? `@${payment.chainId}` : "";
-  return payment.tokenAddress
-    ? `ethereum:${payment.tokenAddress}${chain}/transfer?address=${payment.depositAddress}&uint256=${units}`
-    : `ethereum:${payment.depositAddress}${chain}?value=${units}`;
-}
+// Browser-safe: the hosted page's wallet code loads this on a click (viem's errors and ABI encoding).
 
 /** The exact transaction that pays the rest: an ERC-20 `transfer`, or a plain native value transfer. */
 export function transferRequest(payment: Payable): { to: Hex; value?: bigint; data?: Hex } {
