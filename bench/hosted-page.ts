@@ -45,7 +45,10 @@ try {
   const render = await measure("GET /pay/{id}", { url, duration, connections: 1, headers });
 
   const html = await (await fetch(url, { headers })).text();
-  const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1] as string);
+  // Module-capable browsers skip `nomodule` scripts (the legacy polyfills), so they are not counted.
+  const scripts = [...html.matchAll(/<script([^>]*)>/g)]
+    .filter((match) => !/\bnomodule\b/i.test(match[1] as string))
+    .flatMap((match) => /\bsrc="([^"]+)"/.exec(match[1] as string)?.[1] ?? []);
   let gzipped = 0;
   let raw = 0;
   for (const src of new Set(scripts)) {

@@ -1,15 +1,19 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useLocale, useTranslations } from "next-intl";
 import type { PaymentNetworkOption } from "@/lib/payments/payment-options";
-import { BrowserWallet } from "./browser-wallet";
 import { Countdown } from "./countdown";
 import { ExplorerLink } from "./explorer-link";
 import { formatDecimal, shorten } from "./format";
-import { ManualPayment } from "./manual-payment";
 import { PaymentOptions } from "./payment-options";
-import { Receipt } from "./receipt";
 import { usePayment } from "./use-payment";
+
+// Shown only once the buyer has chosen how to pay: loaded then, so the first load stays small
+// (the QR code, the wallet code and the receipt are not in it).
+const ManualPayment = dynamic(() => import("./manual-payment").then((module) => module.ManualPayment));
+const BrowserWallet = dynamic(() => import("./browser-wallet").then((module) => module.BrowserWallet));
+const Receipt = dynamic(() => import("./receipt").then((module) => module.Receipt));
 
 export function CheckoutPayment(props: {
   checkoutSessionId: string;
