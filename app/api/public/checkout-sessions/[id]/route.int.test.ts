@@ -49,13 +49,7 @@ describe("GET /api/public/checkout-sessions/{id}", () => {
       cancelUrl: "https://shop.example/cart",
       expiresAt: session.expiresAt,
     });
-    for (const secret of [
-      "secret-buyer",
-      "Secret Buyer",
-      "cus_secret",
-      "do-not-leak",
-      "org_",
-    ]) {
+    for (const secret of ["secret-buyer", "Secret Buyer", "cus_secret", "do-not-leak", "org_"]) {
       expect(response.text).not.toContain(secret);
     }
   });
