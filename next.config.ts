@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -24,4 +25,5 @@ const nextConfig: NextConfig = {
   }),
 };
 
-export default nextConfig;
+// The hosted checkout page's language and messages, per request (lib/i18n/request.ts).
+export default createNextIntlPlugin("./lib/i18n/request.ts")(nextConfig);

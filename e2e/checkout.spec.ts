@@ -4,7 +4,7 @@ import { createPublicClient, createWalletClient, type Hex, http, parseEther, par
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
 import { devnetFunder } from "../lib/chains/devnet-account";
-import { appEnv, appSql, expect, type Merchant, test } from "./fixtures";
+import { appEnv, appSql, createSession, expect, type Merchant, test } from "./fixtures";
 
 // scripts/e2e-server.ts starts the app with a devnet of its own and records its port.
 const rpcUrl = () => `http://127.0.0.1:${appEnv().SERVICE_DEVNET_PORT}`;
@@ -25,30 +25,6 @@ async function payUsdc(token: string, to: string, amount: string) {
 async function payEth(to: string, amount: string) {
   const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl()) });
   await wallet.sendTransaction({ to: to as Hex, value: parseEther(amount) });
-}
-
-async function createSession(
-  request: import("@playwright/test").APIRequestContext,
-  merchant: Merchant,
-  baseURL: string,
-  overrides: Record<string, unknown> = {},
-) {
-  const response = await request.post("/api/checkout-sessions", {
-    headers: {
-      authorization: `Bearer ${merchant.apiKey}`,
-      "idempotency-key": `e2e-checkout-${Date.now()}-${Math.random()}`,
-    },
-    data: {
-      amount: "25.00",
-      currency: "USD",
-      description: "A box of stickers",
-      successUrl: `${baseURL}/?paid={CHECKOUT_SESSION_ID}`,
-      cancelUrl: `${baseURL}/?cancelled=1`,
-      ...overrides,
-    },
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as { id: string; url: string };
 }
 
 async function retrieve(

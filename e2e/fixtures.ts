@@ -2,7 +2,14 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type BrowserContext, test as base, type ConsoleMessage, expect, type Page } from "@playwright/test";
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  test as base,
+  type ConsoleMessage,
+  expect,
+  type Page,
+} from "@playwright/test";
 import pg from "pg";
 import { e2eEnvFile } from "../scripts/test-support/e2e-env";
 
@@ -69,6 +76,31 @@ export async function openMailboxLink(page: Page, email: string) {
     .first()
     .getByRole("link")
     .click();
+}
+
+/** A checkout session for `merchant` (25.00 USD, success and cancel URLs on the app), created over the API. */
+export async function createSession(
+  request: APIRequestContext,
+  merchant: Merchant,
+  baseURL: string,
+  overrides: Record<string, unknown> = {},
+) {
+  const response = await request.post("/api/checkout-sessions", {
+    headers: {
+      authorization: `Bearer ${merchant.apiKey}`,
+      "idempotency-key": `e2e-checkout-${Date.now()}-${Math.random()}`,
+    },
+    data: {
+      amount: "25.00",
+      currency: "USD",
+      description: "A box of stickers",
+      successUrl: `${baseURL}/?paid={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${baseURL}/?cancelled=1`,
+      ...overrides,
+    },
+  });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as { id: string; url: string };
 }
 
 export const test = base.extend<{ merchant: Merchant; dashboard: Page; cspViolations: string[] }>({

@@ -43,6 +43,7 @@ export const idPrefixes = {
   oauthToken: "otk",
   sweep: "swp",
   sweepTransaction: "swt",
+  organizationLogo: "logo",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -64,6 +64,11 @@ export const networkSchema = z
     blockTimeMs: z.number().int().min(100).max(600_000).optional(),
     /** Price feeds read on this network (see lib/prices/find-usd-price.ts for the fallback order). */
     priceFeeds: z.array(priceFeedSchema).optional(),
+    /** Block explorer base (https, no trailing slash): the hosted page links `/address/…` and `/tx/…`. */
+    explorerUrl: z
+      .url({ protocol: /^https$/ })
+      .refine((url) => !url.endsWith("/"), { error: "must not end with a slash" })
+      .optional(),
   })
   .refine((network) => !network.devnet || network.chainId === hardhatChainId, {
     path: ["devnet"],
@@ -89,6 +94,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   ethereum: {
     id: "ethereum",
     name: "Ethereum",
+    explorerUrl: "https://etherscan.io",
     chainId: 1,
     confirmations: 12,
     blockTimeMs: 12_000,
@@ -106,6 +112,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   base: {
     id: "base",
     name: "Base",
+    explorerUrl: "https://basescan.org",
     chainId: 8453,
     confirmations: 10,
     blockTimeMs: 2_000,
@@ -115,6 +122,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   polygon: {
     id: "polygon",
     name: "Polygon",
+    explorerUrl: "https://polygonscan.com",
     chainId: 137,
     confirmations: 64,
     blockTimeMs: 2_000,
@@ -128,6 +136,7 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   arbitrum: {
     id: "arbitrum",
     name: "Arbitrum One",
+    explorerUrl: "https://arbiscan.io",
     chainId: 42161,
     confirmations: 10,
     blockTimeMs: 250,

@@ -8,7 +8,16 @@ export async function getPublicCheckoutSession(database: Db, id: string, now = n
   const session = hasIdPrefix("checkoutSession", id)
     ? await database.checkoutSession.findUnique({
         where: { id },
-        include: { organization: { select: { name: true } } },
+        include: {
+          organization: {
+            select: {
+              name: true,
+              brandDisplayName: true,
+              brandColor: true,
+              brandLogo: { select: { id: true } },
+            },
+          },
+        },
       })
     : null;
   if (!session) throw notFound("checkout session");

@@ -3,6 +3,7 @@ import { config } from "../config";
 import type { CheckoutSession, Organization } from "../generated/prisma/client";
 import { formatAmount, isPricingCurrency, pricingCurrencies } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
+import { logoPath } from "../organizations/serialize-organization";
 import { type PaymentSummary, paymentSummaryObject } from "../payments/payment-summary";
 import { recurringObject, serializeRecurring } from "../subscriptions/serialize-recurring";
 import { effectiveSessionStatus, sessionStatuses } from "./session-state";
@@ -53,9 +54,12 @@ export const publicCheckoutSessionObject = z
     id: z.string(),
     object: z.literal("checkout_session"),
     status,
-    merchantName: z.string(),
+    merchantName: z.string().meta({ description: "The merchant's brand display name, else its name" }),
+    brandColor: z.string().nullable().meta({ description: "#rrggbb accent, contrast-checked against white" }),
+    logoUrl: z.string().nullable().meta({ description: "Path of the merchant's logo on this origin" }),
     amount: decimalString,
     currency: z.string(),
+    merchantOrderId: z.string().nullable().meta({ description: "Shown on the buyer's receipt" }),
     description: z.string().nullable(),
     successUrl: z.string().nullable(),
     cancelUrl: z.string().nullable(),
@@ -105,18 +109,29 @@ export function serializeCheckoutSessionDetail(
   };
 }
 
-/** What the hosted page needs and nothing else: no metadata, customer data or merchant internals. */
+/**
+ * What the hosted page needs and nothing else: no metadata, customer data or merchant internals.
+ * The merchant's order id is the buyer's own reference (the receipt shows it).
+ */
 export function serializePublicCheckoutSession(
-  session: CheckoutSession & { organization: Pick<Organization, "name"> },
+  session: CheckoutSession & {
+    organization: Pick<Organization, "name" | "brandDisplayName" | "brandColor"> & {
+      brandLogo: { id: string } | null;
+    };
+  },
   now = new Date(),
 ): z.output<typeof publicCheckoutSessionObject> {
+  const { organization } = session;
   return {
     id: session.id,
     object: "checkout_session" as const,
     status: effectiveSessionStatus(session, now),
-    merchantName: session.organization.name,
+    merchantName: organization.brandDisplayName ?? organization.name,
+    brandColor: organization.brandColor,
+    logoUrl: organization.brandLogo ? logoPath(organization.brandLogo.id) : null,
     amount: formatPrice(session.amount, session.currency),
     currency: session.currency,
+    merchantOrderId: session.merchantOrderId,
     description: session.description,
     successUrl: session.successUrl,
     cancelUrl: session.cancelUrl,

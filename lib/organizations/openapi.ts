@@ -34,6 +34,19 @@ export const organizationOperations: OperationSpec[] = [
   },
   {
     method: "get",
+    path: "/api/public/logos/{id}",
+    operationId: "retrieveLogo",
+    summary: "An organization's checkout logo (the image bytes, by the id in branding.logoUrl)",
+    tags: ["Organization"],
+    auth: ["none"],
+    params: z.object({ id: z.string().meta({ example: "logo_4fQh0r7Xq1s9bT2mN8kLp3Zy" }) }),
+    responses: {
+      200: { description: "The image (PNG, JPEG, GIF or WebP)" },
+      ...errorResponses(404, 429),
+    },
+  },
+  {
+    method: "get",
     path: "/api/private/organization/api-key",
     operationId: "retrieveApiKeyStatus",
     summary: "API key status: prefixes and dates, never a key",

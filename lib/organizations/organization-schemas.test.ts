@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validationError } from "../validation/validation-error";
+import { brandingFormSchema } from "./brand-schemas";
 import { settlementWalletsFormSchema } from "./organization-schemas";
 
 const address = "0x52908400098527886E0F7030069857D2E4169EE7"; // EIP-55 test vector
@@ -29,5 +30,33 @@ describe("settlementWalletsFormSchema (the dashboard's wallet form)", () => {
     const error = validationError(parsed.error, form);
     expect(error.param).toBe(param);
     expect(error.message).toContain(message);
+  });
+});
+
+describe("brandingFormSchema (the dashboard's branding form)", () => {
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+  it.each<[string, Record<string, string>, unknown]>([
+    [
+      "emptied fields clear the name and color, and keep the logo",
+      {},
+      { brandDisplayName: null, brandColor: null },
+    ],
+    [
+      "a name, a color and a new logo",
+      { brandDisplayName: "Shop", brandColor: "#1D4ED8", logoBase64: png },
+      { brandDisplayName: "Shop", brandColor: "#1d4ed8", logo: { contentType: "image/png" } },
+    ],
+    ["remove the logo", { removeLogo: "on", logoBase64: png }, { logo: null }],
+  ])("%s", (_case, form, expected) => {
+    expect(brandingFormSchema.parse(form)).toMatchObject(expected as object);
+  });
+
+  it.each<[string, Record<string, string>, string]>([
+    ["a light color", { brandColor: "#ffff00" }, "brandColor"],
+    ["a text file as logo", { logoBase64: Buffer.from("hello").toString("base64") }, "logo"],
+  ])("rejects %s", (_case, form, param) => {
+    const parsed = brandingFormSchema.safeParse(form);
+    if (parsed.success) throw new Error("the form was accepted");
+    expect(validationError(parsed.error, form).param).toBe(param);
   });
 });

@@ -4,6 +4,7 @@ import { apiVersionField } from "../api-version/api-versions";
 import { type SettlementNetwork, settlementNetworks } from "../chains/settlement-networks";
 import { text } from "../validation/fields";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
+import { brandingFields } from "./brand-schemas";
 
 const settlementAddress = z
   .string({ error: "must be an EVM address (0x followed by 40 hex digits)" })
@@ -22,7 +23,10 @@ const settlementWallet = z.strictObject({
   address: settlementAddress,
 });
 
-/** PUT /api/private/organization/current: what is sent changes; settlementWallets replaces the list. */
+/**
+ * PUT /api/private/organization/current: what is sent changes; settlementWallets replaces the list;
+ * null clears a branding field.
+ */
 export const updateOrganizationSchema = z
   .strictObject({
     name: text(255).optional(),
@@ -36,6 +40,7 @@ export const updateOrganizationSchema = z
     webhookUrl: webhookUrlField.nullable().optional(),
     // Upgrading the pinned API version: requests without X-Service-Version follow it at once.
     apiVersion: apiVersionField.optional(),
+    ...brandingFields,
   })
   .meta({ id: "UpdateOrganization" });
 

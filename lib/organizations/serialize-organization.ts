@@ -1,6 +1,20 @@
 import { z } from "zod";
+import { config } from "../config";
 import type { Organization, SettlementWallet } from "../generated/prisma/client";
 import { isoTimestamp } from "../openapi/common-schemas";
+
+/** Where a stored logo is served, on our own origin. */
+export function logoPath(logoId: string): string {
+  return `/api/public/logos/${logoId}`;
+}
+
+export const brandingObject = z
+  .object({
+    displayName: z.string().nullable().meta({ description: "Shown to buyers instead of the name" }),
+    color: z.string().nullable().meta({ description: "#rrggbb accent of the hosted page" }),
+    logoUrl: z.string().nullable(),
+  })
+  .meta({ id: "Branding" });
 
 export const organizationObject = z
   .object({
@@ -13,14 +27,15 @@ export const organizationObject = z
       description: "The API version requests are answered in unless they name one in X-Service-Version",
       example: "2026-11-22",
     }),
+    branding: brandingObject,
     createdAt: isoTimestamp,
   })
   .meta({ id: "Organization" });
 
 /** The public shape of an organization and its settings. */
 export function serializeOrganization(
-  organization: Organization & { settlementWallets: SettlementWallet[] },
-) {
+  organization: Organization & { settlementWallets: SettlementWallet[]; brandLogo: { id: string } | null },
+): z.output<typeof organizationObject> {
   return {
     id: organization.id,
     object: "organization" as const,
@@ -31,6 +46,11 @@ export function serializeOrganization(
       address: wallet.address,
     })),
     apiVersion: organization.apiVersion,
+    branding: {
+      displayName: organization.brandDisplayName,
+      color: organization.brandColor,
+      logoUrl: organization.brandLogo ? `${config().baseUrl}${logoPath(organization.brandLogo.id)}` : null,
+    },
     createdAt: organization.createdAt.toISOString(),
   };
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import { newId } from "../ids";
 import { upsertDefaultWebhookEndpoint } from "../webhooks/upsert-default-webhook-endpoint";
+import { organizationSettingsInclude } from "./get-organization";
 import type { UpdateOrganizationInput } from "./organization-schemas";
 
 /** Applies settings changes in one transaction and returns the organization with its wallets. */
@@ -12,8 +13,22 @@ export async function updateOrganization(
   return database.$transaction(async (tx) => {
     await tx.organization.update({
       where: { id: organizationId },
-      data: { name: input.name, webhookUrl: input.webhookUrl, apiVersion: input.apiVersion },
+      data: {
+        name: input.name,
+        webhookUrl: input.webhookUrl,
+        apiVersion: input.apiVersion,
+        brandDisplayName: input.brandDisplayName,
+        brandColor: input.brandColor,
+      },
     });
+    if (input.logo !== undefined) {
+      await tx.organizationLogo.deleteMany({ where: { organizationId } });
+      // A new id per upload: the logo's address changes with it, so it can be cached for good.
+      if (input.logo)
+        await tx.organizationLogo.create({
+          data: { id: newId("organizationLogo"), organizationId, ...input.logo },
+        });
+    }
     if (input.webhookUrl !== undefined)
       await upsertDefaultWebhookEndpoint(tx, organizationId, input.webhookUrl);
     if (input.settlementWallets) {
@@ -28,7 +43,7 @@ export async function updateOrganization(
     }
     return tx.organization.findUniqueOrThrow({
       where: { id: organizationId },
-      include: { settlementWallets: { orderBy: { network: "asc" } } },
+      include: organizationSettingsInclude,
     });
   });
 }

@@ -13,9 +13,15 @@ export const publicPaymentObject = z
     checkoutSessionId: z.string(),
     status: z.enum(invoiceStatuses),
     network: z.string(),
+    networkName: z.string(),
     chainId: z.number().int().nullable(),
+    explorerUrl: z
+      .string()
+      .nullable()
+      .meta({ description: "Block explorer base; links are /address/… and /tx/…" }),
     token: z.string(),
     tokenAddress: z.string().nullable(),
+    tokenDecimals: z.number().int(),
     depositAddress: z.string(),
     amountDue: decimalString,
     amountPaid: decimalString,
@@ -33,15 +39,16 @@ export const publicPaymentObject = z
         amount: decimalString,
         confirmations: z.number().int(),
         status: z.string(),
+        detectedAt: isoTimestamp,
       }),
     ),
   })
   .meta({ id: "PaymentRequest" });
 
+export type PublicPayment = z.output<typeof publicPaymentObject>;
+
 /** What the buyer's page needs to pay and to follow the payment: no merchant data. */
-export function serializePublicPayment(
-  invoice: Invoice & { payments: Payment[] },
-): z.output<typeof publicPaymentObject> {
+export function serializePublicPayment(invoice: Invoice & { payments: Payment[] }): PublicPayment {
   const network = config().networks.find((candidate) => candidate.id === invoice.network);
   const token = network?.tokens.find((candidate) => candidate.symbol === invoice.token);
   const format = (value: { toString(): string }) => formatTokenAmount(invoice.network, invoice.token, value);
@@ -52,9 +59,12 @@ export function serializePublicPayment(
     checkoutSessionId: invoice.checkoutSessionId,
     status: invoice.status,
     network: invoice.network,
+    networkName: network?.name ?? invoice.network,
     chainId: network?.chainId ?? null,
+    explorerUrl: network?.explorerUrl ?? null,
     token: invoice.token,
     tokenAddress: token?.address ?? null,
+    tokenDecimals: token?.decimals ?? 18,
     depositAddress: invoice.depositAddress,
     amountDue: format(invoice.amountDue),
     amountPaid: format(invoice.amountPaid),
@@ -70,6 +80,7 @@ export function serializePublicPayment(
         amount: format(payment.amount),
         confirmations: payment.confirmations,
         status: payment.status,
+        detectedAt: payment.createdAt.toISOString(),
       })),
   };
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { memberAction } from "@/lib/http/dashboard-session";
 import { clientAddress } from "@/lib/net/client-address";
+import { brandingFormSchema } from "@/lib/organizations/brand-schemas";
 import { cancelInvitation } from "@/lib/organizations/cancel-invitation";
 import { inviteMember } from "@/lib/organizations/invite-member";
 import {
@@ -49,6 +50,15 @@ export const updateWebhookUrlAction = memberAction(
   async (member, input) => {
     const organization = await updateOrganization(db(), member.organization.id, input);
     return { webhookUrl: organization.webhookUrl };
+  },
+  ownerOnly,
+);
+
+export const updateBrandingAction = memberAction(
+  brandingFormSchema,
+  async (member, input) => {
+    const organization = await updateOrganization(db(), member.organization.id, input);
+    return { logo: organization.brandLogo !== null };
   },
   ownerOnly,
 );

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { BrandingCard } from "@/components/dashboard/settings/branding-card";
 import { OrganizationCard } from "@/components/dashboard/settings/organization-card";
 import { SettlementWalletsCard } from "@/components/dashboard/settings/settlement-wallets-card";
 import { TeamCard } from "@/components/dashboard/settings/team-card";
@@ -9,11 +10,13 @@ import { requireMember } from "@/lib/http/dashboard-session";
 import { getOrganization } from "@/lib/organizations/get-organization";
 import { listTeam } from "@/lib/organizations/list-team";
 import { listWalletNetworks } from "@/lib/organizations/list-wallet-networks";
+import { serializeOrganization } from "@/lib/organizations/serialize-organization";
 import {
   cancelInvitationAction,
   inviteMemberAction,
   removeMemberAction,
   renameOrganizationAction,
+  updateBrandingAction,
   updateSettlementWalletsAction,
   updateWebhookUrlAction,
 } from "./actions";
@@ -36,6 +39,11 @@ export default async function SettingsPage() {
         <OrganizationCard
           organization={organization}
           rename={isOwner ? renameOrganizationAction : undefined}
+        />
+        <BrandingCard
+          organizationName={organization.name}
+          branding={serializeOrganization(organization).branding}
+          update={isOwner ? updateBrandingAction : undefined}
         />
         <WebhookUrlCard
           webhookUrl={organization.webhookUrl}

@@ -221,8 +221,8 @@ export function buildProgram(): Command {
 
   define(
     "organization:update",
-    "Change the organization (name, settlementWallets, webhookUrl): what is sent changes.",
-    `crypto-checkout organization:update --json '{"name":"My shop"}'`,
+    "Change the organization (name, settlementWallets, webhookUrl, brandDisplayName, brandColor, logo): what is sent changes.",
+    `crypto-checkout organization:update --json '{"name":"My shop","brandColor":"#1d4ed8"}'`,
   )
     .requiredOption("--json <json>", "the changes as a JSON object (inline, @file or -)")
     .action(

@@ -175,6 +175,7 @@ export const organizationObject = z.object({
   name: z.string(),
   webhookUrl: nullableText,
   settlementWallets: z.array(z.object({ network: z.string(), address: z.string() })),
+  branding: z.object({ displayName: nullableText, color: nullableText, logoUrl: nullableText }),
   createdAt: timestamp,
 });
 

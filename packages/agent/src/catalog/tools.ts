@@ -328,10 +328,23 @@ export const tools = [
     name: "service_organization_update",
     title: "Update organization settings",
     description:
-      "Changes the organization's name or its default webhook URL (null removes it; events then stop going there). For settlement wallets use service_settlement_configure.",
+      "Changes the organization's name, its default webhook URL (null removes it; events then stop going there) or the hosted checkout's branding (display name, color, logo; null removes one). For settlement wallets use service_settlement_configure.",
     inputSchema: z.strictObject({
       name: z.string().max(255).optional(),
       webhookUrl: z.string().max(2048).nullable().optional().describe("https URL, or null to remove"),
+      brandDisplayName: z.string().max(80).nullable().optional().describe("Name buyers see on the checkout"),
+      brandColor: z
+        .string()
+        .max(7)
+        .nullable()
+        .optional()
+        .describe("#rrggbb accent; must be dark enough for white text (contrast 4.5:1)"),
+      logo: z
+        .strictObject({
+          dataBase64: z.string().max(44_000).describe("PNG, JPEG, GIF or WebP, at most 32 KiB"),
+        })
+        .nullable()
+        .optional(),
     }),
     outputSchema: organizationObject,
     annotations: destructiveUpdate,

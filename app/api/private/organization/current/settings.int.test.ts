@@ -32,6 +32,7 @@ describe("PUT /api/private/organization/current", () => {
         { network: "devnet", address },
       ],
       apiVersion: "2026-11-22",
+      branding: { displayName: null, color: null, logoUrl: null },
       createdAt: organization.createdAt.toISOString(),
     });
     expect((await callRoute(GET, path, { headers: auth })).json.data).toEqual(response.json.data);

@@ -38,22 +38,19 @@ describe("GET /api/public/checkout-sessions/{id}", () => {
       object: "checkout_session",
       status: "OPEN",
       merchantName: "Mug Shop",
+      brandColor: null,
+      logoUrl: null,
       amount: "20.00",
       currency: "USD",
+      // The buyer's receipt names the order (issue 17); it is the merchant's reference for the buyer.
+      merchantOrderId: "internal-42",
       description: "A mug",
       successUrl: `https://shop.example/ok/${session.id}`,
       cancelUrl: "https://shop.example/cart",
       recurring: null,
       expiresAt: session.expiresAt,
     });
-    for (const secret of [
-      "secret-buyer",
-      "Secret Buyer",
-      "cus_secret",
-      "internal-42",
-      "do-not-leak",
-      "org_",
-    ]) {
+    for (const secret of ["secret-buyer", "Secret Buyer", "cus_secret", "do-not-leak", "org_"]) {
       expect(response.text).not.toContain(secret);
     }
   });
