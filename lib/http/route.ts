@@ -5,6 +5,8 @@ import { db } from "../db/client";
 import { forbidden, ServiceError, unauthenticated } from "../errors";
 import { log } from "../log";
 import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/authenticate-merchant";
+import { annotateOrganization, annotateRequestSpan, observeRequest } from "../metrics/observe-request";
+import { routeTemplate } from "../metrics/route-template";
 import { clientLimitKey } from "./client-address";
 import { errorResponse } from "./error-response";
 import { clientAddress, consumeRateLimit, limitFailedAuthentications } from "./rate-limit";
@@ -39,13 +41,17 @@ export function publicRoute<P = Record<string, never>>(
   return async (...[request, route]: RouteArgs<P>): Promise<Response> => {
     const requestId = requestIdFor(request.headers);
     const started = performance.now();
+    const params = await route.params;
+    const template = routeTemplate(request.nextUrl.pathname, params as Record<string, string>);
+    annotateRequestSpan(request.method, template, requestId);
     let response: Response;
     try {
-      response = toResponse(request, await handler({ request, params: await route.params, requestId }));
+      response = toResponse(request, await handler({ request, params, requestId }));
     } catch (error) {
       response = errorResponse(error, requestId, { privateApi: isPrivateApi(request) });
     }
     response.headers.set("X-Request-Id", requestId);
+    observeRequest(request.method, template, response.status, started);
     log.info(
       {
         requestId,
@@ -123,6 +129,7 @@ export function apiKeyRoute<P = Record<string, never>>(
         "This credential has read-only access. Connect the agent with write access to make changes.",
       );
     }
+    annotateOrganization(caller.organizationId);
     return handler({ ...context, organizationId: caller.organizationId, caller });
   });
 }
@@ -146,6 +153,7 @@ export function apiKeyOrMemberRoute<P = Record<string, never>>(
         "No API key provided. Send it as `Authorization: Bearer sk_live_…`.",
       );
     }
+    annotateOrganization(member.organization.id);
     return handler({ ...context, organizationId: member.organization.id });
   });
   return (...args: RouteArgs<P>) =>
@@ -222,6 +230,7 @@ export function mcpRoute(
       throw error;
     }
     await consumeRateLimit("apiKey", caller.credential.id);
+    annotateOrganization(caller.organizationId);
     return handler({ ...context, caller });
   });
 }

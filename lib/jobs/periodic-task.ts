@@ -1,6 +1,8 @@
 import type { Db } from "../db/client";
 import { randomBase62 } from "../ids";
 import { log } from "../log";
+import { metrics } from "../metrics/metrics";
+import { passEnded, passStarted, trackTask } from "./job-heartbeats";
 
 // The in-process engine runs each periodic task on a timer. With several app instances on one
 // database, a lease row per task lets one instance run it at a time, without holding a
@@ -105,14 +107,19 @@ export function startPeriodicTask(database: Db, task: PeriodicTask): () => void 
   let timer: NodeJS.Timeout | undefined;
   const pass = async () => {
     inFlight += 1;
+    passStarted(task.name);
     do {
       again = false;
       try {
-        await runTaskOnce(database, task, instanceId, stopping.signal);
+        const ran = await runTaskOnce(database, task, instanceId, stopping.signal);
+        metrics().jobRuns.inc({ task: task.name, outcome: ran ? "ok" : "skipped" });
       } catch (error) {
-        if (!stopping.signal.aborted) log.error({ task: task.name, err: error }, "periodic task failed");
+        if (stopping.signal.aborted) continue;
+        metrics().jobRuns.inc({ task: task.name, outcome: "error" });
+        log.error({ task: task.name, err: error }, "periodic task failed");
       }
     } while (again && !stopping.signal.aborted);
+    passEnded(task.name);
     inFlight -= 1;
     if (!stopping.signal.aborted && inFlight === 0) timer = setTimeout(pass, task.intervalMs);
   };
@@ -127,8 +134,10 @@ export function startPeriodicTask(database: Db, task: PeriodicTask): () => void 
     void pass();
   };
   const stopWaking = task.wakeOn?.(wake) ?? (() => {});
+  trackTask(task.name, task.intervalMs);
   timer = setTimeout(pass, 0);
   return () => {
+    trackTask(task.name, null);
     stopping.abort(new Error("stopped"));
     clearTimeout(timer);
     stopWaking();
