@@ -5,8 +5,9 @@ import { db } from "../db/client";
 import { forbidden, ServiceError, unauthenticated } from "../errors";
 import { log } from "../log";
 import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/authenticate-merchant";
-import { annotateOrganization, annotateRequestSpan, observeRequest } from "../metrics/observe-request";
+import { observeRequest } from "../metrics/observe-request";
 import { routeTemplate } from "../metrics/route-template";
+import { annotateOrganization, inRequestSpan } from "../telemetry/spans";
 import { clientLimitKey } from "./client-address";
 import { errorResponse } from "./error-response";
 import { clientAddress, consumeRateLimit, limitFailedAuthentications } from "./rate-limit";
@@ -43,26 +44,28 @@ export function publicRoute<P = Record<string, never>>(
     const started = performance.now();
     const params = await route.params;
     const template = routeTemplate(request.nextUrl.pathname, params as Record<string, string>);
-    annotateRequestSpan(request.method, template, requestId);
-    let response: Response;
-    try {
-      response = toResponse(request, await handler({ request, params, requestId }));
-    } catch (error) {
-      response = errorResponse(error, requestId, { privateApi: isPrivateApi(request) });
-    }
-    response.headers.set("X-Request-Id", requestId);
-    observeRequest(request.method, template, response.status, started);
-    log.info(
-      {
-        requestId,
-        method: request.method,
-        path: request.nextUrl.pathname,
-        status: response.status,
-        ms: Math.round(performance.now() - started),
-      },
-      "request",
-    );
-    return response;
+    return inRequestSpan(request.method, template, requestId, async (span) => {
+      let response: Response;
+      try {
+        response = toResponse(request, await handler({ request, params, requestId }));
+      } catch (error) {
+        response = errorResponse(error, requestId, { privateApi: isPrivateApi(request) });
+      }
+      response.headers.set("X-Request-Id", requestId);
+      span.setAttribute("http.response.status_code", response.status);
+      observeRequest(request.method, template, response.status, started);
+      log.info(
+        {
+          requestId,
+          method: request.method,
+          path: request.nextUrl.pathname,
+          status: response.status,
+          ms: Math.round(performance.now() - started),
+        },
+        "request",
+      );
+      return response;
+    });
   };
 }
 

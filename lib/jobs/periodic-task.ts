@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import { randomBase62 } from "../ids";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
+import { inJobSpan } from "../telemetry/spans";
 import { passEnded, passStarted, trackTask } from "./job-heartbeats";
 
 // The in-process engine runs each periodic task on a timer. With several app instances on one
@@ -69,7 +70,7 @@ export async function runTaskOnce(
   signal?: AbortSignal,
 ): Promise<boolean> {
   if (task.everyInstance) {
-    await task.run(database, { signal: signal ?? new AbortController().signal });
+    await inJobSpan(task.name, () => task.run(database, { signal: signal ?? new AbortController().signal }));
     return true;
   }
   if (!(await acquireLease(database, task, owner))) return false;
@@ -89,7 +90,7 @@ export async function runTaskOnce(
     (task.leaseMs ?? 60_000) / 3,
   );
   try {
-    await task.run(database, { signal: controller.signal });
+    await inJobSpan(task.name, () => task.run(database, { signal: controller.signal }));
   } finally {
     clearInterval(renewal);
     signal?.removeEventListener("abort", stop);
