@@ -30,7 +30,7 @@ export const backgroundTasks: PeriodicTask[] = [
     name: "deliver-webhooks",
     intervalMs: 200,
     everyInstance: true,
-    run: (database) => deliverDueWebhooks(database),
+    run: (database, { signal }) => deliverDueWebhooks(database, { signal }),
     wakeOn: (wake) => onDeliveriesDue(wake, config().databaseUrl),
     maxConcurrentPasses: 4,
   },

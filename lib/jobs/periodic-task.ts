@@ -99,11 +99,15 @@ export async function runTaskOnce(
   return true;
 }
 
-/** Starts the timer loop of a task; returns a function that stops it (and aborts running passes). */
-export function startPeriodicTask(database: Db, task: PeriodicTask): () => void {
+/**
+ * Starts the timer loop of a task; returns a function that stops it: no new pass starts, running
+ * passes are aborted (they release their lease and claims), and the promise settles once they end.
+ */
+export function startPeriodicTask(database: Db, task: PeriodicTask): () => Promise<void> {
   const maxPasses = task.maxConcurrentPasses ?? 1;
   const stopping = new AbortController();
   let inFlight = 0;
+  let settle: (() => void) | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   const pass = async () => {
@@ -122,6 +126,7 @@ export function startPeriodicTask(database: Db, task: PeriodicTask): () => void 
     } while (again && !stopping.signal.aborted);
     passEnded(task.name);
     inFlight -= 1;
+    if (inFlight === 0) settle?.();
     if (!stopping.signal.aborted && inFlight === 0) timer = setTimeout(pass, task.intervalMs);
   };
   // Woken with every pass slot busy, the task runs once more right after one: they may have missed it.
@@ -142,5 +147,10 @@ export function startPeriodicTask(database: Db, task: PeriodicTask): () => void 
     stopping.abort(new Error("stopped"));
     clearTimeout(timer);
     stopWaking();
+    return inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          settle = resolve;
+        });
   };
 }

@@ -42,5 +42,9 @@ const spans = exporter.getFinishedSpans().map((span) => ({
 }));
 await stop();
 console.log(
-  JSON.stringify({ organizationId: organization.id, session: { status: session.status, body: session.json }, spans }),
+  JSON.stringify({
+    organizationId: organization.id,
+    session: { status: session.status, body: session.json },
+    spans,
+  }),
 );
