@@ -1,8 +1,12 @@
-// Next.js calls register() once when a server instance starts. With the default in-process job
-// engine, that instance also runs the background work; with SERVICE_JOB_ENGINE=inngest an
-// Inngest server drives the same domain functions through /api/inngest instead.
+// Next.js calls register() once when a server instance starts. Tracing starts first when the
+// OTEL_* variables ask for it, so the modules it instruments (http, undici, pg) are patched before
+// anything loads them. With the default in-process job engine, this instance also runs the
+// background work; with SERVICE_JOB_ENGINE=inngest an Inngest server drives the same domain
+// functions through /api/inngest instead.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { startTracing, tracingRequested } = await import("./lib/telemetry/start-tracing");
+  if (tracingRequested()) await startTracing();
   const { config } = await import("./lib/config");
   if (config().jobEngine !== "in-process") return;
   const { startBackgroundJobs } = await import("./lib/tasks/start-background-jobs");

@@ -9,6 +9,13 @@ const nextConfig: NextConfig = {
     "@electric-sql/pglite",
     "@electric-sql/pglite-socket",
     "@prisma/schema-engine-wasm",
+    // Instrumentation patches modules as Node loads them, so it and what it patches load unbundled.
+    "@opentelemetry/sdk-node",
+    "@opentelemetry/instrumentation-http",
+    "@opentelemetry/instrumentation-undici",
+    "@opentelemetry/instrumentation-pg",
+    "pg",
+    "prom-client",
   ],
   typescript: { tsconfigPath: "tsconfig.json" },
   // A paylink's pay address opens a session (app/pay/[id]/start/route.ts), which a page cannot

@@ -67,8 +67,10 @@ export async function startApp(options: { port: number; env?: Record<string, str
     baseUrl,
     env,
     stop: async () => {
+      // npm start shuts its server and devnet down before it exits: the port is free afterwards.
+      const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await exited;
       await database.drop();
     },
   };

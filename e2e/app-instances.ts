@@ -14,7 +14,7 @@ export function startApp(
   port: number,
   options: { restart?: boolean; join?: number; env?: Record<string, string> } = {},
 ): ChildProcess {
-  return spawn(
+  const child = spawn(
     process.execPath,
     [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/e2e-server.ts"],
     {
@@ -27,8 +27,49 @@ export function startApp(
         ...(options.join ? { E2E_JOIN: String(options.join) } : {}),
       },
       stdio: "ignore",
+      // A process group of its own: the app's server and devnet go down with it (stopApp).
+      detached: true,
     },
   );
+  started.add(child);
+  child.once("exit", () => started.delete(child));
+  return child;
+}
+
+const started = new Set<ChildProcess>();
+// A worker that ends without its finally blocks (a timeout) still takes every app down with it.
+process.once("exit", () => {
+  for (const child of started) killGroup(child, "SIGKILL");
+});
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  try {
+    process.kill(-(child.pid as number), signal);
+  } catch {
+    // the group is gone
+  }
+}
+
+/** Whether any process of the app's group is still alive. */
+function groupAlive(child: ChildProcess) {
+  try {
+    process.kill(-(child.pid as number), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops an app started by startApp and everything it started: SIGTERM to its process group (a
+ * graceful shutdown), SIGKILL to what is left after `graceMs`. Settles when the group is gone.
+ */
+export async function stopApp(child: ChildProcess, graceMs = 30_000) {
+  killGroup(child, "SIGTERM");
+  for (const deadline = Date.now() + graceMs; groupAlive(child) && Date.now() < deadline; )
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  killGroup(child, "SIGKILL");
+  while (groupAlive(child)) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number, what = "") {

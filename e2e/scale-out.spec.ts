@@ -7,7 +7,15 @@ import { deployPriceFeeds, deployTestUsdc, devnetNetwork, startDevnet } from "..
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { startRpcRecorder } from "../scripts/test-support/rpc-recorder";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
-import { clientPortsOf, healthy, killServer, serverPids, startApp, waitUntil } from "./app-instances";
+import {
+  clientPortsOf,
+  healthy,
+  killServer,
+  serverPids,
+  startApp,
+  stopApp,
+  waitUntil,
+} from "./app-instances";
 import { adminOn, appSql, expect, test } from "./fixtures";
 
 // The README's scale-out story, end to end: two app instances (`npm start` each, as in
@@ -223,11 +231,8 @@ test("two instances on one database share webhook work, the chain scan and rate 
       { n: 1 },
     ]);
   } finally {
-    // SIGKILL the servers: after a failed step a Next.js server may outlive its wrapper's SIGTERM
-    // and hold its port for the next run.
-    for (const port of [portA, portB]) if (await healthy(port)()) killServer(port);
-    appA.kill("SIGTERM");
-    appB.kill("SIGTERM");
+    // Each app's whole process group (wrapper, server, devnet), so no port outlives the test.
+    await Promise.all([stopApp(appA), stopApp(appB)]);
     await Promise.all([receiver.close(), rpc.close()]);
     await devnet.stop();
   }

@@ -1,5 +1,5 @@
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
-import { healthy, killServer, startApp, waitUntil } from "./app-instances";
+import { healthy, killServer, startApp, stopApp, waitUntil } from "./app-instances";
 import { adminOn, expect, test } from "./fixtures";
 
 // A second app of our own (the shared one must not be killed), on its own database.
@@ -49,6 +49,8 @@ test("killing the app while deliveries are due loses no event", async () => {
     // SIGKILL the Next.js server itself: no shutdown hooks, in-flight attempts cut off.
     killServer(port);
     await waitUntil(() => app.exitCode !== null, 30_000);
+    // Its devnet too: the restart brings the chain back on the same port.
+    await stopApp(app);
 
     app = startApp(port, { restart: true });
     await waitUntil(healthy(port), 120_000);
@@ -63,7 +65,7 @@ test("killing the app while deliveries are due loses no event", async () => {
       expect(request.headers["x-service-event-id"]).toBe(JSON.parse(request.rawBody).id);
     }
   } finally {
-    app.kill("SIGTERM");
+    await stopApp(app);
     await receiver.close();
   }
 });

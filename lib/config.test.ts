@@ -87,6 +87,12 @@ describe("parseConfig", () => {
 
   it.each([
     [{ PORT: "abc" }, 'PORT must be a port number (got "abc")'],
+    // A token is never echoed, not even a short one.
+    [{ SERVICE_METRICS_TOKEN: "short" }, "SERVICE_METRICS_TOKEN must be at least 16 characters"],
+    [
+      { SERVICE_HEALTH_MAX_WATCHER_LAG_SECONDS: "1" },
+      'SERVICE_HEALTH_MAX_WATCHER_LAG_SECONDS must be a whole number from 5 to 86400 (got "1")',
+    ],
     [{ PORT: "70000" }, 'PORT must be a port number (got "70000")'],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must be a postgres:// or postgresql:// URL"],
     [{ SERVICE_BASE_URL: "ftp://x" }, "SERVICE_BASE_URL must be an http(s) URL"],

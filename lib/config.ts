@@ -172,6 +172,9 @@ export const configSchema = z
       .optional(),
     SMTP_FROM: z.string().min(3).max(200).optional(),
     SERVICE_DEV_MAILBOX: booleanFlag.optional(),
+    SERVICE_METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+    SERVICE_HEALTH_MAX_WATCHER_LAG_SECONDS: wholeNumber(5, 86_400).default(120),
+    SERVICE_HEALTH_MAX_DELIVERY_AGE_SECONDS: wholeNumber(5, 86_400).default(300),
   })
   .refine(
     (env) =>
@@ -238,6 +241,12 @@ export const configSchema = z
         // zero-setup start, or a test run that asks for it. Never when real email is configured.
         devMailbox: env.SMTP_URL === undefined && (env.SERVICE_DEV_MAILBOX ?? env.DATABASE_URL === undefined),
       },
+      // Unset: /api/metrics answers 404 and /api/health shows no details.
+      metricsToken: env.SERVICE_METRICS_TOKEN,
+      health: {
+        maxWatcherLagSeconds: env.SERVICE_HEALTH_MAX_WATCHER_LAG_SECONDS,
+        maxDeliveryAgeSeconds: env.SERVICE_HEALTH_MAX_DELIVERY_AGE_SECONDS,
+      },
       rateLimits: {
         apiKeyPerSecond: env.SERVICE_RATE_LIMIT_API_PER_SECOND,
         publicPerMinute: env.SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE,
@@ -274,7 +283,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       const name = String(issue.path[0] ?? "environment");
       const value = env[name];
       const shown =
-        value === undefined || /URL|SECRET|KEY|MNEMONIC|XPUB|NETWORKS/.test(name) ? "" : ` (got "${value}")`;
+        value === undefined || /URL|SECRET|KEY|TOKEN|MNEMONIC|XPUB|NETWORKS/.test(name)
+          ? ""
+          : ` (got "${value}")`;
       return `${name} ${issue.message}${shown}`;
     }),
   );

@@ -23,14 +23,30 @@ let embedded: EmbeddedPostgres | undefined;
 let chain: DevnetSetup | undefined;
 let server: ChildProcess | undefined;
 
-async function shutdown(code: number) {
-  server?.kill("SIGTERM");
-  await chain?.devnet.stop().catch(() => {});
-  await embedded?.stop().catch(() => {});
-  process.exit(code);
+let shuttingDown: Promise<never> | undefined;
+
+/** Stops the server, waiting for its own graceful shutdown (SIGKILL after 60 s), then the rest. */
+async function stopServer(signal: NodeJS.Signals) {
+  if (!server || server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server?.once("exit", resolve));
+  server.kill(signal);
+  const deadline = setTimeout(() => server?.kill("SIGKILL"), 60_000);
+  await exited;
+  clearTimeout(deadline);
 }
-process.on("SIGINT", () => void shutdown(0));
-process.on("SIGTERM", () => void shutdown(0));
+
+/** Every child goes down with this process, the server first (it drains into the database). */
+function shutdown(code: number, signal: NodeJS.Signals = "SIGTERM") {
+  shuttingDown ??= (async () => {
+    await stopServer(signal);
+    await chain?.devnet.stop().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    process.exit(code);
+  })();
+  return shuttingDown;
+}
+process.on("SIGINT", () => void shutdown(0, "SIGINT"));
+process.on("SIGTERM", () => void shutdown(0, "SIGTERM"));
 
 /**
  * The key that seals webhook signing secrets. A single embedded instance keeps a generated one in
@@ -81,7 +97,8 @@ async function waitForHealth(url: string, timeoutMs: number) {
     if (server?.exitCode !== null && server?.exitCode !== undefined)
       throw new Error("the server exited during start-up");
     try {
-      const response = await fetch(`${url}/api/health`);
+      // Up, not ready: a stalled RPC or an old backlog must not stop the start (/api/health says so).
+      const response = await fetch(`${url}/api/health/live`);
       if (response.ok) return;
     } catch {
       // not listening yet

@@ -1,8 +1,9 @@
 // `npm test`: lint, typecheck, unit + integration (Vitest) and end-to-end (Playwright), then one
-// summary line `Tests: N passed, N failed, N skipped` summed over every suite. Lint, typecheck and
-// the OpenAPI coverage check count as one test each (Redocly's lint of the document, the contract
-// suite and the generated-client test are Vitest tests). Exits non-zero if anything failed.
-import { spawnSync } from "node:child_process";
+// summary line `Tests: N passed, N failed, N skipped` summed over every suite. Lint, typecheck,
+// the OpenAPI coverage check and the leftover-process check count as one test each (Redocly's lint
+// of the document, the contract suite and the generated-client test are Vitest tests). Exits
+// non-zero if anything failed.
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -14,9 +15,52 @@ mkdirSync(results, { recursive: true });
 type Counts = { passed: number; failed: number; skipped: number };
 const suites: { name: string; counts: Counts }[] = [];
 
-function run(command: string, args: string[]): number {
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
-  return result.status ?? 1;
+/** Processes a suite left running: found here, they fail the run (and are stopped). */
+const leftovers: string[] = [];
+
+function groupAlive(pgid: number) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs a suite in a process group of its own; anything of that group still alive after it is a leak. */
+async function run(command: string, args: string[]): Promise<number> {
+  const child = spawn(command, args, { cwd: root, stdio: "inherit", env: process.env, detached: true });
+  // Ctrl-C reaches only this process now: pass it on to the suite's group.
+  const forward = (signal: NodeJS.Signals) => process.kill(-(child.pid as number), signal);
+  process.on("SIGINT", forward);
+  process.on("SIGTERM", forward);
+  const status = await new Promise<number>((resolve) => {
+    child.once("error", () => resolve(1));
+    child.once("exit", (code) => resolve(code ?? 1));
+  });
+  process.off("SIGINT", forward);
+  process.off("SIGTERM", forward);
+  // A moment for processes already told to stop; whatever still runs after that was left behind.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  if (child.pid && groupAlive(child.pid)) {
+    leftovers.push(`${path.basename(command)}: processes of its group still running after it exited`);
+    process.kill(-child.pid, "SIGKILL");
+  }
+  return status;
+}
+
+/** The e2e apps' ports (the shared app and the extra instances) and their devnets' ports. */
+function e2ePorts() {
+  const port = Number(process.env.E2E_PORT ?? 3100);
+  const devnetBase = Number(process.env.E2E_DEVNET_PORT_BASE ?? 8700);
+  return [0, 1, 2, 3].flatMap((offset) => [port + offset, devnetBase + ((port + offset) % 100)]);
+}
+
+/** Listeners still on the e2e ports: apps that escaped their group (started detached) and outlived the run. */
+function listenersOnE2ePorts(): string[] {
+  const ports = new Set(e2ePorts());
+  const lines = execFileSync("ss", ["-ltnpH"], { encoding: "utf8" }).split("\n");
+  return lines.filter((line) => ports.has(Number(/:(\d+)\s/.exec(line)?.[1])));
 }
 
 function readJson<T>(file: string): T | undefined {
@@ -27,14 +71,14 @@ function readJson<T>(file: string): T | undefined {
   }
 }
 
-function check(name: string, command: string, args: string[]) {
+async function check(name: string, command: string, args: string[]) {
   console.log(`\n━━ ${name}`);
-  const ok = run(command, args) === 0;
+  const ok = (await run(command, args)) === 0;
   suites.push({ name, counts: { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 } });
 }
 
-check("lint (biome)", bin("biome"), ["ci", "."]);
-check("typecheck (tsc)", bin("tsc"), ["--noEmit"]);
+await check("lint (biome)", bin("biome"), ["ci", "."]);
+await check("typecheck (tsc)", bin("tsc"), ["--noEmit"]);
 
 console.log("\n━━ unit + integration (vitest)");
 const vitestReport = path.join(results, "vitest.json");
@@ -43,7 +87,7 @@ rmSync(vitestReport, { force: true });
 const openApiTraffic = path.join(results, "openapi-traffic.jsonl");
 writeFileSync(openApiTraffic, "");
 process.env.OPENAPI_TRAFFIC_FILE = openApiTraffic;
-const vitestStatus = run(bin("vitest"), [
+const vitestStatus = await run(bin("vitest"), [
   "run",
   "--reporter=default",
   "--reporter=json",
@@ -67,7 +111,7 @@ suites.push({
     : { passed: 0, failed: 1, skipped: 0 },
 });
 
-check("OpenAPI operations covered by contract-checked tests", bin("tsx"), [
+await check("OpenAPI operations covered by contract-checked tests", bin("tsx"), [
   path.join(root, "scripts/openapi-coverage.ts"),
   openApiTraffic,
 ]);
@@ -75,7 +119,7 @@ check("OpenAPI operations covered by contract-checked tests", bin("tsx"), [
 console.log("\n━━ end-to-end (playwright, chromium)");
 const playwrightReport = path.join(results, "e2e.json");
 rmSync(playwrightReport, { force: true });
-const playwrightStatus = run(bin("playwright"), ["test"]);
+const playwrightStatus = await run(bin("playwright"), ["test"]);
 const playwright = readJson<{
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
 }>(playwrightReport);
@@ -88,6 +132,18 @@ suites.push({
         skipped: playwright.stats.skipped,
       }
     : { passed: 0, failed: 1, skipped: 0 },
+});
+
+const listeners = listenersOnE2ePorts();
+for (const line of listeners) {
+  leftovers.push(`still listening: ${line.trim()}`);
+  for (const [, pid] of line.matchAll(/pid=(\d+)/g)) process.kill(Number(pid), "SIGKILL");
+}
+console.log("\n━━ nothing left running");
+for (const line of leftovers) console.log(`  ${line}`);
+suites.push({
+  name: "no leftover processes",
+  counts: { passed: leftovers.length === 0 ? 1 : 0, failed: leftovers.length === 0 ? 0 : 1, skipped: 0 },
 });
 
 console.log("");

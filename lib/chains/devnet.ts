@@ -58,8 +58,11 @@ export async function startDevnet(options: { port: number; blockIntervalMs?: num
     rpcUrl,
     client,
     stop: async () => {
+      // Stopping twice (a test that stops it, then its cleanup) must not wait for a second exit.
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
+      await exited;
     },
   };
 }

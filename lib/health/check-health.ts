@@ -1,6 +1,10 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { config } from "../config";
 import type { Db } from "../db/client";
+import { jobHeartbeats, stalledTasks } from "../jobs/job-heartbeats";
+import { measureWatchers, type WatcherProgress } from "../payments/measure-watchers";
+import { type DeliveryQueue, measureDeliveryQueue } from "../webhooks/measure-delivery-queue";
 
 let expectedMigrations: Promise<string[]> | undefined;
 
@@ -15,15 +19,51 @@ function migrationsOnDisk() {
   return expectedMigrations;
 }
 
+type Check = "ok" | "failing";
+type WatcherStatus = "ok" | "starting" | "stalled";
+
 export type Health = {
-  status: "ok" | "degraded";
-  database: "ok" | "unreachable";
-  migrations: "current" | "pending" | "unknown";
-  pendingMigrations?: string[];
+  status: "ok" | "failing";
+  checks: { database: Check; migrations: Check; watchers: Check; deliveries: Check; jobs: Check };
+  /** Only for callers with the metrics token. */
+  details?: {
+    pendingMigrations: string[];
+    watchers: (WatcherProgress & { status: WatcherStatus })[];
+    deliveries: DeliveryQueue;
+    jobs: { engine: "in-process" | "inngest"; tasks: string[]; stalledTasks: string[] };
+  };
 };
 
-/** Whether the database answers and has every migration this build ships. */
-export async function checkHealth(database: Db): Promise<Health> {
+const processStarted = Date.now();
+
+/** A network's watcher: stalled once it has not reached the chain for longer than the threshold. */
+function watcherStatus(progress: WatcherProgress, maxLagSeconds: number, now: Date): WatcherStatus {
+  if (progress.secondsSinceCheck === null) {
+    // No scan yet: a fresh start has the threshold's time to make its first one.
+    return now.getTime() - processStarted > maxLagSeconds * 1000 ? "stalled" : "starting";
+  }
+  return progress.secondsSinceCheck > maxLagSeconds ? "stalled" : "ok";
+}
+
+/** The in-process engine must be running here, every task's loop alive; Inngest runs elsewhere. */
+function jobsHealth() {
+  const engine = config().jobEngine;
+  const tasks = [...jobHeartbeats().keys()];
+  const stalled = stalledTasks();
+  const ok = engine === "inngest" || (tasks.length > 0 && stalled.length === 0);
+  return { ok, engine, tasks, stalledTasks: stalled };
+}
+
+/**
+ * Whether this instance and the work behind it are healthy: the database answers and has every
+ * migration of this build, each network's watcher reached its chain within the threshold, no due
+ * webhook delivery waited longer than its threshold, and the job engine runs. Any failing check
+ * makes the whole status failing (503 for an orchestrator); details name the numbers.
+ */
+export async function checkHealth(database: Db, options: { details: boolean; now?: Date }): Promise<Health> {
+  const now = options.now ?? new Date();
+  const { maxWatcherLagSeconds, maxDeliveryAgeSeconds } = config().health;
+  const jobs = jobsHealth();
   let applied: string[];
   try {
     const rows = await database.$queryRaw<{ migration_name: string }[]>`
@@ -31,10 +71,41 @@ export async function checkHealth(database: Db): Promise<Health> {
       WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
     applied = rows.map((row) => row.migration_name);
   } catch {
-    return { status: "degraded", database: "unreachable", migrations: "unknown" };
+    const checks = {
+      database: "failing",
+      migrations: "failing",
+      watchers: "failing",
+      deliveries: "failing",
+      jobs: jobs.ok ? "ok" : "failing",
+    } as const;
+    return { status: "failing", checks };
   }
-  const pending = (await migrationsOnDisk()).filter((name) => !applied.includes(name));
-  return pending.length === 0
-    ? { status: "ok", database: "ok", migrations: "current" }
-    : { status: "degraded", database: "ok", migrations: "pending", pendingMigrations: pending };
+  const pendingMigrations = (await migrationsOnDisk()).filter((name) => !applied.includes(name));
+  const [watchers, deliveries] = await Promise.all([
+    measureWatchers(database, now),
+    measureDeliveryQueue(database, now),
+  ]);
+  const watcherDetails = watchers.map((progress) => ({
+    ...progress,
+    status: watcherStatus(progress, maxWatcherLagSeconds, now),
+  }));
+  const checks = {
+    database: "ok",
+    migrations: pendingMigrations.length === 0 ? "ok" : "failing",
+    watchers: watcherDetails.every((watcher) => watcher.status !== "stalled") ? "ok" : "failing",
+    deliveries: deliveries.oldestDueSeconds <= maxDeliveryAgeSeconds ? "ok" : "failing",
+    jobs: jobs.ok ? "ok" : "failing",
+  } as const;
+  const status = Object.values(checks).every((check) => check === "ok") ? "ok" : "failing";
+  if (!options.details) return { status, checks };
+  return {
+    status,
+    checks,
+    details: {
+      pendingMigrations,
+      watchers: watcherDetails,
+      deliveries,
+      jobs: { engine: jobs.engine, tasks: jobs.tasks, stalledTasks: jobs.stalledTasks },
+    },
+  };
 }

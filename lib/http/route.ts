@@ -7,8 +7,11 @@ import { db } from "../db/client";
 import { forbidden, ServiceError, unauthenticated } from "../errors";
 import { log } from "../log";
 import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/authenticate-merchant";
+import { observeRequest } from "../metrics/observe-request";
+import { routeTemplate } from "../metrics/route-template";
 import { clientAddress, clientLimitKey } from "../net/client-address";
 import { consumeRateLimit, limitFailedAuthentications } from "../rate-limit/rate-limit";
+import { annotateOrganization, inRequestSpan } from "../telemetry/spans";
 import { errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { assertSameOrigin } from "./same-origin";
@@ -47,34 +50,37 @@ export function publicRoute<P = Record<string, never>>(
   return async (...[request, route]: RouteArgs<P>): Promise<Response> => {
     const requestId = requestIdFor(request.headers);
     const started = performance.now();
-    const requestedVersion = request.headers.get(apiVersionHeader);
-    let apiVersion: ApiVersion = latestApiVersion;
-    let response: Response;
-    try {
-      apiVersion = resolveApiVersion(requestedVersion);
-      const pinApiVersion = (pinned: string | undefined) => {
-        apiVersion = resolveApiVersion(requestedVersion, pinned);
-      };
-      response = toResponse(
-        request,
-        await handler({ request, params: await route.params, requestId, pinApiVersion }),
+    const params = await route.params;
+    const template = routeTemplate(request.nextUrl.pathname, params as Record<string, string>);
+    return inRequestSpan(request.method, template, requestId, async (span) => {
+      const requestedVersion = request.headers.get(apiVersionHeader);
+      let apiVersion: ApiVersion = latestApiVersion;
+      let response: Response;
+      try {
+        apiVersion = resolveApiVersion(requestedVersion);
+        const pinApiVersion = (pinned: string | undefined) => {
+          apiVersion = resolveApiVersion(requestedVersion, pinned);
+        };
+        response = toResponse(request, await handler({ request, params, requestId, pinApiVersion }));
+      } catch (error) {
+        response = errorResponse(error, requestId, { privateApi: isPrivateApi(request) });
+      }
+      response.headers.set("X-Request-Id", requestId);
+      response.headers.set(apiVersionHeader, apiVersion);
+      span.setAttribute("http.response.status_code", response.status);
+      observeRequest(request.method, template, response.status, started);
+      log.info(
+        {
+          requestId,
+          method: request.method,
+          path: request.nextUrl.pathname,
+          status: response.status,
+          ms: Math.round(performance.now() - started),
+        },
+        "request",
       );
-    } catch (error) {
-      response = errorResponse(error, requestId, { privateApi: isPrivateApi(request) });
-    }
-    response.headers.set("X-Request-Id", requestId);
-    response.headers.set(apiVersionHeader, apiVersion);
-    log.info(
-      {
-        requestId,
-        method: request.method,
-        path: request.nextUrl.pathname,
-        status: response.status,
-        ms: Math.round(performance.now() - started),
-      },
-      "request",
-    );
-    return response;
+      return response;
+    });
   };
 }
 
@@ -142,6 +148,7 @@ export function apiKeyRoute<P = Record<string, never>>(
         "This credential has read-only access. Connect the agent with write access to make changes.",
       );
     }
+    annotateOrganization(caller.organizationId);
     return handler({ ...context, organizationId: caller.organizationId, caller });
   });
 }
@@ -165,6 +172,7 @@ export function apiKeyOrMemberRoute<P = Record<string, never>>(
         "No API key provided. Send it as `Authorization: Bearer sk_live_…`.",
       );
     }
+    annotateOrganization(member.organization.id);
     return handler({ ...context, organizationId: member.organization.id });
   });
   return (...args: RouteArgs<P>) =>
@@ -241,6 +249,7 @@ export function mcpRoute(
       throw error;
     }
     await consumeRateLimit("apiKey", caller.credential.id);
+    annotateOrganization(caller.organizationId);
     return handler({ ...context, caller });
   });
 }

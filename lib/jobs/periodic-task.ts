@@ -1,6 +1,9 @@
 import type { Db } from "../db/client";
 import { randomBase62 } from "../ids";
 import { log } from "../log";
+import { metrics } from "../metrics/metrics";
+import { inJobSpan } from "../telemetry/spans";
+import { passEnded, passStarted, trackTask } from "./job-heartbeats";
 
 // The in-process engine runs each periodic task on a timer. With several app instances on one
 // database, a lease row per task lets one instance run it at a time, without holding a
@@ -70,7 +73,7 @@ export async function runTaskOnce(
   signal?: AbortSignal,
 ): Promise<boolean> {
   if (task.everyInstance) {
-    await task.run(database, { signal: signal ?? new AbortController().signal });
+    await inJobSpan(task.name, () => task.run(database, { signal: signal ?? new AbortController().signal }));
     return true;
   }
   if (!(await acquireLease(database, task, owner))) return false;
@@ -90,7 +93,7 @@ export async function runTaskOnce(
     (task.leaseMs ?? 60_000) / 3,
   );
   try {
-    await task.run(database, { signal: controller.signal });
+    await inJobSpan(task.name, () => task.run(database, { signal: controller.signal }));
   } finally {
     clearInterval(renewal);
     signal?.removeEventListener("abort", stop);
@@ -99,24 +102,34 @@ export async function runTaskOnce(
   return true;
 }
 
-/** Starts the timer loop of a task; returns a function that stops it (and aborts running passes). */
-export function startPeriodicTask(database: Db, task: PeriodicTask): () => void {
+/**
+ * Starts the timer loop of a task; returns a function that stops it: no new pass starts, running
+ * passes are aborted (they release their lease and claims), and the promise settles once they end.
+ */
+export function startPeriodicTask(database: Db, task: PeriodicTask): () => Promise<void> {
   const maxPasses = task.maxConcurrentPasses ?? 1;
   const stopping = new AbortController();
   let inFlight = 0;
+  let settle: (() => void) | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   const pass = async () => {
     inFlight += 1;
+    passStarted(task.name);
     do {
       again = false;
       try {
-        await runTaskOnce(database, task, instanceId, stopping.signal);
+        const ran = await runTaskOnce(database, task, instanceId, stopping.signal);
+        metrics().jobRuns.inc({ task: task.name, outcome: ran ? "ok" : "skipped" });
       } catch (error) {
-        if (!stopping.signal.aborted) log.error({ task: task.name, err: error }, "periodic task failed");
+        if (stopping.signal.aborted) continue;
+        metrics().jobRuns.inc({ task: task.name, outcome: "error" });
+        log.error({ task: task.name, err: error }, "periodic task failed");
       }
     } while (again && !stopping.signal.aborted);
+    passEnded(task.name);
     inFlight -= 1;
+    if (inFlight === 0) settle?.();
     if (!stopping.signal.aborted && inFlight === 0) timer = setTimeout(pass, task.intervalMs);
   };
   // Woken with every pass slot busy, the task runs once more right after one: they may have missed it.
@@ -130,10 +143,17 @@ export function startPeriodicTask(database: Db, task: PeriodicTask): () => void 
     void pass();
   };
   const stopWaking = task.wakeOn?.(wake) ?? (() => {});
+  trackTask(task.name, task.intervalMs);
   timer = setTimeout(pass, 0);
   return () => {
+    trackTask(task.name, null);
     stopping.abort(new Error("stopped"));
     clearTimeout(timer);
     stopWaking();
+    return inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          settle = resolve;
+        });
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiKeyStatusObject } from "../api-keys/get-api-key-status";
+import { healthBody } from "../health/health-schemas";
 import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
@@ -70,19 +71,26 @@ export const organizationOperations: OperationSpec[] = [
     method: "get",
     path: "/api/health",
     operationId: "health",
-    summary: "Readiness: database reachable and migrations current",
+    summary: "Readiness: database, migrations, chain watchers, webhook backlog and job engine",
     tags: ["Service"],
     auth: ["none"],
     responses: {
-      200: {
-        description: "Healthy",
-        schema: z.object({
-          status: z.literal("ok"),
-          database: z.literal("ok"),
-          migrations: z.literal("current"),
-        }),
-      },
-      503: { description: "Database unreachable or migrations pending" },
+      200: { description: "Every check passes", schema: healthBody },
+      503: { description: "Some check fails (named in `checks`)", schema: healthBody },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/metrics",
+    operationId: "metrics",
+    summary: "Prometheus metrics (text exposition format)",
+    description:
+      "Requires `Authorization: Bearer <SERVICE_METRICS_TOKEN>`; answers 404 while no token is configured.",
+    tags: ["Service"],
+    auth: ["none"],
+    responses: {
+      200: { description: "Metrics in the Prometheus text format" },
+      ...errorResponses(401, 404),
     },
   },
 ];

@@ -1,10 +1,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { createPublicClient, http, type PublicClient } from "viem";
+import { BaseError, createPublicClient, http, type PublicClient } from "viem";
 import type { NetworkConfig } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
+import { metrics } from "../metrics/metrics";
+import { recordWatcherCheck } from "./record-watcher-check";
 import { scanNetwork } from "./scan-network";
+
+/** On an idle chain the watcher's last check is still written this often, for health and lag. */
+const checkRecordMs = 5_000;
 
 const clients = new Map<string, PublicClient>();
 /** One RPC client per network and process (the watcher's, the sweeper's, reconciliation's). */
@@ -33,19 +38,26 @@ async function followNetwork(database: Db, network: NetworkConfig, signal: Abort
   const pollMs = headPollIntervalMs(network);
   let scanned: bigint | undefined;
   let backoffMs = 1_000;
+  let recordedAt = Number.NEGATIVE_INFINITY;
   while (!signal.aborted) {
     const polled = performance.now();
     let waitMs = pollMs;
     try {
       const head = await client.getBlockNumber();
       // The first poll always scans: it settles what happened while nobody watched.
-      if (head !== scanned) {
+      const moved = head !== scanned;
+      if (moved) {
         await scanNetwork(database, network, client, { head, signal });
         scanned = head;
+      }
+      if (moved || polled - recordedAt >= checkRecordMs) {
+        await recordWatcherCheck(database, network.id, head);
+        recordedAt = polled;
       }
       backoffMs = 1_000;
     } catch (error) {
       if (signal.aborted) break;
+      if (error instanceof BaseError) metrics().rpcErrors.inc({ network: network.id });
       log.warn({ network: network.id, err: error }, "chain scan failed; retrying");
       waitMs = backoffMs;
       backoffMs = Math.min(backoffMs * 2, 30_000);

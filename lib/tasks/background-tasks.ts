@@ -35,7 +35,7 @@ export const backgroundTasks: PeriodicTask[] = [
     // Under Inngest each delivery also has a durable run of its own; this is the safety net.
     cron: "* * * * *",
     everyInstance: true,
-    run: (database) => deliverDueWebhooks(database),
+    run: (database, { signal }) => deliverDueWebhooks(database, { signal }),
     wakeOn: (wake) => onDeliveriesDue(wake, config().databaseUrl),
     maxConcurrentPasses: 4,
   },

@@ -11,18 +11,27 @@ function inProcessSweeper(): PeriodicTask[] {
   return hdMnemonic && sweeper.inProcess ? [sweepNetworksTask(hdMnemonic)] : [];
 }
 
-const holder = globalThis as typeof globalThis & { __cryptoCheckoutJobs?: () => void };
+const holder = globalThis as typeof globalThis & { __cryptoCheckoutJobs?: () => Promise<void> };
 
-/** Starts the in-process engine once per process. */
-export function startBackgroundJobs(): () => void {
+/** Starts the in-process engine once per process; returns what stopBackgroundJobs does. */
+export function startBackgroundJobs(): () => Promise<void> {
   if (!holder.__cryptoCheckoutJobs) {
     const tasks = [...backgroundTasks, ...inProcessSweeper()];
     const stops = tasks.map((task) => startPeriodicTask(db(), task));
     log.info({ tasks: tasks.map((task) => task.name) }, "in-process jobs started");
-    holder.__cryptoCheckoutJobs = () => {
-      for (const stop of stops) stop();
+    holder.__cryptoCheckoutJobs = async () => {
       holder.__cryptoCheckoutJobs = undefined;
+      await Promise.all(stops.map((stop) => stop()));
     };
   }
   return holder.__cryptoCheckoutJobs;
+}
+
+/**
+ * Stops this process's engine for shutdown: no new pass starts, running passes stop at their
+ * next checkpoint, in-flight webhook attempts finish and are recorded, unstarted claims and
+ * leases are given back. Settles when all of that is done; a no-op where the engine never ran.
+ */
+export async function stopBackgroundJobs(): Promise<void> {
+  await holder.__cryptoCheckoutJobs?.();
 }

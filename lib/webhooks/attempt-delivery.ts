@@ -5,12 +5,20 @@ import { storableText } from "../db/storable-text";
 import type { Event, WebhookDelivery, WebhookEndpoint } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { log } from "../log";
+import { metrics } from "../metrics/metrics";
 import { guardedFetch, OutboundRequestError } from "../net/guarded-fetch";
 import { type AttemptOutcome, afterAttempt, type DeliveryProgress, parseRetryAfter } from "./delivery-state";
 import { signatureHeader } from "./signature";
 import { webhookPayload } from "./webhook-payload";
 
 const userAgent = "CryptoCheckout-Webhooks/1.0";
+/** An attempt's outcome as a metric label: the state it left the delivery in. */
+const outcomeLabel = {
+  PENDING: "retrying",
+  COOLDOWN: "cooldown",
+  DELIVERED: "delivered",
+  FAILED: "failed",
+} as const;
 const keptResponseBytes = 1024;
 
 type SendResult = {
@@ -147,6 +155,8 @@ export async function attemptDelivery(database: Db, delivery: LoadedDelivery, no
       },
     );
   }
+  metrics().webhookAttempts.inc({ outcome: outcomeLabel[next.status] });
+  metrics().webhookAttemptDuration.observe(durationMs / 1000);
   if (next.status === "FAILED") {
     log.warn(
       {

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { log } from "../log";
-import { attemptDelivery, loadDeliveries } from "./attempt-delivery";
+import { attemptDelivery, type LoadedDelivery, loadDeliveries } from "./attempt-delivery";
 import { claimDueDeliveries } from "./claim-due-deliveries";
 
 /**
@@ -10,13 +10,15 @@ import { claimDueDeliveries } from "./claim-due-deliveries";
  */
 export async function deliverDueWebhooks(
   database: Db,
-  options: { now?: Date; limit?: number; concurrency?: number } = {},
+  options: { now?: Date; limit?: number; concurrency?: number; signal?: AbortSignal } = {},
 ): Promise<number> {
   const now = options.now ?? new Date();
   const claimed = await claimDueDeliveries(database, now, { limit: options.limit });
   const queue = await loadDeliveries(database, claimed);
   const worker = async () => {
-    for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
+    // Once the signal aborts (shutdown), attempts under way finish and nothing new starts.
+    while (queue.length > 0 && !options.signal?.aborted) {
+      const delivery = queue.shift() as LoadedDelivery;
       try {
         await attemptDelivery(database, delivery, now);
       } catch (error) {
@@ -25,5 +27,12 @@ export async function deliverDueWebhooks(
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 32, queue.length) }, worker));
+  // Claims never attempted go back at once, so another instance need not wait for them to lapse.
+  if (queue.length > 0) {
+    await database.webhookDelivery.updateMany({
+      where: { id: { in: queue.map((delivery) => delivery.id) } },
+      data: { lockedUntil: null },
+    });
+  }
   return claimed.length;
 }

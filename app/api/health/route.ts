@@ -1,10 +1,12 @@
 import { db } from "@/lib/db/client";
 import { checkHealth } from "@/lib/health/check-health";
+import { hasMetricsToken } from "@/lib/health/metrics-access";
 import { publicRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = publicRoute(async () => {
-  const health = await checkHealth(db());
+// Readiness: 503 while any check fails. The numbers behind the checks are for the metrics token.
+export const GET = publicRoute(async ({ request }) => {
+  const health = await checkHealth(db(), { details: hasMetricsToken(request.headers) });
   return { status: health.status === "ok" ? 200 : 503, body: health };
 });

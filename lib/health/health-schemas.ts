@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+const check = z.enum(["ok", "failing"]);
+
+/** The public body of GET /api/health; `details` only for the metrics token's holder. */
+export const healthBody = z.object({
+  status: check,
+  checks: z.object({
+    database: check,
+    migrations: check,
+    watchers: check,
+    deliveries: check,
+    jobs: check,
+  }),
+  details: z
+    .object({
+      pendingMigrations: z.array(z.string()),
+      watchers: z.array(
+        z.object({
+          network: z.string(),
+          headBlock: z.number().nullable(),
+          scannedBlock: z.number().nullable(),
+          lagBlocks: z.number().nullable(),
+          secondsSinceCheck: z.number().nullable(),
+          status: z.enum(["ok", "starting", "stalled"]),
+        }),
+      ),
+      deliveries: z.object({
+        due: z.number(),
+        oldestDueSeconds: z.number(),
+        inFlight: z.number(),
+        byStatus: z.record(z.string(), z.number()),
+      }),
+      jobs: z.object({
+        engine: z.enum(["in-process", "inngest"]),
+        tasks: z.array(z.string()),
+        stalledTasks: z.array(z.string()),
+      }),
+    })
+    .optional(),
+});

@@ -1,0 +1,120 @@
+import type { Db } from "../db/client";
+import { listJobLeases } from "../jobs/list-job-leases";
+import { registerStateGauge } from "../metrics/metrics";
+import { countInvoicesByStatus } from "../payments/count-invoices-by-status";
+import { measureWatchers } from "../payments/measure-watchers";
+import { measureDeliveryQueue } from "../webhooks/measure-delivery-queue";
+
+const registered = Symbol.for("crypto-checkout.state-gauges");
+const holder = globalThis as typeof globalThis & { [registered]?: boolean };
+
+/**
+ * The gauges read from the database at scrape time. Other domains (sweeps, subscriptions) add
+ * theirs with `registerStateGauge` from lib/metrics/metrics.ts, here or beside their code.
+ */
+export function registerStateGauges(database: Db) {
+  if (holder[registered]) return;
+  holder[registered] = true;
+  const sampleOf = (value: number | null) => (value === null ? [] : [{ value }]);
+  let queue: ReturnType<typeof measureDeliveryQueue> | undefined;
+  // A scrape collects every gauge at once: one query feeds all of the queue's (and the watchers').
+  const deliveryQueue = () => {
+    queue ??= measureDeliveryQueue(database).finally(() => {
+      queue = undefined;
+    });
+    return queue;
+  };
+  registerStateGauge({
+    name: "checkout_webhook_queue_depth",
+    help: "Webhook deliveries due now that no worker holds.",
+    collect: async () => sampleOf((await deliveryQueue()).due),
+  });
+  registerStateGauge({
+    name: "checkout_webhook_oldest_due_seconds",
+    help: "How long the longest-waiting due webhook delivery has waited (0 when none is due).",
+    collect: async () => sampleOf((await deliveryQueue()).oldestDueSeconds),
+  });
+  registerStateGauge({
+    name: "checkout_webhook_in_flight",
+    help: "Webhook deliveries claimed by a worker right now.",
+    collect: async () => sampleOf((await deliveryQueue()).inFlight),
+  });
+  registerStateGauge({
+    name: "checkout_webhook_deliveries_open",
+    help: "Open webhook deliveries by status (PENDING, COOLDOWN).",
+    labelNames: ["status"],
+    collect: async () => {
+      const { byStatus } = await deliveryQueue();
+      return ["PENDING", "COOLDOWN"].map((status) => ({ labels: { status }, value: byStatus[status] ?? 0 }));
+    },
+  });
+  registerStateGauge({
+    name: "checkout_invoices",
+    help: "Invoices by status, across organizations.",
+    labelNames: ["status"],
+    collect: async () => {
+      const counts = await countInvoicesByStatus(database);
+      return ["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "CONFIRMED", "OVERDUE"].map((status) => ({
+        labels: { status },
+        value: counts[status] ?? 0,
+      }));
+    },
+  });
+  let watchers: ReturnType<typeof measureWatchers> | undefined;
+  const watcherProgress = () => {
+    watchers ??= measureWatchers(database).finally(() => {
+      watchers = undefined;
+    });
+    return watchers;
+  };
+  const perNetwork =
+    (pick: (progress: Awaited<ReturnType<typeof measureWatchers>>[number]) => number | null) => async () =>
+      (await watcherProgress()).flatMap((progress) => {
+        const value = pick(progress);
+        return value === null ? [] : [{ labels: { network: progress.network }, value }];
+      });
+  registerStateGauge({
+    name: "checkout_chain_head_block",
+    help: "The chain head the watcher last read, per network.",
+    labelNames: ["network"],
+    collect: perNetwork((progress) => progress.headBlock),
+  });
+  registerStateGauge({
+    name: "checkout_chain_scanned_block",
+    help: "The last block the watcher scanned, per network.",
+    labelNames: ["network"],
+    collect: perNetwork((progress) => progress.scannedBlock),
+  });
+  registerStateGauge({
+    name: "checkout_chain_lag_blocks",
+    help: "Blocks between the head the watcher last read and its cursor, per network.",
+    labelNames: ["network"],
+    collect: perNetwork((progress) => progress.lagBlocks),
+  });
+  registerStateGauge({
+    name: "checkout_chain_seconds_since_check",
+    help: "Seconds since the watcher last reached the network's RPC and scanned, per network.",
+    labelNames: ["network"],
+    collect: perNetwork((progress) => progress.secondsSinceCheck),
+  });
+  registerStateGauge({
+    name: "checkout_job_lease_held",
+    help: "1 while some instance holds the periodic task's lease.",
+    labelNames: ["task"],
+    collect: async () =>
+      (await listJobLeases(database)).map((lease) => ({
+        labels: { task: lease.task },
+        value: Number(lease.held),
+      })),
+  });
+  registerStateGauge({
+    name: "checkout_job_lease_held_here",
+    help: "1 while this instance holds the periodic task's lease.",
+    labelNames: ["task"],
+    collect: async () =>
+      (await listJobLeases(database)).map((lease) => ({
+        labels: { task: lease.task },
+        value: Number(lease.heldHere),
+      })),
+  });
+}

@@ -1,0 +1,43 @@
+// What this process's in-process engine is doing, for health: per task, the passes running and
+// when the last one ended. On globalThis: the engine starts from the instrumentation hook, which
+// the bundler loads apart from the route that reads this.
+
+type Heartbeat = { intervalMs: number; inFlight: number; lastEndedAt: number | null; startedAt: number };
+
+const holder = globalThis as typeof globalThis & { __cryptoCheckoutHeartbeats?: Map<string, Heartbeat> };
+
+export function jobHeartbeats(): Map<string, Heartbeat> {
+  holder.__cryptoCheckoutHeartbeats ??= new Map();
+  return holder.__cryptoCheckoutHeartbeats;
+}
+
+/** A task's loop started (or stopped: `null`). */
+export function trackTask(name: string, intervalMs: number | null) {
+  if (intervalMs === null) jobHeartbeats().delete(name);
+  else jobHeartbeats().set(name, { intervalMs, inFlight: 0, lastEndedAt: null, startedAt: Date.now() });
+}
+
+export function passStarted(name: string) {
+  const beat = jobHeartbeats().get(name);
+  if (beat) beat.inFlight += 1;
+}
+
+export function passEnded(name: string) {
+  const beat = jobHeartbeats().get(name);
+  if (!beat) return;
+  beat.inFlight -= 1;
+  beat.lastEndedAt = Date.now();
+}
+
+/**
+ * Tasks whose loop looks dead: no pass running and none ended within twice the interval plus a
+ * minute. An empty list with no tasks tracked means the engine is not running here at all.
+ */
+export function stalledTasks(now = Date.now()): string[] {
+  return [...jobHeartbeats()]
+    .filter(
+      ([, beat]) =>
+        beat.inFlight === 0 && now - (beat.lastEndedAt ?? beat.startedAt) > 2 * beat.intervalMs + 60_000,
+    )
+    .map(([name]) => name);
+}
