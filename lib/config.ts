@@ -298,3 +298,8 @@ export function config(): Config {
   current ??= parseConfig(process.env);
   return current;
 }
+
+/** The hosted payment page of a checkout session (`{pay_url}/{id}`). */
+export function checkoutUrl(id: string): string {
+  return `${config().payBaseUrl}/${id}`;
+}

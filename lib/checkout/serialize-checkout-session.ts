@@ -1,20 +1,12 @@
 import { z } from "zod";
-import { config } from "../config";
+import { checkoutUrl, config } from "../config";
 import type { CheckoutSession, Organization } from "../generated/prisma/client";
-import { formatAmount, isPricingCurrency, pricingCurrencies } from "../money/decimal";
+import { formatAmount, formatPrice, isPricingCurrency, pricingCurrencies } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { logoPath } from "../organizations/serialize-organization";
 import { type PaymentSummary, paymentSummaryObject } from "../payments/payment-summary";
 import { recurringObject, serializeRecurring } from "../subscriptions/serialize-recurring";
 import { effectiveSessionStatus, sessionStatuses } from "./session-state";
-
-export function formatPrice(amount: { toString(): string }, currency: string): string {
-  return formatAmount(amount.toString(), isPricingCurrency(currency) ? pricingCurrencies[currency] : 2);
-}
-
-export function checkoutUrl(id: string): string {
-  return `${config().payBaseUrl}/${id}`;
-}
 
 const status = z.enum(sessionStatuses);
 

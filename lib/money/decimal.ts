@@ -83,3 +83,8 @@ export function divideUp(numerator: Decimal.Value, denominator: Decimal.Value, d
   const quotient = (units + by - 1n) / by;
   return new Money(quotient.toString()).div(new Money(10).pow(decimals));
 }
+
+/** A price in its currency's minor units (2 for an unknown currency). */
+export function formatPrice(amount: { toString(): string }, currency: string): string {
+  return formatAmount(amount.toString(), isPricingCurrency(currency) ? pricingCurrencies[currency] : 2);
+}

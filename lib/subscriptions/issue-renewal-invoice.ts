@@ -1,6 +1,5 @@
 import { findToken } from "../chains/networks";
-import { checkoutUrl } from "../checkout/serialize-checkout-session";
-import { config } from "../config";
+import { checkoutUrl, config } from "../config";
 import type { Tx } from "../db/client";
 import { recordEvent } from "../events/record-event";
 import type { Prisma, Subscription } from "../generated/prisma/client";

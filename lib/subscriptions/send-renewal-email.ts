@@ -1,9 +1,9 @@
 import { assertEmailSendAllowed } from "../auth/limit-email-sends";
 import { sendEmail } from "../auth/send-email";
-import { formatPrice } from "../checkout/serialize-checkout-session";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
+import { formatPrice } from "../money/decimal";
 import { recipientEmailField } from "../validation/fields";
 import type { RenewalNotice } from "./issue-renewal-invoice";
 

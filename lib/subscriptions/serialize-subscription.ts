@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { checkoutUrl, formatPrice } from "../checkout/serialize-checkout-session";
+import { checkoutUrl } from "../config";
 import type { Invoice, Subscription } from "../generated/prisma/client";
+import { formatPrice } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import type { SubscriptionEventObject } from "../payments/serialize-invoice-event";
 import { recurringIntervals } from "./subscription-periods";

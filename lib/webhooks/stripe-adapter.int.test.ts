@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "@/lib/chains/devnet";
+import {
+  type Devnet,
+  deployPriceFeeds,
+  deployTestUsdc,
+  devnetNetwork,
+  startDevnet,
+} from "@/lib/chains/devnet";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { invoiceDeadlineMs, startPayment } from "@/lib/checkout/start-payment";
 import { config } from "@/lib/config";
@@ -30,7 +36,12 @@ beforeAll(async () => {
   const usdc = await deployTestUsdc(devnet.rpcUrl);
   process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
   process.env.SERVICE_NETWORKS = JSON.stringify([
-    devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 1 }),
+    devnetNetwork({
+      rpcUrl: devnet.rpcUrl,
+      usdc,
+      confirmations: 1,
+      priceFeeds: await deployPriceFeeds(devnet.rpcUrl),
+    }),
   ]);
 }, 120_000);
 

@@ -6,7 +6,7 @@ import { DetailList } from "@/components/ui/detail-list";
 import { formatDateTime, formatMoney } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { checkoutUrl } from "@/lib/checkout/serialize-checkout-session";
+import { checkoutUrl } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
 import { orNotFound } from "@/lib/http/or-not-found";
