@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { checkoutUrl, config } from "../config";
+import { checkoutUrl } from "../config";
 import type { CheckoutSession, Organization } from "../generated/prisma/client";
-import { formatAmount, formatPrice, isPricingCurrency, pricingCurrencies } from "../money/decimal";
+import { formatPrice } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { logoPath } from "../organizations/serialize-organization";
 import { type PaymentSummary, paymentSummaryObject } from "../payments/payment-summary";
