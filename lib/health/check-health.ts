@@ -4,6 +4,7 @@ import { config } from "../config";
 import type { Db } from "../db/client";
 import { jobHeartbeats, stalledTasks } from "../jobs/job-heartbeats";
 import { measureWatchers, type WatcherProgress } from "../payments/measure-watchers";
+import { getSweepStats } from "../sweeps/get-sweep-stats";
 import { type DeliveryQueue, measureDeliveryQueue } from "../webhooks/measure-delivery-queue";
 
 let expectedMigrations: Promise<string[]> | undefined;
@@ -31,6 +32,8 @@ export type Health = {
     watchers: (WatcherProgress & { status: WatcherStatus })[];
     deliveries: DeliveryQueue;
     jobs: { engine: "in-process" | "inngest"; tasks: string[]; stalledTasks: string[] };
+    /** Sweeps by network and status, and each gas wallet as the sweeper last reported it. */
+    settlement: Awaited<ReturnType<typeof getSweepStats>>;
   };
 };
 
@@ -106,6 +109,7 @@ export async function checkHealth(database: Db, options: { details: boolean; now
       watchers: watcherDetails,
       deliveries,
       jobs: { engine: jobs.engine, tasks: jobs.tasks, stalledTasks: jobs.stalledTasks },
+      settlement: await getSweepStats(database),
     },
   };
 }

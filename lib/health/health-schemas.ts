@@ -36,6 +36,18 @@ export const healthBody = z.object({
         tasks: z.array(z.string()),
         stalledTasks: z.array(z.string()),
       }),
+      settlement: z.object({
+        sweeps: z.array(z.object({ network: z.string(), status: z.string(), count: z.number() })),
+        gasWallets: z.array(
+          z.object({
+            network: z.string(),
+            address: z.string(),
+            balance: z.string().meta({ description: "In the network's native coin" }),
+            low: z.boolean().meta({ description: "Below the sweeper's warning threshold" }),
+            checkedAt: z.string(),
+          }),
+        ),
+      }),
     })
     .optional(),
 });

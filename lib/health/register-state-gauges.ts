@@ -3,14 +3,16 @@ import { listJobLeases } from "../jobs/list-job-leases";
 import { registerStateGauge } from "../metrics/metrics";
 import { countInvoicesByStatus } from "../payments/count-invoices-by-status";
 import { measureWatchers } from "../payments/measure-watchers";
+import { countSubscriptionsByStatus } from "../subscriptions/count-subscriptions-by-status";
+import { getSweepStats } from "../sweeps/get-sweep-stats";
 import { measureDeliveryQueue } from "../webhooks/measure-delivery-queue";
 
 const registered = Symbol.for("crypto-checkout.state-gauges");
 const holder = globalThis as typeof globalThis & { [registered]?: boolean };
 
 /**
- * The gauges read from the database at scrape time. Other domains (sweeps, subscriptions) add
- * theirs with `registerStateGauge` from lib/metrics/metrics.ts, here or beside their code.
+ * The gauges read from the database at scrape time; a domain adds one with `registerStateGauge`
+ * from lib/metrics/metrics.ts.
  */
 export function registerStateGauges(database: Db) {
   if (holder[registered]) return;
@@ -115,6 +117,55 @@ export function registerStateGauges(database: Db) {
       (await listJobLeases(database)).map((lease) => ({
         labels: { task: lease.task },
         value: Number(lease.heldHere),
+      })),
+  });
+  registerStateGauge({
+    name: "checkout_subscriptions",
+    help: "Subscriptions by status, across organizations.",
+    labelNames: ["status"],
+    collect: async () => {
+      const counts = await countSubscriptionsByStatus(database);
+      return ["ACTIVE", "PAST_DUE", "CANCELLED"].map((status) => ({
+        labels: { status },
+        value: counts[status] ?? 0,
+      }));
+    },
+  });
+  let settlement: ReturnType<typeof getSweepStats> | undefined;
+  const sweepStats = () => {
+    settlement ??= getSweepStats(database).finally(() => {
+      settlement = undefined;
+    });
+    return settlement;
+  };
+  registerStateGauge({
+    name: "checkout_sweeps",
+    help: "Settlement sweeps by network and status.",
+    labelNames: ["network", "status"],
+    collect: async () =>
+      (await sweepStats()).sweeps.map((row) => ({
+        labels: { network: row.network, status: row.status },
+        value: row.count,
+      })),
+  });
+  registerStateGauge({
+    name: "checkout_gas_wallet_balance",
+    help: "The sweeper's gas wallet balance in the network's native coin, as last reported.",
+    labelNames: ["network"],
+    collect: async () =>
+      (await sweepStats()).gasWallets.map((wallet) => ({
+        labels: { network: wallet.network },
+        value: Number(wallet.balance),
+      })),
+  });
+  registerStateGauge({
+    name: "checkout_gas_wallet_low",
+    help: "1 while the sweeper's gas wallet is below its warning threshold.",
+    labelNames: ["network"],
+    collect: async () =>
+      (await sweepStats()).gasWallets.map((wallet) => ({
+        labels: { network: wallet.network },
+        value: Number(wallet.low),
       })),
   });
 }

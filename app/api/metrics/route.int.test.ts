@@ -14,7 +14,12 @@ import { scanNetworksTask } from "@/lib/tasks/background-tasks";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { sendTestEvent } from "@/lib/webhooks/send-test-event";
 import { callRoute } from "@/scripts/test-support/call-route";
-import { createTestOrganization, createTestReceiverEndpoint } from "@/scripts/test-support/fixtures";
+import {
+  createTestOrganization,
+  createTestReceiverEndpoint,
+  createTestSweep,
+} from "@/scripts/test-support/fixtures";
+import { createTestSubscription } from "@/scripts/test-support/subscription-fixtures";
 import { GET } from "./route";
 
 // Scrapes /api/metrics before and after real work: a paid invoice on a real devnet, a failed
@@ -102,6 +107,38 @@ describe("GET /api/metrics", () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it("shows subscriptions, sweeps and each gas wallet as the scheduler and the sweeper left them", async () => {
+    const before = await scrape();
+    const { organization } = await createTestOrganization();
+    await createTestSubscription(organization.id, { status: "PAST_DUE" });
+    await createTestSweep(organization.id, { status: "FAILED", network: "metrics-net" });
+    await db().gasWallet.create({
+      data: {
+        network: "metrics-net",
+        address: "0x00000000000000000000000000000000000000aa",
+        balance: "0.0125",
+        low: true,
+        threshold: "0.05",
+        checkedAt: new Date(),
+      },
+    });
+    const after = await scrape();
+    const pastDue = 'checkout_subscriptions{status="PAST_DUE"}';
+    expect(sample(after, pastDue) - sample(before, pastDue)).toBe(1);
+    expect(sample(after, 'checkout_sweeps{network="metrics-net",status="FAILED"}')).toBe(1);
+    expect(after.get('checkout_gas_wallet_balance{network="metrics-net"}')).toBe(0.0125);
+    expect(after.get('checkout_gas_wallet_low{network="metrics-net"}')).toBe(1);
+    const detailed = await callRoute(health, "/api/health", { headers: auth });
+    expect(detailed.json.details.settlement.gasWallets).toContainEqual(
+      expect.objectContaining({ network: "metrics-net", balance: "0.0125", low: true }),
+    );
+    expect(detailed.json.details.settlement.sweeps).toContainEqual({
+      network: "metrics-net",
+      status: "FAILED",
+      count: 1,
+    });
   });
 
   it("counts a paid invoice, then shows the watcher stalled once its RPC stops", async () => {
