@@ -37,7 +37,12 @@ export function ManualPayment({ request }: { request: PublicPayment }) {
           <dt className="text-slate-600 dark:text-slate-300">{t("sendExactly")}</dt>
           <dd className="flex items-center justify-between gap-2 font-mono text-base font-semibold">
             <span data-testid="amount-to-send">{amount(request.remaining)}</span>
-            <CopyButton value={request.remaining} label={t("copyAmount")} />
+            <CopyButton
+              value={request.remaining}
+              label={t("copyAmount")}
+              copyText={t("copy")}
+              copiedText={t("copied")}
+            />
           </dd>
           <dd className="mt-1 text-xs text-slate-600 dark:text-slate-300">{t("feeHint")}</dd>
         </div>
@@ -49,7 +54,12 @@ export function ManualPayment({ request }: { request: PublicPayment }) {
             <span data-testid="deposit-address" className="break-all font-mono text-xs">
               {request.depositAddress}
             </span>
-            <CopyButton value={request.depositAddress} label={t("copyAddress")} />
+            <CopyButton
+              value={request.depositAddress}
+              label={t("copyAddress")}
+              copyText={t("copy")}
+              copiedText={t("copied")}
+            />
           </dd>
           <dd className="mt-1">
             <ExplorerLink explorerUrl={request.explorerUrl} kind="address" value={request.depositAddress}>

@@ -14,7 +14,7 @@ export function SecretReveal({ label, value }: { label: string; value: string })
         >
           {value}
         </code>
-        <CopyButton value={value} label={label} />
+        <CopyButton value={value} label={`Copy ${label}`} />
       </div>
     </div>
   );

@@ -36,7 +36,7 @@ export function OrganizationCard<T>({
             <code className="min-w-0 flex-1 break-all font-mono text-xs text-slate-600">
               {organization.id}
             </code>
-            <CopyButton value={organization.id} label="organization ID" />
+            <CopyButton value={organization.id} label="Copy organization ID" />
           </div>
         </div>
       </div>

@@ -51,7 +51,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                 "Deposit address",
                 <span key="address" className="flex items-center gap-2">
                   <span className="break-all font-mono text-xs">{invoice.depositAddress}</span>
-                  <CopyButton value={invoice.depositAddress} label="deposit address" />
+                  <CopyButton value={invoice.depositAddress} label="Copy deposit address" />
                 </span>,
               ],
               ["Deadline", formatDateTime(invoice.deadline)],

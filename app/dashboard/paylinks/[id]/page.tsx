@@ -74,7 +74,7 @@ export default async function PaylinkPage({ params }: { params: Promise<{ id: st
                   >
                     {paylink.url}
                   </code>
-                  <CopyButton value={paylink.url} label="paylink URL" />
+                  <CopyButton value={paylink.url} label="Copy paylink URL" />
                 </div>
                 <p className="text-sm text-slate-500">
                   Paste it into an email, a chat or a post, or print the QR code for buyers to scan.

@@ -54,7 +54,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
                     <a className="break-all text-brand-600 hover:underline" href={session.url}>
                       {session.url}
                     </a>
-                    <CopyButton value={session.url} label="checkout URL" />
+                    <CopyButton value={session.url} label="Copy checkout URL" />
                   </span>,
                 ],
                 [
