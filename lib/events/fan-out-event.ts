@@ -22,20 +22,29 @@ export function newDelivery(event: { id: string; organizationId: string }, endpo
 }
 
 /**
- * One delivery per enabled endpoint of the event's organization (or only `endpointId`, for test
- * events), due now. Runs inside the transaction that records the event: the outbox.
+ * One delivery per enabled endpoint of each event's organization (or only `endpointId`, for test
+ * events), due now. Runs inside the transaction that records the events: the outbox.
  */
-export async function fanOutEvent(
+export async function fanOutEvents(
   tx: Tx,
-  event: { id: string; organizationId: string; createdAt: Date },
+  events: { id: string; organizationId: string; createdAt: Date }[],
   endpointId?: string,
 ) {
+  const organizationIds = [...new Set(events.map((event) => event.organizationId))];
   const endpoints = await tx.webhookEndpoint.findMany({
-    where: { organizationId: event.organizationId, enabled: true, ...(endpointId ? { id: endpointId } : {}) },
-    select: { id: true },
+    where: {
+      organizationId: { in: organizationIds },
+      enabled: true,
+      ...(endpointId ? { id: endpointId } : {}),
+    },
+    select: { id: true, organizationId: true },
   });
   if (endpoints.length === 0) return 0;
-  const deliveries = endpoints.map((endpoint) => newDelivery(event, endpoint.id, event.createdAt));
+  const deliveries = events.flatMap((event) =>
+    endpoints
+      .filter((endpoint) => endpoint.organizationId === event.organizationId)
+      .map((endpoint) => newDelivery(event, endpoint.id, event.createdAt)),
+  );
   const { count } = await tx.webhookDelivery.createMany({ data: deliveries });
   await notifyDeliveriesDue(tx);
   deliveriesCreated(

@@ -18,6 +18,14 @@ const settlementAddress = z
   })
   .transform((value) => getAddress(value));
 
+const graceDaysError = "must be a whole number of days from 0 to 30";
+const subscriptionGraceDays = z
+  .number({ error: graceDaysError })
+  .int({ error: graceDaysError })
+  .min(0, { error: graceDaysError })
+  .max(30, { error: graceDaysError })
+  .meta({ description: "Days a PAST_DUE subscription waits for its renewal payment before it is cancelled" });
+
 const settlementWallet = z.strictObject({
   network: z.enum(settlementNetworks, { error: `must be one of ${settlementNetworks.join(", ")}` }),
   address: settlementAddress,
@@ -40,6 +48,7 @@ export const updateOrganizationSchema = z
     webhookUrl: webhookUrlField.nullable().optional(),
     // Upgrading the pinned API version: requests without X-Service-Version follow it at once.
     apiVersion: apiVersionField.optional(),
+    subscriptionGraceDays: subscriptionGraceDays.optional(),
     ...brandingFields,
   })
   .meta({ id: "UpdateOrganization" });
@@ -65,3 +74,13 @@ export const settlementWalletsFormSchema = z
       }),
     }),
   );
+
+/** The dashboard's grace period form: the number input arrives as text. */
+export const subscriptionGraceFormSchema = z.strictObject({
+  subscriptionGraceDays: z
+    .string({ error: graceDaysError })
+    .trim()
+    .regex(/^\d{1,2}$/, { error: graceDaysError })
+    .transform(Number)
+    .pipe(subscriptionGraceDays),
+});

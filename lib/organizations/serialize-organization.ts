@@ -27,6 +27,9 @@ export const organizationObject = z
       description: "The API version requests are answered in unless they name one in X-Service-Version",
       example: "2026-11-22",
     }),
+    subscriptionGraceDays: z.number().int().meta({
+      description: "Days a PAST_DUE subscription waits for its renewal payment before it is cancelled",
+    }),
     branding: brandingObject,
     createdAt: isoTimestamp,
   })
@@ -46,6 +49,7 @@ export function serializeOrganization(
       address: wallet.address,
     })),
     apiVersion: organization.apiVersion,
+    subscriptionGraceDays: organization.subscriptionGraceDays,
     branding: {
       displayName: organization.brandDisplayName,
       color: organization.brandColor,

@@ -17,6 +17,7 @@ export async function updateOrganization(
         name: input.name,
         webhookUrl: input.webhookUrl,
         apiVersion: input.apiVersion,
+        subscriptionGraceDays: input.subscriptionGraceDays,
         brandDisplayName: input.brandDisplayName,
         brandColor: input.brandColor,
       },

@@ -3,7 +3,7 @@ import { transactWithEvents } from "../events/transact-with-events";
 import type { Invoice, Subscription } from "../generated/prisma/client";
 import { log } from "../log";
 import { updateInvoiceFromPayments } from "../payments/update-invoice-from-payments";
-import { issueRenewalInvoice, type RenewalNotice } from "./issue-renewal-invoice";
+import { issueRenewalInvoices, type RenewalNotice } from "./issue-renewal-invoices";
 import { advanceToPeriod } from "./record-recurring-payment";
 import { sendRenewalEmail } from "./send-renewal-email";
 import { recordSubscriptionEvent } from "./subscription-events";
@@ -42,8 +42,16 @@ async function applyTransition(
   return updated;
 }
 
-/** Every step due now for one claimed subscription; returns the renewal email to send, if any. */
-async function advanceSubscription(tx: Tx, claimed: Claimed, now: Date): Promise<RenewalNotice | null> {
+/**
+ * Every step due now for one claimed subscription, from its next period's invoice as the batch
+ * found or issued it; returns the renewal email to send, if any, and when to look again.
+ */
+async function advanceSubscription(
+  tx: Tx,
+  claimed: Claimed,
+  initialRenewal: Invoice | null,
+  now: Date,
+): Promise<{ notice: RenewalNotice | null; nextActionAt: Date | null }> {
   const { subscriptionGraceDays, ...row } = claimed;
   const graceMs = subscriptionGraceDays * renewalDeadlineMs;
   let subscription: Subscription = row;
@@ -59,14 +67,14 @@ async function advanceSubscription(tx: Tx, claimed: Claimed, now: Date): Promise
     });
   // Kept in memory between steps (re-read only where a step changes it): the bulk of the work is
   // issuing renewals, and every saved round trip counts when thousands fall due at once.
-  let renewal: Invoice | null = await findRenewal();
+  let renewal = initialRenewal;
   let plan = planSubscription(subscription, renewal, graceMs, renewalDeadlineMs, now);
   // A few steps at most: e.g. a paid renewal moves the period, and the next one is due at once.
   for (let step = 0; step < 4 && plan.action !== "wait"; step++) {
     if (plan.action === "issue_renewal") {
-      const issued = await issueRenewalInvoice(tx, subscription, now);
-      renewal = issued.invoice;
-      notice = issued.notice;
+      const issued = await issueRenewalInvoices(tx, [subscription], now);
+      renewal = issued.invoices.get(subscription.id) ?? null;
+      notice = issued.notices[0] ?? null;
     } else if (plan.action === "renewal_paid" && renewal) {
       subscription = await advanceToPeriod(tx, subscription, renewal.periodIndex ?? 0, now);
       renewal = await findRenewal();
@@ -79,8 +87,7 @@ async function advanceSubscription(tx: Tx, claimed: Claimed, now: Date): Promise
     }
     plan = planSubscription(subscription, renewal, graceMs, renewalDeadlineMs, now);
   }
-  await tx.subscription.update({ where: { id: subscription.id }, data: { nextActionAt: plan.nextActionAt } });
-  return notice;
+  return { notice, nextActionAt: plan.nextActionAt };
 }
 
 async function claimAndAdvance(database: Db, limit: number, now: Date, onClaim: (id: string) => void) {
@@ -92,12 +99,43 @@ async function claimAndAdvance(database: Db, limit: number, now: Date, onClaim: 
       ORDER BY s."nextActionAt"
       LIMIT ${limit}
       FOR UPDATE OF s SKIP LOCKED`;
-    const notices: RenewalNotice[] = [];
+    if (claimed.length === 0) return { count: 0, notices: [] };
+    // The batch's next-period invoices in one read; the renewals due are issued together.
+    const found = await tx.invoice.findMany({
+      where: {
+        OR: claimed.map((subscription) => ({
+          subscriptionId: subscription.id,
+          periodIndex: subscription.currentPeriodIndex + 1,
+        })),
+      },
+    });
+    const renewals = new Map(found.map((invoice) => [invoice.subscriptionId, invoice]));
+    const due = claimed.filter((subscription) => {
+      const { subscriptionGraceDays, ...row } = subscription;
+      const renewal = renewals.get(subscription.id) ?? null;
+      const graceMs = subscriptionGraceDays * renewalDeadlineMs;
+      return planSubscription(row, renewal, graceMs, renewalDeadlineMs, now).action === "issue_renewal";
+    });
+    for (const subscription of due) onClaim(subscription.id);
+    const issued = await issueRenewalInvoices(
+      tx,
+      due.map(({ subscriptionGraceDays: _, ...row }) => row),
+      now,
+    );
+    const notices = [...issued.notices];
+    const nextActions: { id: string; at: string | null }[] = [];
     for (const subscription of claimed) {
       onClaim(subscription.id);
-      const notice = await advanceSubscription(tx, subscription, now);
-      if (notice) notices.push(notice);
+      const renewal = issued.invoices.get(subscription.id) ?? renewals.get(subscription.id) ?? null;
+      const advanced = await advanceSubscription(tx, subscription, renewal, now);
+      if (advanced.notice) notices.push(advanced.notice);
+      nextActions.push({ id: subscription.id, at: advanced.nextActionAt?.toISOString() ?? null });
     }
+    await tx.$executeRaw`
+      UPDATE "Subscription" s SET "nextActionAt" = u."at"::timestamptz, "updatedAt" = clock_timestamp()
+      FROM unnest(${nextActions.map((next) => next.id)}::text[], ${nextActions.map((next) => next.at)}::text[])
+        AS u("id", "at")
+      WHERE s."id" = u."id"`;
     return { count: claimed.length, notices };
   });
 }

@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import { log } from "../log";
 import { formatPrice } from "../money/decimal";
 import { recipientEmailField } from "../validation/fields";
-import type { RenewalNotice } from "./issue-renewal-invoice";
+import type { RenewalNotice } from "./issue-renewal-invoices";
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 

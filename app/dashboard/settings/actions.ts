@@ -10,6 +10,7 @@ import { cancelInvitation } from "@/lib/organizations/cancel-invitation";
 import { inviteMember } from "@/lib/organizations/invite-member";
 import {
   settlementWalletsFormSchema,
+  subscriptionGraceFormSchema,
   updateOrganizationSchema,
 } from "@/lib/organizations/organization-schemas";
 import { removeMember } from "@/lib/organizations/remove-member";
@@ -50,6 +51,15 @@ export const updateWebhookUrlAction = memberAction(
   async (member, input) => {
     const organization = await updateOrganization(db(), member.organization.id, input);
     return { webhookUrl: organization.webhookUrl };
+  },
+  ownerOnly,
+);
+
+export const updateSubscriptionGraceAction = memberAction(
+  subscriptionGraceFormSchema,
+  async (member, input) => {
+    const organization = await updateOrganization(db(), member.organization.id, input);
+    return { subscriptionGraceDays: organization.subscriptionGraceDays };
   },
   ownerOnly,
 );

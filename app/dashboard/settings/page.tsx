@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { BrandingCard } from "@/components/dashboard/settings/branding-card";
 import { OrganizationCard } from "@/components/dashboard/settings/organization-card";
 import { SettlementWalletsCard } from "@/components/dashboard/settings/settlement-wallets-card";
+import { SubscriptionGraceCard } from "@/components/dashboard/settings/subscription-grace-card";
 import { TeamCard } from "@/components/dashboard/settings/team-card";
 import { WebhookUrlCard } from "@/components/dashboard/settings/webhook-url-card";
 import { PageHeader } from "@/components/ui/page-header";
@@ -18,6 +19,7 @@ import {
   renameOrganizationAction,
   updateBrandingAction,
   updateSettlementWalletsAction,
+  updateSubscriptionGraceAction,
   updateWebhookUrlAction,
 } from "./actions";
 
@@ -54,6 +56,10 @@ export default async function SettingsPage() {
           networks={listWalletNetworks(organization.settlementWallets)}
           wallets={new Map(organization.settlementWallets.map((w) => [w.network, w.address]))}
           update={isOwner ? updateSettlementWalletsAction : undefined}
+        />
+        <SubscriptionGraceCard
+          graceDays={organization.subscriptionGraceDays}
+          update={isOwner ? updateSubscriptionGraceAction : undefined}
         />
         <TeamCard
           organizationName={organization.name}

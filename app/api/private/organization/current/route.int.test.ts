@@ -23,6 +23,7 @@ describe("API key authentication (GET /api/private/organization/current)", () =>
         webhookUrl: null,
         settlementWallets: [],
         apiVersion: "2026-11-22",
+        subscriptionGraceDays: 3,
         branding: { displayName: null, color: null, logoUrl: null },
         createdAt: first.organization.createdAt.toISOString(),
       },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { GET, PUT } from "./route";
@@ -32,6 +33,7 @@ describe("PUT /api/private/organization/current", () => {
         { network: "devnet", address },
       ],
       apiVersion: "2026-11-22",
+      subscriptionGraceDays: 3,
       branding: { displayName: null, color: null, logoUrl: null },
       createdAt: organization.createdAt.toISOString(),
     });
@@ -47,6 +49,22 @@ describe("PUT /api/private/organization/current", () => {
       webhookUrl: null,
       settlementWallets: [],
     });
+  });
+
+  it("sets the subscription grace period (0 to 30 days) and reads it back", async () => {
+    const { auth, organization } = await createTestOrganization();
+    for (const days of [0, 30, 7]) {
+      const response = await callRoute(PUT, path, {
+        method: "PUT",
+        headers: auth,
+        body: { subscriptionGraceDays: days },
+      });
+      expect(response.status).toBe(200);
+      expect(response.json.data.subscriptionGraceDays).toBe(days);
+    }
+    expect((await callRoute(GET, path, { headers: auth })).json.data.subscriptionGraceDays).toBe(7);
+    const stored = await db().organization.findUniqueOrThrow({ where: { id: organization.id } });
+    expect(stored.subscriptionGraceDays).toBe(7);
   });
 
   it.each<[string, unknown, string, string]>([
@@ -82,6 +100,11 @@ describe("PUT /api/private/organization/current", () => {
     ["a non-URL webhook", { webhookUrl: "hooks" }, "parameter_invalid", "webhookUrl"],
     ["an empty name", { name: "" }, "parameter_invalid", "name"],
     ["an unknown field", { plan: "pro" }, "parameter_unknown", "plan"],
+    ["negative grace days", { subscriptionGraceDays: -1 }, "parameter_invalid", "subscriptionGraceDays"],
+    ["31 grace days", { subscriptionGraceDays: 31 }, "parameter_invalid", "subscriptionGraceDays"],
+    ["fractional grace days", { subscriptionGraceDays: 1.5 }, "parameter_invalid", "subscriptionGraceDays"],
+    ["grace days as text", { subscriptionGraceDays: "3" }, "parameter_invalid", "subscriptionGraceDays"],
+    ["null grace days", { subscriptionGraceDays: null }, "parameter_invalid", "subscriptionGraceDays"],
   ])("rejects %s and changes nothing", async (_case, body, code, param) => {
     const { auth } = await createTestOrganization();
     const before = (await callRoute(GET, path, { headers: auth })).json.data;
