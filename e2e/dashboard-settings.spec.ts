@@ -169,7 +169,7 @@ test("settings: the owner renames the organization, sets a checksum-checked wall
     page.locator("section").filter({ has: page.getByRole("heading", { name: title }) });
   await page.goto("/dashboard/settings");
 
-  await page.getByLabel("Name").fill("Renamed Store");
+  await card("Organization").getByLabel("Name").fill("Renamed Store");
   await page.getByRole("button", { name: "Save name" }).click();
   await expect(card("Organization").getByRole("status")).toHaveText("Saved.");
   await expect(page.getByText("Renamed Store").first()).toBeVisible();
