@@ -42,8 +42,17 @@ beforeAll(async () => {
   process.env.SERVICE_NETWORKS = JSON.stringify([network]);
   process.env.SERVICE_HD_MNEMONIC = mnemonic;
 }, 120_000);
+/** tsx runs the script in a child process of its own: SIGKILL the whole group, the sweeper too. */
+function kill(child: ChildProcess) {
+  try {
+    process.kill(-(child.pid as number), "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  for (const child of children) kill(child);
   await devnet?.stop();
 });
 
@@ -59,6 +68,7 @@ function startSweeper() {
     {
       cwd: root,
       stdio: "ignore",
+      detached: true,
       env: { ...process.env, SERVICE_SWEEPER: "separate", LOG_LEVEL: "silent" },
     },
   );
@@ -122,7 +132,7 @@ describe("npm run sweeper", () => {
     await waitFor(sweep, (found) => found?.status === "FUNDING");
     await rpc("evm_mine");
     await waitFor(sweep, (found) => found?.status === "SUBMITTED");
-    first.kill("SIGKILL");
+    kill(first);
     await new Promise((resolve) => first.once("exit", resolve));
 
     startSweeper();

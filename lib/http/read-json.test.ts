@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ServiceError } from "../errors";
-import { maxJsonBodyBytes, readJson } from "./read-json";
+import { maxJsonBodyBytes, readJson, readOptionalJson } from "./read-json";
 
 /** A body sent without Content-Length, as chunked uploads are; counts what the reader pulled. */
 function chunkedBody(totalBytes: number, chunkBytes = 4096) {
@@ -56,5 +56,45 @@ describe("readJson", () => {
       duplex: "half",
     } as RequestInit);
     expect(await readJson(request, z.object({ note: z.string() }))).toEqual(JSON.parse(body));
+  });
+});
+
+describe("readOptionalJson", () => {
+  const schema = z.strictObject({ type: z.string().optional() });
+  const post = (headers: Record<string, string>, body?: string) =>
+    new Request("http://localhost/x", { method: "POST", headers, body });
+
+  it.each([
+    ["no body, no Content-Type", {}, undefined],
+    ["no body, Content-Type JSON", { "content-type": "application/json" }, undefined],
+    ["an empty body, Content-Type JSON", { "content-type": "application/json" }, ""],
+    ["a blank body, Content-Type JSON", { "content-type": "application/json" }, "  \n"],
+  ])("reads %s as the empty object", async (_, headers, body) => {
+    expect(await readOptionalJson(post(headers, body), schema)).toEqual({});
+  });
+
+  it.each([
+    ["malformed JSON", { "content-type": "application/json" }, "{", 400, "invalid_json"],
+    [
+      "a body of another type",
+      { "content-type": "text/plain" },
+      '{"type":"x"}',
+      415,
+      "unsupported_media_type",
+    ],
+    ["an unknown field", { "content-type": "application/json" }, '{"other":1}', 400, "parameter_unknown"],
+  ])("refuses %s", async (_, headers, body, status, code) => {
+    const error = await readOptionalJson(post(headers, body), schema).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ status, code });
+  });
+
+  it("parses a JSON body", async () => {
+    expect(
+      await readOptionalJson(
+        post({ "content-type": "application/json" }, '{"type":"payment.confirmed"}'),
+        schema,
+      ),
+    ).toEqual({ type: "payment.confirmed" });
   });
 });

@@ -36,12 +36,18 @@ export async function readBodyText(request: Request, maxBytes = maxJsonBodyBytes
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** readJson for an optional body: a request that sends none (no Content-Type, no body) parses as `{}`. */
-export function readOptionalJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  if (!request.headers.has("content-type") && request.body === null) {
-    return Promise.resolve(parseOrThrow(schema, {}));
-  }
-  return readJson(request, schema);
+/**
+ * readJson for an optional body: a request without one, or with an empty one whatever its
+ * Content-Type says (many clients send the header on every request), parses as `{}`.
+ */
+export async function readOptionalJson<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+): Promise<z.output<S>> {
+  const text = request.body === null ? "" : await readBodyText(request);
+  if (text.trim() === "") return parseOrThrow(schema, {});
+  assertJsonContentType(request.headers);
+  return parseJsonText(text, schema);
 }
 
 /**
@@ -49,7 +55,12 @@ export function readOptionalJson<S extends z.ZodType>(request: Request, schema: 
  * 413 past the size limit, 400 for malformed JSON or a body the schema refuses.
  */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const contentType = request.headers.get("content-type") ?? "";
+  assertJsonContentType(request.headers);
+  return parseJsonText(await readBodyText(request), schema);
+}
+
+function assertJsonContentType(headers: Headers) {
+  const contentType = headers.get("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
     throw new ServiceError(
       415,
@@ -58,7 +69,9 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
       "Send the body as JSON with `Content-Type: application/json`.",
     );
   }
-  const text = await readBodyText(request);
+}
+
+function parseJsonText<S extends z.ZodType>(text: string, schema: S): z.output<S> {
   let body: unknown;
   try {
     body = JSON.parse(text);
