@@ -1,4 +1,5 @@
 import type { Tx } from "../db/client";
+import { insertRows } from "../db/insert-rows";
 import { newId } from "../ids";
 import { notifyDeliveriesDue } from "../jobs/deliveries-due";
 import { deliveriesCreated } from "./transact-with-events";
@@ -45,7 +46,12 @@ export async function fanOutEvents(
       .filter((endpoint) => endpoint.organizationId === event.organizationId)
       .map((endpoint) => newDelivery(event, endpoint.id, event.createdAt)),
   );
-  const { count } = await tx.webhookDelivery.createMany({ data: deliveries });
+  const updatedAt = new Date();
+  const { length: count } = await insertRows(
+    tx,
+    "WebhookDelivery",
+    deliveries.map((delivery) => ({ ...delivery, updatedAt })),
+  );
   await notifyDeliveriesDue(tx);
   deliveriesCreated(
     tx,

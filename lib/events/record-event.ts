@@ -1,4 +1,5 @@
 import type { Tx } from "../db/client";
+import { insertRows } from "../db/insert-rows";
 import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { fanOutEvents } from "./fan-out-event";
@@ -62,6 +63,6 @@ export async function recordEvents(tx: Tx, inputs: Omit<EventInput, "endpointId"
   if (inputs.length === 0) return;
   const createdAt = new Date();
   const events = inputs.map((input) => eventRow(input, createdAt));
-  await tx.event.createMany({ data: events });
+  await insertRows(tx, "Event", events);
   await fanOutEvents(tx, events);
 }

@@ -1,3 +1,6 @@
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { bytesToHex } from "viem";
+import { publicKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { depositAddress, depositKeyFromMnemonic, depositKeyFromXpub } from "./derive-deposit-address";
 
@@ -24,6 +27,14 @@ describe("deposit addresses", () => {
     const indexes = [...Array.from({ length: 200 }, (_, index) => index), 2 ** 31 - 1];
     for (const index of indexes)
       expect(depositAddress(fromXpub, index)).toBe(depositAddress(fromMnemonic, index));
+  });
+
+  it("agrees with @scure/bip32's own child derivation at every index tried", () => {
+    const indexes = [...Array.from({ length: 300 }, (_, index) => index), 2 ** 31 - 1, 123_456_789];
+    for (const index of indexes) {
+      const child = secp256k1.Point.fromBytes(fromXpub.deriveChild(index).publicKey as Uint8Array);
+      expect(depositAddress(fromXpub, index)).toBe(publicKeyToAddress(bytesToHex(child.toBytes(false))));
+    }
   });
 
   it("gives every index its own address", () => {

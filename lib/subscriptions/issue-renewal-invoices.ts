@@ -1,8 +1,9 @@
 import { findToken } from "../chains/networks";
 import { checkoutUrl, config } from "../config";
 import type { Tx } from "../db/client";
+import { insertRows } from "../db/insert-rows";
 import { recordEvents } from "../events/record-event";
-import type { CheckoutSession, Invoice, Prisma, Subscription } from "../generated/prisma/client";
+import type { CheckoutSession, Invoice, Subscription } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { allocateDepositAddresses } from "../payments/allocate-deposit-address";
 import { priceInvoice } from "../payments/price-invoice";
@@ -76,7 +77,7 @@ export async function issueRenewalInvoices(tx: Tx, subscriptions: Subscription[]
         customerEmail: subscription.customerEmail,
         customerName: subscription.customerName,
         clientReferenceId: subscription.clientReferenceId,
-        metadata: subscription.metadata as Prisma.InputJsonObject,
+        metadata: subscription.metadata,
         recurringInterval: subscription.interval,
         recurringIntervalCount: subscription.intervalCount,
         expiresAt: deadline,
@@ -107,16 +108,23 @@ export async function issueRenewalInvoices(tx: Tx, subscriptions: Subscription[]
       return { subscription, session, invoice, period };
     }),
   );
-  const sessions = new Map(
-    (await tx.checkoutSession.createManyAndReturn({ data: rows.map((row) => row.session) })).map(
-      (session) => [session.id, session],
-    ),
+  const stored = async <Row extends { id: string }>(table: "CheckoutSession" | "Invoice", data: object[]) =>
+    new Map(
+      (
+        await insertRows<Row>(
+          tx,
+          table,
+          data.map((row) => ({ ...row, updatedAt: now })),
+        )
+      ).map((row) => [row.id, row]),
+    );
+  const sessions = await stored<CheckoutSession>(
+    "CheckoutSession",
+    rows.map((row) => row.session),
   );
-  const created = new Map(
-    (await tx.invoice.createManyAndReturn({ data: rows.map((row) => row.invoice) })).map((invoice) => [
-      invoice.id,
-      invoice,
-    ]),
+  const created = await stored<Invoice>(
+    "Invoice",
+    rows.map((row) => row.invoice),
   );
   const events = rows.map(({ subscription, session, invoice, period }) => {
     const storedSession = sessions.get(session.id) as CheckoutSession;

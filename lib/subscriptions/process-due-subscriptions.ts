@@ -100,16 +100,22 @@ async function claimAndAdvance(database: Db, limit: number, now: Date, onClaim: 
       LIMIT ${limit}
       FOR UPDATE OF s SKIP LOCKED`;
     if (claimed.length === 0) return { count: 0, notices: [] };
-    // The batch's next-period invoices in one read; the renewals due are issued together.
+    // The batch's next-period invoices in one read (two IN lists: a hundred ORed pairs cost Prisma
+    // far more to plan); the renewals due are issued together.
+    const nextPeriod = new Map(
+      claimed.map((subscription) => [subscription.id, subscription.currentPeriodIndex + 1]),
+    );
     const found = await tx.invoice.findMany({
       where: {
-        OR: claimed.map((subscription) => ({
-          subscriptionId: subscription.id,
-          periodIndex: subscription.currentPeriodIndex + 1,
-        })),
+        subscriptionId: { in: [...nextPeriod.keys()] },
+        periodIndex: { in: [...new Set(nextPeriod.values())] },
       },
     });
-    const renewals = new Map(found.map((invoice) => [invoice.subscriptionId, invoice]));
+    const renewals = new Map(
+      found
+        .filter((invoice) => invoice.periodIndex === nextPeriod.get(invoice.subscriptionId ?? ""))
+        .map((invoice) => [invoice.subscriptionId, invoice]),
+    );
     const due = claimed.filter((subscription) => {
       const { subscriptionGraceDays, ...row } = subscription;
       const renewal = renewals.get(subscription.id) ?? null;
