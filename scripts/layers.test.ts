@@ -3,7 +3,7 @@
 // is the edge (caller-kind wrappers that import domains), so nothing else in lib imports it.
 // Tests may reach up.
 import { describe, expect, it } from "vitest";
-import { importsOf, importTarget, sourceFiles } from "./test-support/import-graph";
+import { importsOf, importTarget, sourceFiles, specifiersOf } from "./test-support/import-graph";
 
 const forbidden: Record<string, string[]> = {
   lib: ["app", "components", "inngest"],
@@ -35,6 +35,15 @@ describe("layers", () => {
       importsOf(file)
         .filter((target) => reachesEdge(file, target))
         .map((target) => `${file} imports ${target}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("money arithmetic goes through lib/money: nothing else imports decimal.js", () => {
+    const found = ["lib", "app", "components", "inngest", "scripts"].flatMap((layer) =>
+      sourceFiles(layer).filter(
+        (file) => file !== "lib/money/decimal.ts" && specifiersOf(file).includes("decimal.js"),
+      ),
     );
     expect(found).toEqual([]);
   });

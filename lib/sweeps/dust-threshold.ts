@@ -1,6 +1,6 @@
-import Decimal from "decimal.js";
 import { formatEther } from "viem";
 import type { TokenConfig } from "../chains/networks";
+import { Money } from "../money/decimal";
 
 /** Gas of a native transfer, and an upper estimate of an ERC-20 transfer to a fresh holder. */
 export const nativeTransferGas = 21_000n;
@@ -24,10 +24,10 @@ export function dustThreshold(
   maxFeePerGas: bigint,
   coinInToken: string | null,
   override?: string,
-): Decimal {
-  if (override !== undefined) return new Decimal(override);
-  const cost = new Decimal(formatEther(sweepGas(token) * maxFeePerGas)).mul(dustCostMultiple);
+): Money {
+  if (override !== undefined) return new Money(override);
+  const cost = new Money(formatEther(sweepGas(token) * maxFeePerGas)).mul(dustCostMultiple);
   if (!token.address) return cost;
-  if (coinInToken === null) return new Decimal(0);
-  return cost.mul(coinInToken).toDecimalPlaces(token.decimals, Decimal.ROUND_UP);
+  if (coinInToken === null) return new Money(0);
+  return cost.mul(coinInToken).toDecimalPlaces(token.decimals, Money.ROUND_UP);
 }

@@ -1,8 +1,8 @@
-import Decimal from "decimal.js";
 import type { PublicClient } from "viem";
 import { findToken, type NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import { newId } from "../ids";
+import { Money } from "../money/decimal";
 import { findUsdPrice, PriceUnavailable } from "../prices/find-usd-price";
 import { dustThreshold } from "./dust-threshold";
 
@@ -41,7 +41,7 @@ async function coinPricesInTokens(network: NetworkConfig, now: Date): Promise<Ma
         findUsdPrice(coin.symbol, network, now),
         findUsdPrice(token.peggedTo ?? token.symbol, network, now),
       ]);
-      prices.set(token.symbol, new Decimal(coinUsd.usd).div(tokenUsd.usd).toString());
+      prices.set(token.symbol, new Money(coinUsd.usd).div(tokenUsd.usd).toString());
     } catch (error) {
       if (!(error instanceof PriceUnavailable)) throw error;
       prices.set(token.symbol, null);
@@ -93,7 +93,7 @@ export async function planSweeps(
           result.noSettlementWallet++;
           continue;
         }
-        const amount = new Decimal(candidate.confirmed).minus(candidate.swept);
+        const amount = new Money(candidate.confirmed).minus(candidate.swept);
         const threshold = dustThreshold(
           token,
           maxFeePerGas,

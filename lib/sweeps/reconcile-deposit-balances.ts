@@ -1,10 +1,9 @@
-import Decimal from "decimal.js";
 import { type Address, erc20Abi, type PublicClient } from "viem";
 import { findToken, type NetworkConfig } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
-import { fromBaseUnits } from "../money/decimal";
+import { fromBaseUnits, Money } from "../money/decimal";
 import { clientFor } from "../payments/watch-networks";
 
 type LedgerRow = {
@@ -66,9 +65,9 @@ export async function reconcileDepositBalances(
           args: [address],
         })
       : await client.getBalance({ address });
-    const onChain = new Decimal(fromBaseUnits(units, token.decimals));
-    const expected = new Decimal(row.received).minus(row.swept);
-    const slack = token.address ? new Decimal(0) : new Decimal(row.feeBudget);
+    const onChain = new Money(fromBaseUnits(units, token.decimals));
+    const expected = new Money(row.received).minus(row.swept);
+    const slack = token.address ? new Money(0) : new Money(row.feeBudget);
     if (onChain.gte(expected) && onChain.lte(expected.plus(slack))) continue;
     differences.push({
       network: network.id,

@@ -1,9 +1,8 @@
-import Decimal from "decimal.js";
 import type { PublicClient } from "viem";
 import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import { log } from "../log";
-import { fromBaseUnits } from "../money/decimal";
+import { fromBaseUnits, Money } from "../money/decimal";
 import { nativeTransferGas, tokenTransferGas } from "./dust-threshold";
 
 /** The gas wallet warns below what this many ERC-20 sweeps' top-ups cost at current fees. */
@@ -61,8 +60,8 @@ export async function listGasWallets(database: Db): Promise<GasWalletView[]> {
   return rows.map((row) => ({
     network: row.network,
     address: row.address,
-    balance: new Decimal(row.balance.toFixed()).toFixed(),
-    threshold: new Decimal(row.threshold.toFixed()).toFixed(),
+    balance: new Money(row.balance.toFixed()).toFixed(),
+    threshold: new Money(row.threshold.toFixed()).toFixed(),
     low: row.low,
     checkedAt: row.checkedAt.toISOString(),
   }));

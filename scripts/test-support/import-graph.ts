@@ -19,11 +19,16 @@ export function importTarget(file: string, specifier: string): string | null {
   return path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.tsx?$/, "");
 }
 
-/** Repository paths imported by `file` (static imports, `import type`, dynamic `import()`, re-exports). */
-export function importsOf(file: string): string[] {
+/** The specifiers `file` imports as written (static imports, `import type`, dynamic `import()`, re-exports). */
+export function specifiersOf(file: string): string[] {
   const text = readFileSync(path.join(root, file), "utf8");
   const specifiers = text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm);
-  return [...specifiers]
-    .map(([, specifier]) => importTarget(file, specifier))
+  return [...specifiers].map(([, specifier]) => specifier);
+}
+
+/** Repository paths imported by `file`. */
+export function importsOf(file: string): string[] {
+  return specifiersOf(file)
+    .map((specifier) => importTarget(file, specifier))
     .filter((target) => target !== null);
 }
