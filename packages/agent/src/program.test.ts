@@ -24,6 +24,7 @@ const specCommands = [
   "auth:status",
   "organization:update",
   "settlement:configure",
+  "settlement:sweeps",
   "webhooks:configure",
   "paylinks:create",
   "paylinks:list",
@@ -41,6 +42,7 @@ const apiKey = "sk_live_unit_test_key_0123456789";
 
 type Answer = { status: number; body: unknown };
 const answers = new Map<string, Answer>();
+const requestedUrls: string[] = [];
 let server: Server;
 let apiBaseUrl: string;
 let configHome: string;
@@ -48,6 +50,7 @@ let configHome: string;
 beforeAll(async () => {
   configHome = await mkdtemp(path.join(tmpdir(), "kit-cli-"));
   server = createServer((request, response) => {
+    requestedUrls.push(request.url ?? "");
     const answer = answers.get(`${request.method} ${request.url?.split("?")[0]}`) ?? {
       status: 404,
       body: {
@@ -162,6 +165,51 @@ describe("crypto-checkout --format json", () => {
     });
     expect(unreachable.code).toBe(4);
     expect(JSON.parse(unreachable.stdout).error.code).toBe("service_unreachable");
+  });
+});
+
+describe("crypto-checkout settlement:sweeps", () => {
+  const sweep = {
+    id: "swp_1",
+    object: "sweep",
+    status: "FAILED",
+    amount: "25.5",
+    token: "USDC",
+    network: "base",
+    fromAddress: "0xdeposit",
+    toAddress: "0xwallet",
+    failureReason: "gas wallet empty",
+  };
+
+  it("asks for the filtered page and prints a line a sweep", async () => {
+    answers.set("GET /api/private/sweeps", {
+      status: 200,
+      body: { success: true, data: { data: [sweep], total: 7, page: 2 } },
+    });
+    const result = await runCli([
+      "settlement:sweeps",
+      "--status",
+      "FAILED",
+      "--network",
+      "base",
+      "--page",
+      "2",
+    ]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    const query = new URL(requestedUrls.at(-1) ?? "", "http://x").searchParams;
+    expect(Object.fromEntries(query)).toEqual({ status: "FAILED", network: "base", page: "2" });
+    expect(result.stdout.trim().split("\n")).toEqual([
+      "swp_1  FAILED  25.5 USDC on base  0xdeposit → 0xwallet  (gas wallet empty)",
+      "1 of 7 (page 2)",
+    ]);
+  });
+
+  it("refuses a status that is not a sweep status without asking the service", async () => {
+    const asked = requestedUrls.length;
+    const result = await runCli(["settlement:sweeps", "--status", "LOST", "--format", "json"]);
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout).error.code).toBe("invalid_argument");
+    expect(requestedUrls).toHaveLength(asked);
   });
 });
 

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { sweepObject } from "./catalog/shapes";
 import { runningInAgent } from "./config/settings";
 import { createKit, type Kit } from "./context";
 import { checkFailed, type ExitCode, exitCodes, toKitError, usageError } from "./http/errors";
@@ -253,6 +254,38 @@ export function buildProgram(): Command {
           wallets.map((wallet) => line(wallet.network, wallet.address)),
         );
       }),
+    );
+
+  define(
+    "settlement:sweeps",
+    "List sweeps of confirmed payments to the settlement wallets, newest first; filter by status or network.",
+    "crypto-checkout settlement:sweeps --status FAILED",
+  )
+    .addOption(
+      new Option("--status <status>", "only sweeps in this status").choices(sweepObject.shape.status.options),
+    )
+    .option("--network <network>", "only sweeps on this network id")
+    .option("--page <page>", "page number, from 1", wholeNumber(1_000_000))
+    .option("--rows <rows>", "rows per page, 1 to 100", wholeNumber(100))
+    .action(
+      run<{ format: "text" | "json"; status?: string; network?: string; page?: number; rows?: number }>(
+        async (options, output, kit) => {
+          const page = await api.listSweeps(kit, {
+            status: options.status,
+            network: options.network,
+            page: options.page,
+            rows: options.rows,
+          });
+          const rows = page.data as Json[];
+          return output.result(page, [
+            ...rows.map(
+              (sweep) =>
+                `${sweep.id}  ${sweep.status}  ${sweep.amount} ${sweep.token} on ${sweep.network}  ${sweep.fromAddress} → ${sweep.toAddress}${sweep.failureReason ? `  (${sweep.failureReason})` : ""}`,
+            ),
+            `${rows.length} of ${page.total} (page ${page.page})`,
+          ]);
+        },
+      ),
     );
 
   define(
