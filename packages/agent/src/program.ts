@@ -276,14 +276,14 @@ export function buildProgram(): Command {
             page: options.page,
             rows: options.rows,
           });
-          const rows = page.data as Json[];
-          return output.result(page, [
-            ...rows.map(
+          return output.result(
+            page,
+            pageLines(
+              page,
               (sweep) =>
                 `${sweep.id}  ${sweep.status}  ${sweep.amount} ${sweep.token} on ${sweep.network}  ${sweep.fromAddress} → ${sweep.toAddress}${sweep.failureReason ? `  (${sweep.failureReason})` : ""}`,
             ),
-            `${rows.length} of ${page.total} (page ${page.page})`,
-          ]);
+          );
         },
       ),
     );
@@ -333,14 +333,14 @@ export function buildProgram(): Command {
     .action(
       run<{ format: "text" | "json"; page?: number; rows?: number }>(async (options, output, kit) => {
         const page = await api.listPaylinks(kit, { page: options.page, rows: options.rows });
-        const rows = page.data as Json[];
-        return output.result(page, [
-          ...rows.map(
+        return output.result(
+          page,
+          pageLines(
+            page,
             (paylink) =>
               `${paylink.id}  ${paylink.amount} ${paylink.currency}  ${paylink.enabled ? "enabled " : "disabled"}  ${paylink.name}`,
           ),
-          `${rows.length} of ${page.total} (page ${page.page})`,
-        ]);
+        );
       }),
     );
 
@@ -388,11 +388,7 @@ export function buildProgram(): Command {
             page: options.page,
             rows: options.rows,
           });
-          const rows = page.data as Json[];
-          return output.result(page, [
-            ...rows.map((subscription) => subscriptionLine(subscription)),
-            `${rows.length} of ${page.total} (page ${page.page})`,
-          ]);
+          return output.result(page, pageLines(page, subscriptionLine));
         },
       ),
     );
@@ -526,6 +522,12 @@ const signatureProblems = {
 /** The hosted pay address of a session or paylink: the service's, else `{pay_url}/{id}`. */
 function payUrl(kit: Kit, object: Json) {
   return object.url ?? (kit.settings.payBaseUrl ? `${kit.settings.payBaseUrl}/${object.id}` : undefined);
+}
+
+/** A list page in text mode: a line a row, then where the page stands. */
+function pageLines(page: Json, rowLine: (row: Json) => string) {
+  const rows = page.data as Json[];
+  return [...rows.map(rowLine), `${rows.length} of ${page.total} (page ${page.page})`];
 }
 
 function subscriptionLine(subscription: Json) {
