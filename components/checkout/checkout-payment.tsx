@@ -1,128 +1,74 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useLocale, useTranslations } from "next-intl";
-import type { PaymentNetworkOption } from "@/lib/payments/payment-options";
-import { Countdown } from "./countdown";
-import { ExplorerLink } from "./explorer-link";
-import { formatDecimal, shorten } from "./format";
-import { PaymentOptions } from "./payment-options";
-import { usePayment } from "./use-payment";
+import { useState, useTransition } from "react";
+import type { PublicPayment } from "@/lib/payments/serialize-public-payment";
+import { type PaymentChoice, PaymentOptions } from "./payment-options";
+import type { PanelIntl } from "./payment-panel";
+import { readPayment } from "./read-payment";
 
-// Shown only once the buyer has chosen how to pay: loaded then, so the first load stays small
-// (the QR code, the wallet code and the receipt are not in it).
-const ManualPayment = dynamic(() => import("./manual-payment").then((module) => module.ManualPayment));
-const BrowserWallet = dynamic(() => import("./browser-wallet").then((module) => module.BrowserWallet));
-const Receipt = dynamic(() => import("./receipt").then((module) => module.Receipt));
+// The first load is the token picker alone, its texts translated on the server. Everything after
+// the choice (translations runtime, polling, QR code, wallets, receipt) is one chunk loaded then.
+const PaymentPanel = dynamic(() => import("./payment-panel").then((module) => module.PaymentPanel));
 
 export function CheckoutPayment(props: {
   checkoutSessionId: string;
-  options: PaymentNetworkOption[];
+  options: PaymentChoice[];
+  texts: { payWith: string; unavailable: string; startFailed: string };
+  intl: PanelIntl;
   paymentId: string | null;
   successUrl: string | null;
   merchantName: string;
   merchantOrderId: string | null;
 }) {
-  const t = useTranslations("checkout");
-  const locale = useLocale();
-  const { request, start, testWallet, refresh } = usePayment({
-    ...props,
-    messages: { startFailed: t("startFailed"), testWalletFailed: t("testWallet.failed") },
-  });
+  const [started, setStarted] = useState<PublicPayment | null>(null);
+  const [starting, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const paymentId = started?.id ?? props.paymentId;
 
-  if (!request) {
+  if (paymentId) {
     return (
-      <PaymentOptions
-        options={props.options}
-        disabled={start.isPending}
-        error={start.error?.message ?? null}
-        onChoose={(choice) => start.mutate(choice)}
+      <PaymentPanel
+        intl={props.intl}
+        paymentId={paymentId}
+        initial={started}
+        testWalletNetworks={props.options
+          .filter((option) => option.testWallet)
+          .map((option) => option.network)}
+        successUrl={props.successUrl}
+        merchantName={props.merchantName}
+        merchantOrderId={props.merchantOrderId}
       />
     );
   }
 
-  const payable = request.status === "AWAITING_PAYMENT" || request.status === "PARTIALLY_PAID";
-  const onDevnet = props.options.some((option) => option.network === request.network && option.testWallet);
-  const confirmations = request.payments.reduce(
-    (least, item) => Math.min(least, item.confirmations),
-    Number.POSITIVE_INFINITY,
-  );
-  // Added by the quote work (the rate is held until then); absent on older responses.
-  const quoteExpiresAt = (request as { quoteExpiresAt?: string | null }).quoteExpiresAt;
+  const start = (choice: { network: string; token: string }) => {
+    // The panel's chunk downloads while the payment starts; its failure is the panel's to report.
+    import("./payment-panel").catch(() => {});
+    setError(null);
+    startTransition(async () => {
+      try {
+        const response = await fetch("/api/public/payments", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ checkoutSessionId: props.checkoutSessionId, ...choice }),
+        });
+        const payment = await readPayment(response, props.texts.startFailed);
+        // Inside the transition (after an await it must be entered again): the picker, disabled,
+        // stays until the panel can render, so the box is never blank.
+        startTransition(() => setStarted(payment));
+      } catch (failure) {
+        setError((failure as Error).message);
+      }
+    });
+  };
   return (
-    <section aria-labelledby="payment-status" className="flex flex-col gap-5">
-      <p
-        id="payment-status"
-        role="status"
-        className="rounded-md bg-slate-100 px-3 py-2 text-sm font-medium text-slate-800 dark:bg-slate-800 dark:text-slate-100"
-      >
-        {t(`status.${request.status}`)}
-        {request.status === "CONFIRMING" && request.requiredConfirmations && Number.isFinite(confirmations)
-          ? t("confirmations", {
-              count: Math.min(confirmations, request.requiredConfirmations),
-              required: request.requiredConfirmations,
-            })
-          : ""}
-      </p>
-      {/* Any non-zero digit: amounts are compared as text, never as floats. */}
-      {/[1-9]/.test(request.overpaid) ? (
-        <p data-testid="overpaid" className="text-sm text-slate-700 dark:text-slate-200">
-          {t("overpaid", { amount: formatDecimal(locale, request.overpaid), token: request.token })}
-        </p>
-      ) : null}
-      {request.status === "CONFIRMED" && !props.successUrl ? (
-        <Receipt
-          request={request}
-          merchantName={props.merchantName}
-          merchantOrderId={props.merchantOrderId}
-        />
-      ) : null}
-      {request.status === "CONFIRMING" ? (
-        <ul data-testid="transactions" className="flex flex-col gap-1 text-xs">
-          {request.payments.map((payment) => (
-            <li key={payment.txHash} className="flex flex-wrap items-center justify-between gap-2">
-              <span className="font-mono" title={payment.txHash}>
-                {shorten(payment.txHash)}
-              </span>
-              <ExplorerLink explorerUrl={request.explorerUrl} kind="tx" value={payment.txHash}>
-                {t("explorerTx", { hash: shorten(payment.txHash) })}
-              </ExplorerLink>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {payable ? (
-        <>
-          {quoteExpiresAt ? (
-            <p className="text-xs text-slate-600 dark:text-slate-300">
-              {t.rich("rateLocked", { time: () => <Countdown until={quoteExpiresAt} /> })}
-            </p>
-          ) : null}
-          <BrowserWallet request={request} onSent={refresh} />
-          <ManualPayment request={request} />
-          {onDevnet ? (
-            <div className="flex flex-col gap-2 border-t border-slate-200 pt-4 dark:border-slate-700">
-              <button
-                type="button"
-                disabled={testWallet.isPending}
-                onClick={() => testWallet.mutate(request.id)}
-                aria-describedby="test-wallet-note"
-                className="rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-800"
-              >
-                {testWallet.isPending ? t("testWallet.paying") : t("testWallet.pay")}
-              </button>
-              <p id="test-wallet-note" className="text-xs text-slate-600 dark:text-slate-300">
-                {t("testWallet.note", { amount: request.remaining, token: request.token })}
-              </p>
-              {testWallet.error ? (
-                <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-                  {testWallet.error.message}
-                </p>
-              ) : null}
-            </div>
-          ) : null}
-        </>
-      ) : null}
-    </section>
+    <PaymentOptions
+      options={props.options}
+      texts={props.texts}
+      disabled={starting}
+      error={error}
+      onChoose={start}
+    />
   );
 }

@@ -1,7 +1,6 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useLocale, useTranslations } from "next-intl";
 
 /** Each language named in itself, so a buyer finds theirs whatever the page shows now. */
 const languageNames: Record<string, string> = {
@@ -13,15 +12,19 @@ const languageNames: Record<string, string> = {
   ja: "日本語",
 };
 
-export function LocaleSwitcher(props: { locales: readonly string[]; cookie: string }) {
-  const t = useTranslations("checkout");
-  const locale = useLocale();
+/** The page's language picker; its label comes translated from the server (no i18n runtime here). */
+export function LocaleSwitcher(props: {
+  locale: string;
+  label: string;
+  locales: readonly string[];
+  cookie: string;
+}) {
   const router = useRouter();
   return (
     <label className="flex items-center gap-2 text-xs text-slate-600 print:hidden dark:text-slate-300">
-      {t("language")}
+      {props.label}
       <select
-        value={locale}
+        value={props.locale}
         onChange={(event) => {
           // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from some browsers buyers use.
           document.cookie = `${props.cookie}=${event.target.value}; path=/; max-age=31536000; samesite=lax`;

@@ -1,47 +1,31 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import type { PublicPayment } from "@/lib/payments/serialize-public-payment";
-
-async function readBody(response: Response, fallback: string): Promise<PublicPayment> {
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.error?.message ?? fallback);
-  return body as PublicPayment;
-}
+import { readPayment } from "./read-payment";
 
 /**
- * The hosted page's payment state: starting a payment on a network and token, following it until
- * confirmed, the devnet's test wallet, and the redirect to the success URL.
+ * The hosted page's payment state once the buyer has chosen a network and token: following it
+ * until confirmed, the devnet's test wallet, and the redirect to the success URL.
  */
 export function usePayment(props: {
-  checkoutSessionId: string;
-  paymentId: string | null;
+  paymentId: string;
+  /** The answer that started the payment, shown until the first poll answers. */
+  initial: PublicPayment | null;
   successUrl: string | null;
-  messages: { startFailed: string; testWalletFailed: string };
+  messages: { loadFailed: string; testWalletFailed: string };
 }) {
-  const [paymentId, setPaymentId] = useState(props.paymentId);
   const queryClient = useQueryClient();
-  const start = useMutation({
-    mutationFn: async (choice: { network: string; token: string }) =>
-      readBody(
-        await fetch("/api/public/payments", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ checkoutSessionId: props.checkoutSessionId, ...choice }),
-        }),
-        props.messages.startFailed,
-      ),
-    onSuccess: (request) => setPaymentId(request.id),
-  });
+  const queryKey = ["payment", props.paymentId];
   const payment = useQuery({
-    queryKey: ["payment", paymentId],
-    enabled: paymentId !== null,
+    queryKey,
     queryFn: async () =>
-      readBody(await fetch(`/api/public/payments/${paymentId}`), props.messages.startFailed),
+      readPayment(await fetch(`/api/public/payments/${props.paymentId}`), props.messages.loadFailed),
+    initialData: props.initial ?? undefined,
     refetchInterval: (query) => (query.state.data?.status === "CONFIRMED" ? false : 3000),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["payment", paymentId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey });
   const testWallet = useMutation({
     mutationFn: async (id: string) => {
       const response = await fetch(`/api/public/payments/${id}/devnet-pay`, {
@@ -54,7 +38,7 @@ export function usePayment(props: {
     },
     onSuccess: refresh,
   });
-  const request = payment.data ?? start.data;
+  const request = payment.data;
 
   useEffect(() => {
     if (request?.status === "CONFIRMED" && props.successUrl) {
@@ -63,5 +47,5 @@ export function usePayment(props: {
     }
   }, [request?.status, props.successUrl]);
 
-  return { request, start, testWallet, refresh };
+  return { request, testWallet, refresh };
 }
