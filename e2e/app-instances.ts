@@ -1,7 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { connect } from "node:net";
 import path from "node:path";
+import { adminOn, expect } from "./fixtures";
 
-// Extra app instances for tests that kill or multiply the app (the shared one must not be
+// Extra app instances for tests that kill, stop or multiply the app (the shared one must not be
 // killed): each is scripts/e2e-server.ts on a port of its own.
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -16,7 +18,8 @@ export function startApp(
 ): ChildProcess {
   const child = spawn(
     process.execPath,
-    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/e2e-server.ts"],
+    // tsx as a loader, not its CLI: the exit code is e2e-server's own (npm start's, its server's).
+    ["--import", "tsx", "scripts/e2e-server.ts"],
     {
       cwd: root,
       env: {
@@ -62,14 +65,17 @@ function groupAlive(child: ChildProcess) {
 
 /**
  * Stops an app started by startApp and everything it started: SIGTERM to its process group (a
- * graceful shutdown), SIGKILL to what is left after `graceMs`. Settles when the group is gone.
+ * graceful shutdown), SIGKILL to what is left after `graceMs`. Settles when the group is gone:
+ * true if the SIGTERM alone took all of it down.
  */
-export async function stopApp(child: ChildProcess, graceMs = 30_000) {
+export async function stopApp(child: ChildProcess, graceMs = 30_000): Promise<boolean> {
   killGroup(child, "SIGTERM");
   for (const deadline = Date.now() + graceMs; groupAlive(child) && Date.now() < deadline; )
     await new Promise((resolve) => setTimeout(resolve, 100));
+  const graceful = !groupAlive(child);
   killGroup(child, "SIGKILL");
   while (groupAlive(child)) await new Promise((resolve) => setTimeout(resolve, 100));
+  return graceful;
 }
 
 export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number, what = "") {
@@ -100,14 +106,71 @@ export function killServer(port: number) {
   for (const pid of serverPids(port)) process.kill(pid, "SIGKILL");
 }
 
+/** The established connections of processes `pids` that `filter` (an ss filter) selects. */
+function connectionsOf(pids: number[], filter: string): { localPort: number; peerPort: number }[] {
+  return execFileSync("ss", ["-tnpH", "state", "established", filter])
+    .toString()
+    .split("\n")
+    .filter((line) => pids.some((pid) => line.includes(`pid=${pid},`)))
+    .map((line) => {
+      const [, local, peer] = /:(\d+)\s+\S+:(\d+)\s/.exec(line) ?? [];
+      return { localPort: Number(local), peerPort: Number(peer) };
+    });
+}
+
 /** The local ports of the connections that processes `pids` hold open to `remotePort`. */
 export function clientPortsOf(pids: number[], remotePort: number): Set<number> {
-  const lines = execFileSync("ss", ["-tnpH", "state", "established", `( dport = :${remotePort} )`])
-    .toString()
-    .split("\n");
-  return new Set(
-    lines
-      .filter((line) => pids.some((pid) => line.includes(`pid=${pid},`)))
-      .map((line) => Number(/:(\d+)\s+\S+:\d+\s/.exec(line)?.[1])),
+  return new Set(connectionsOf(pids, `( dport = :${remotePort} )`).map(({ localPort }) => localPort));
+}
+
+/** The client ports of the connections that server processes `pids` have accepted on `port`. */
+export function acceptedClientPorts(pids: number[], port: number): Set<number> {
+  return new Set(connectionsOf(pids, `( sport = :${port} )`).map(({ peerPort }) => peerPort));
+}
+
+/** Whether anything on 127.0.0.1 takes connections on `port`. */
+export function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/**
+ * A merchant on the app on `port` with a webhook endpoint at `receiverUrl`, and `count` test
+ * events sent to it one after another: returns their ids, in order.
+ */
+export async function sendTestEvents(port: number, receiverUrl: string, count: number, name: string) {
+  const { apiKey } = await adminOn(
+    port,
+    "org:create",
+    "--name",
+    name,
+    "--email",
+    `${name.toLowerCase().replaceAll(" ", "-")}@example.com`,
   );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+  const endpoint = await (
+    await fetch(`${baseUrl}/api/private/organization/webhook-endpoints`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name, url: receiverUrl, adapter: "NONE", enabled: true }),
+    })
+  ).json();
+  const sent: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(
+      `${baseUrl}/api/private/organization/webhook-endpoints/${endpoint.data.id}/test`,
+      { method: "POST", headers },
+    );
+    const body = await response.json();
+    expect(body.success, JSON.stringify(body)).toBe(true);
+    sent.push(body.data.eventId);
+  }
+  return { apiKey, endpointId: endpoint.data.id as string, sent };
 }

@@ -1,10 +1,9 @@
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
-import { healthy, killServer, startApp, stopApp, waitUntil } from "./app-instances";
-import { adminOn, expect, test } from "./fixtures";
+import { healthy, killServer, sendTestEvents, startApp, stopApp, waitUntil } from "./app-instances";
+import { expect, test } from "./fixtures";
 
 // A second app of our own (the shared one must not be killed), on its own database.
 const port = Number(process.env.E2E_PORT ?? 3100) + 1;
-const baseUrl = `http://127.0.0.1:${port}`;
 
 test("killing the app while deliveries are due loses no event", async () => {
   test.setTimeout(240_000);
@@ -14,35 +13,7 @@ test("killing the app while deliveries are due loses no event", async () => {
   let app = startApp(port);
   try {
     await waitUntil(healthy(port), 120_000);
-    const { apiKey } = await adminOn(
-      port,
-      "org:create",
-      "--name",
-      "Crash Store",
-      "--email",
-      "crash@example.com",
-    );
-    const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
-    const endpoint = await (
-      await fetch(`${baseUrl}/api/private/organization/webhook-endpoints`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ name: "Crash", url: receiver.url, adapter: "NONE", enabled: true }),
-      })
-    ).json();
-    const sent: string[] = [];
-    for (let i = 0; i < 30; i++) {
-      const response = await fetch(
-        `${baseUrl}/api/private/organization/webhook-endpoints/${endpoint.data.id}/test`,
-        {
-          method: "POST",
-          headers,
-        },
-      );
-      const body = await response.json();
-      expect(body.success, JSON.stringify(body)).toBe(true);
-      sent.push(body.data.eventId);
-    }
+    const { sent } = await sendTestEvents(port, receiver.url, 30, "Crash Store");
     await waitUntil(() => receiver.received.length >= 3, 30_000);
     expect(receiver.received.length).toBeLessThan(30);
 

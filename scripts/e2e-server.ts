@@ -65,14 +65,11 @@ const env: Record<string, string> = previous ?? {
 await mkdir(path.dirname(e2eEnvFile(port)), { recursive: true });
 await writeFile(e2eEnvFile(port), JSON.stringify(env));
 
-const child = spawn(
-  process.execPath,
-  [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"],
-  {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, ...env, DATABASE_URL: databaseUrl ?? "" },
-  },
-);
+// tsx as a loader, not its CLI, which relays signals through a process of its own (see start.ts).
+const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, ...env, DATABASE_URL: databaseUrl ?? "" },
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 1));

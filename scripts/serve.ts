@@ -1,7 +1,7 @@
 // The HTTP server of `npm start` (and `npm run dev`): Next.js behind a plain Node server, so each
 // request carries the client address resolved from the socket (lib/net/client-address.ts), which
 // App Router handlers cannot see. Listens on HOST:PORT.
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
 import { config } from "../lib/config";
@@ -16,24 +16,37 @@ const app = next({ dev, turbopack: dev, dir: path.resolve(import.meta.dirname, "
 const handle = app.getRequestHandler();
 await app.prepare();
 
+/** Past this, shutdown gives up waiting (an attempt's timeout is 10 s by default). */
+const shutdownGraceMs = config().webhooks.timeoutMs + 10_000;
+/** A stop signal this soon after the first is the same stop delivered again. */
+const repeatedSignalMs = 1_000;
+/** When the first stop signal came; undefined while serving. */
+let stoppingSince: number | undefined;
+/** Responses not yet finished, so a shutdown can tell their keep-alive clients to go elsewhere. */
+const unfinished = new Set<ServerResponse>();
+
 const server = createServer((request, response) => {
   stampClientAddress(request, trustedProxies);
+  unfinished.add(response);
+  response.once("close", () => unfinished.delete(response));
+  if (stoppingSince !== undefined) response.setHeader("connection", "close");
   void handle(request, response);
 });
 server.listen(port, host, () => console.log(`Listening on http://${host}:${port}`));
 
-/** Past this, shutdown gives up waiting (an attempt's timeout is 10 s by default). */
-const shutdownGraceMs = config().webhooks.timeoutMs + 10_000;
-let stopping = false;
-
 /**
  * SIGTERM/SIGINT: stop taking connections, let requests under way finish, stop the job engine
  * (attempts under way finish and are recorded, unstarted claims and leases go back), then close
- * Next.js and the database pool. A second signal, or the grace period running out, exits at once.
+ * Next.js and the database pool. Asked again, or with the grace period run out, it exits at once.
  */
 async function shutdown(signal: string) {
-  if (stopping) process.exit(1);
-  stopping = true;
+  if (stoppingSince !== undefined) {
+    // One stop often arrives more than once: sent to the whole process group (Ctrl-C, systemd),
+    // then forwarded again by `npm start`. Only a signal well after the first is someone insisting.
+    if (Date.now() - stoppingSince > repeatedSignalMs) process.exit(1);
+    return;
+  }
+  stoppingSince = Date.now();
   console.log(`${signal}: shutting down`);
   setTimeout(() => {
     console.error("shutdown took too long; exiting");
@@ -41,6 +54,9 @@ async function shutdown(signal: string) {
   }, shutdownGraceMs).unref();
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
+  // Without this, a keep-alive connection whose request is under way stays open after its answer
+  // (until keepAliveTimeout), taking more requests and holding the shutdown up.
+  for (const response of unfinished) if (!response.headersSent) response.setHeader("connection", "close");
   await stopBackgroundJobs();
   await closed;
   await app.close();

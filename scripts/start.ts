@@ -3,6 +3,7 @@
 // merchant on first start, starts the Next.js server and prints how to make a first request.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { closeDb, createDb, type Db } from "../lib/db/client";
@@ -25,28 +26,38 @@ let server: ChildProcess | undefined;
 
 let shuttingDown: Promise<never> | undefined;
 
-/** Stops the server, waiting for its own graceful shutdown (SIGKILL after 60 s), then the rest. */
-async function stopServer(signal: NodeJS.Signals) {
-  if (!server || server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server?.once("exit", resolve));
-  server.kill(signal);
-  const deadline = setTimeout(() => server?.kill("SIGKILL"), 60_000);
-  await exited;
-  clearTimeout(deadline);
+/**
+ * Stops the server, waiting for its own graceful shutdown (SIGKILL after 60 s). Settles with its
+ * exit code (1 if a signal ended it), or undefined when no server was started.
+ */
+async function stopServer(signal: NodeJS.Signals): Promise<number | undefined> {
+  const running = server;
+  if (!running) return undefined;
+  if (running.exitCode === null && running.signalCode === null) {
+    const exited = once(running, "exit");
+    running.kill(signal);
+    const deadline = setTimeout(() => running.kill("SIGKILL"), 60_000);
+    await exited;
+    clearTimeout(deadline);
+  }
+  return running.exitCode ?? 1;
 }
 
-/** Every child goes down with this process, the server first (it drains into the database). */
-function shutdown(code: number, signal: NodeJS.Signals = "SIGTERM") {
+/**
+ * Every child goes down with this process, the server first (it drains into the database). Exits
+ * with `code`, else the server's: a drain that failed must not pass for a clean stop.
+ */
+function shutdown({ code, signal = "SIGTERM" }: { code?: number; signal?: NodeJS.Signals }) {
   shuttingDown ??= (async () => {
-    await stopServer(signal);
+    const serverCode = await stopServer(signal);
     await chain?.devnet.stop().catch(() => {});
     await embedded?.stop().catch(() => {});
-    process.exit(code);
+    process.exit(code ?? serverCode ?? 0);
   })();
   return shuttingDown;
 }
-process.on("SIGINT", () => void shutdown(0, "SIGINT"));
-process.on("SIGTERM", () => void shutdown(0, "SIGTERM"));
+process.on("SIGINT", () => void shutdown({ signal: "SIGINT" }));
+process.on("SIGTERM", () => void shutdown({ signal: "SIGTERM" }));
 
 /**
  * The key that seals webhook signing secrets. A single embedded instance keeps a generated one in
@@ -155,7 +166,10 @@ async function main() {
 
   server = spawn(
     process.execPath,
-    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", ...(dev ? ["--dev"] : [])],
+    // tsx as a loader, not its CLI: the CLI relays signals to a child process of its own and
+    // SIGKILLs it (exiting 143) when a signal goes unacknowledged for ~60 ms, as it may with the
+    // server busy mid-burst, or with one stop arriving twice (process group, then forwarded).
+    ["--import", "tsx", "scripts/serve.ts", ...(dev ? ["--dev"] : [])],
     {
       cwd: root,
       stdio: "inherit",
@@ -178,12 +192,12 @@ async function main() {
       },
     },
   );
-  server.on("exit", (code) => void shutdown(code ?? 1));
+  server.on("exit", (code) => void shutdown({ code: code ?? 1 }));
   await waitForHealth(`http://${reachableHost(settings.host)}:${settings.port}`, 120_000);
   banner(demo);
 }
 
 main().catch(async (error) => {
   console.error(`start failed: ${(error as Error).message}`);
-  await shutdown(1);
+  await shutdown({ code: 1 });
 });

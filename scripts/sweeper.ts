@@ -25,6 +25,7 @@ await withDatabase(async (url) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
-  stop();
+  // The pass under way stops at its next checkpoint and the lease goes back before the pool closes.
+  await stop();
   await closeDb(database);
 });

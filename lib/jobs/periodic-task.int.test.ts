@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { runTaskOnce } from "./periodic-task";
+import { runTaskOnce, startPeriodicTask } from "./periodic-task";
 
 function countingTask(name: string, leaseMs = 60_000) {
   const task = {
@@ -37,5 +37,17 @@ describe("runTaskOnce", () => {
   it("keeps tasks independent of each other", async () => {
     expect(await runTaskOnce(db(), countingTask("task-one"), "instance-a")).toBe(true);
     expect(await runTaskOnce(db(), countingTask("task-two"), "instance-b")).toBe(true);
+  });
+});
+
+describe("startPeriodicTask", () => {
+  it("gives its lease back when stopped, so another instance takes the task at once", async () => {
+    const task = countingTask("stop-probe");
+    const stop = startPeriodicTask(db(), task);
+    for (const deadline = Date.now() + 10_000; task.runs === 0 && Date.now() < deadline; )
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await runTaskOnce(db(), task, "instance-b")).toBe(false);
+    await stop();
+    expect(await runTaskOnce(db(), task, "instance-b")).toBe(true);
   });
 });

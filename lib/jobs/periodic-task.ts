@@ -104,7 +104,7 @@ export async function runTaskOnce(
 
 /**
  * Starts the timer loop of a task; returns a function that stops it: no new pass starts, running
- * passes are aborted (they release their lease and claims), and the promise settles once they end.
+ * passes are aborted (they release their claims), and once they end the lease is given back.
  */
 export function startPeriodicTask(database: Db, task: PeriodicTask): () => Promise<void> {
   const maxPasses = task.maxConcurrentPasses ?? 1;
@@ -145,15 +145,17 @@ export function startPeriodicTask(database: Db, task: PeriodicTask): () => Promi
   const stopWaking = task.wakeOn?.(wake) ?? (() => {});
   trackTask(task.name, task.intervalMs);
   timer = setTimeout(pass, 0);
-  return () => {
+  return async () => {
     trackTask(task.name, null);
     stopping.abort(new Error("stopped"));
     clearTimeout(timer);
     stopWaking();
-    return inFlight === 0
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          settle = resolve;
-        });
+    if (inFlight > 0)
+      await new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+    // The lease outlives a pass that ended normally; kept, it would bar a restarted instance (a new
+    // owner) from the task until it lapsed, up to leaseMs.
+    if (!task.everyInstance) await releaseLease(database, task, instanceId).catch(() => {});
   };
 }
