@@ -1,13 +1,25 @@
 // `npx tsx bench/checkout-sessions.ts`: session create (fresh keys), idempotent replay and retrieve
 // against `next start` on real PostgreSQL, each as a ratio of a trivial route of the same app
 // measured in the same run. 32 connections, 15 s per scenario (BENCH_SECONDS to change).
-// Then the same app again with observability on (SERVICE_METRICS_TOKEN set and scraped every 5 s,
-// OpenTelemetry traces exported over OTLP to a local sink) and the create throughput of both runs
-// side by side. BENCH_PORT (default 3900) is the app's port; BENCH_OBSERVABILITY=0 skips the second run.
+// Then a second instance with observability on (SERVICE_METRICS_TOKEN set and scraped every 5 s,
+// OpenTelemetry traces exported over OTLP to a local sink) beside the first: session creates on
+// each in turn, BENCH_ROUNDS rounds (default 6) of BENCH_ROUND_SECONDS (default 8), so both see the
+// same share of a shared machine's noise. It prints the throughput ratio (median of the rounds) and
+// the server's CPU time per request of each. BENCH_PORT (default 3900; the second instance takes the
+// next port); BENCH_OBSERVABILITY=0 skips the comparison.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type App, createMerchant, type Measured, measure, printTable, startApp } from "./support";
+import type autocannon from "autocannon";
+import {
+  type App,
+  createMerchant,
+  type Measured,
+  measure,
+  printTable,
+  serverCpuMs,
+  startApp,
+} from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 15);
 const port = Number(process.env.BENCH_PORT ?? 3900);
@@ -16,7 +28,7 @@ const baseEnv = {
   DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? "10",
 };
 
-async function scenarios(app: App, label: string, only?: "create"): Promise<Measured[]> {
+async function scenarios(app: App, label: string): Promise<Measured[]> {
   const { apiKey } = createMerchant(app);
   const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
   const body = JSON.stringify({ amount: "49.00", currency: "USD", merchantOrderId: "bench" });
@@ -44,20 +56,7 @@ async function scenarios(app: App, label: string, only?: "create"): Promise<Meas
   });
 
   const ceiling = await measure(`ceiling ${label}`, { url: `${app.baseUrl}/api/health/live`, duration });
-  const create = await measure(`create ${label}`, {
-    url: `${app.baseUrl}/api/checkout-sessions`,
-    duration,
-    method: "POST",
-    headers,
-    body,
-    setupClient: (client) => {
-      client.setHeaders({ ...headers, "idempotency-key": `bench-${randomUUID()}` });
-      client.on("response", () =>
-        client.setHeaders({ ...headers, "idempotency-key": `bench-${randomUUID()}` }),
-      );
-    },
-  });
-  if (only === "create") return [ceiling, create];
+  const create = await measure(`create ${label}`, createLoad(app, apiKey, duration));
   const replay = await measure(`idempotent replay ${label}`, {
     url: `${app.baseUrl}/api/checkout-sessions`,
     duration,
@@ -74,15 +73,33 @@ async function scenarios(app: App, label: string, only?: "create"): Promise<Meas
 }
 
 const off = await startApp({ port, env: baseEnv });
-let plain: Measured[];
 try {
-  plain = await scenarios(off, "(obs. off)");
+  const plain = await scenarios(off, "(obs. off)");
   printTable(plain, plain[0]);
+  if (process.env.BENCH_OBSERVABILITY !== "0") await compareObservability(off);
 } finally {
   await off.stop();
 }
 
-if (process.env.BENCH_OBSERVABILITY !== "0") {
+/** Session creates, fresh idempotency keys each. */
+function createLoad(app: App, apiKey: string, seconds: number): autocannon.Options {
+  const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+  return {
+    url: `${app.baseUrl}/api/checkout-sessions`,
+    duration: seconds,
+    method: "POST" as const,
+    headers,
+    body: JSON.stringify({ amount: "49.00", currency: "USD", merchantOrderId: "bench" }),
+    setupClient: (client: autocannon.Client) => {
+      client.setHeaders({ ...headers, "idempotency-key": `bench-${randomUUID()}` });
+      client.on("response", () =>
+        client.setHeaders({ ...headers, "idempotency-key": `bench-${randomUUID()}` }),
+      );
+    },
+  };
+}
+
+async function compareObservability(off: App) {
   // An OTLP/HTTP sink on loopback: spans are really serialised and sent, and thrown away here.
   let exported = 0;
   const sink = createServer((request, response) => {
@@ -95,7 +112,7 @@ if (process.env.BENCH_OBSERVABILITY !== "0") {
   await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
   const token = "bench-metrics-token-0123456789";
   const on = await startApp({
-    port,
+    port: port + 1,
     env: {
       ...baseEnv,
       SERVICE_METRICS_TOKEN: token,
@@ -110,18 +127,37 @@ if (process.env.BENCH_OBSERVABILITY !== "0") {
     );
   }, 5_000);
   try {
-    const observed = await scenarios(on, "(obs. on)", "create");
-    printTable(observed, observed[0]);
-    const [ceilingOff, createOff] = plain;
-    const [ceilingOn, createOn] = observed;
-    const raw = createOn.requestsPerSecond / createOff.requestsPerSecond;
-    const relative =
-      createOn.requestsPerSecond /
-      ceilingOn.requestsPerSecond /
-      (createOff.requestsPerSecond / ceilingOff.requestsPerSecond);
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
+    const seconds = Number(process.env.BENCH_ROUND_SECONDS ?? 8);
+    const instances = [
+      { label: "off", app: off, apiKey: createMerchant(off).apiKey, requests: 0, cpuMs: 0 },
+      { label: "on", app: on, apiKey: createMerchant(on).apiKey, requests: 0, cpuMs: 0 },
+    ];
+    for (const instance of instances) await measure("warm-up", createLoad(instance.app, instance.apiKey, 3));
+    const ratios: number[] = [];
+    for (let round = 0; round < rounds; round += 1) {
+      const perSecond: Record<string, number> = {};
+      // Alternating which goes first, so neither always follows the other's backlog.
+      for (const instance of round % 2 ? [...instances].reverse() : instances) {
+        const cpuBefore = serverCpuMs(instance.app.port);
+        const result = await measure(
+          `create ${instance.label}`,
+          createLoad(instance.app, instance.apiKey, seconds),
+        );
+        instance.cpuMs += serverCpuMs(instance.app.port) - cpuBefore;
+        instance.requests += result.requestsPerSecond * seconds;
+        perSecond[instance.label] = result.requestsPerSecond;
+      }
+      ratios.push(perSecond.on / perSecond.off);
+      console.log(
+        `round ${round + 1}: off ${perSecond.off.toFixed(0)} req/s, on ${perSecond.on.toFixed(0)} req/s`,
+      );
+    }
+    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+    const [cpuOff, cpuOn] = instances.map((instance) => (instance.cpuMs * 1000) / instance.requests);
     console.log(
-      `\ncreate with metrics + tracing on: ${(raw * 100).toFixed(1)}% of off (overhead ${((1 - raw) * 100).toFixed(1)}%);` +
-        ` per ceiling ${(relative * 100).toFixed(1)}% (overhead ${((1 - relative) * 100).toFixed(1)}%); ${exported} OTLP exports received`,
+      `\ncreate with metrics + tracing on: ${(median * 100).toFixed(1)}% of off's throughput (median of ${rounds} rounds; overhead ${((1 - median) * 100).toFixed(1)}%);` +
+        ` server CPU ${cpuOff.toFixed(0)} µs/request off, ${cpuOn.toFixed(0)} µs on (+${((cpuOn / cpuOff - 1) * 100).toFixed(1)}%); ${exported} OTLP exports received`,
     );
   } finally {
     clearInterval(scraper);

@@ -1,6 +1,7 @@
 // Shared by the benchmarks: a production app on a fresh PostgreSQL database, and a merchant.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -34,7 +35,7 @@ export async function createBenchDatabase(prefix: string, options: { migrate?: b
   };
 }
 
-export type App = { baseUrl: string; env: Record<string, string>; stop: () => Promise<void> };
+export type App = { port: number; baseUrl: string; env: Record<string, string>; stop: () => Promise<void> };
 
 /** Starts `npm start` on a new database of the PostgreSQL server at BENCH_DATABASE_URL. */
 export async function startApp(options: { port: number; env?: Record<string, string> }): Promise<App> {
@@ -64,6 +65,7 @@ export async function startApp(options: { port: number; env?: Record<string, str
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return {
+    port: options.port,
     baseUrl,
     env,
     stop: async () => {
@@ -75,6 +77,20 @@ export async function startApp(options: { port: number; env?: Record<string, str
     },
   };
 }
+
+/** CPU time (user + system, ms) the server listening on `port` has used so far. */
+export function serverCpuMs(port: number): number {
+  const [pid] = execFileSync("fuser", [`${port}/tcp`], { stdio: ["ignore", "pipe", "ignore"] })
+    .toString()
+    .trim()
+    .split(/\s+/);
+  // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+}
+
+/** USER_HZ: 100 on every Linux this runs on. */
+const clockTicksPerSecond = 100;
 
 export function createMerchant(app: App): { organizationId: string; apiKey: string } {
   const output = execFileSync(

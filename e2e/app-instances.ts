@@ -145,7 +145,7 @@ export function acceptsConnections(port: number): Promise<boolean> {
  * events sent to it one after another: returns their ids, in order.
  */
 export async function sendTestEvents(port: number, receiverUrl: string, count: number, name: string) {
-  const { apiKey } = await adminOn(
+  const { apiKey, organizationId } = await adminOn(
     port,
     "org:create",
     "--name",
@@ -172,5 +172,5 @@ export async function sendTestEvents(port: number, receiverUrl: string, count: n
     expect(body.success, JSON.stringify(body)).toBe(true);
     sent.push(body.data.eventId);
   }
-  return { apiKey, endpointId: endpoint.data.id as string, sent };
+  return { apiKey, organizationId, endpointId: endpoint.data.id as string, sent };
 }

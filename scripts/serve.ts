@@ -5,9 +5,7 @@ import { createServer, type ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
 import { config } from "../lib/config";
-import { disconnectDb } from "../lib/db/client";
 import { stampClientAddress } from "../lib/net/client-address";
-import { stopBackgroundJobs } from "../lib/tasks/start-background-jobs";
 
 const dev = process.argv.includes("--dev");
 const { host, port, trustedProxies } = config();
@@ -57,6 +55,12 @@ async function shutdown(signal: string) {
   // Without this, a keep-alive connection whose request is under way stays open after its answer
   // (until keepAliveTimeout), taking more requests and holding the shutdown up.
   for (const response of unfinished) if (!response.headersSent) response.setHeader("connection", "close");
+  // Loaded only now: the database client loads pg, which tracing (started by Next.js's
+  // instrumentation hook in app.prepare()) must patch before anything loads it.
+  const [{ stopBackgroundJobs }, { disconnectDb }] = await Promise.all([
+    import("../lib/tasks/start-background-jobs"),
+    import("../lib/db/client"),
+  ]);
   await stopBackgroundJobs();
   await closed;
   await app.close();

@@ -1,3 +1,13 @@
+import Module from "node:module";
+import {
+  type Context,
+  context,
+  type Span,
+  type SpanOptions,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from "@opentelemetry/api";
 import type { SpanProcessor } from "@opentelemetry/sdk-trace";
 
 /**
@@ -12,10 +22,10 @@ export function tracingRequested(env: Record<string, string | undefined> = proce
 }
 
 /**
- * Starts the OpenTelemetry Node SDK with spans for incoming and outgoing HTTP (node:http, undici
- * and fetch) and for PostgreSQL (pg, under Prisma's driver adapter). The exporter, sampler,
- * service name and resource come from the standard OTEL_* variables; `spanProcessors` replaces
- * the exporter (tests collect spans in memory). Returns a function that flushes and stops it.
+ * Starts the OpenTelemetry Node SDK with spans for outgoing HTTP (node:http, undici and fetch) and
+ * for PostgreSQL queries (pg, under Prisma's driver adapter). The exporter, sampler, service name
+ * and resource come from the standard OTEL_* variables; `spanProcessors` replaces the exporter
+ * (tests collect spans in memory). Returns a function that flushes and stops it.
  */
 export async function startTracing(options: { spanProcessors?: SpanProcessor[] } = {}) {
   const [{ NodeSDK }, { HttpInstrumentation }, { UndiciInstrumentation }, { PgInstrumentation }] =
@@ -25,15 +35,70 @@ export async function startTracing(options: { spanProcessors?: SpanProcessor[] }
       import("@opentelemetry/instrumentation-undici"),
       import("@opentelemetry/instrumentation-pg"),
     ]);
+  // Constructing an instrumentation already hooks require().
+  const plainRequire = Module.prototype.require;
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? "crypto-checkout",
     spanProcessors: options.spanProcessors,
+    // Metrics are Prometheus's (/api/metrics) and logs are JSON on stdout; unless asked, the SDK
+    // would record and export both again over OTLP, at a cost on every request and query.
+    ...(process.env.OTEL_METRICS_EXPORTER ? {} : { metricReaders: [] }),
+    ...(process.env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
     instrumentations: [
-      new HttpInstrumentation(),
+      // Next.js opens each request's trace itself, continuing an incoming traceparent: a server
+      // span per incoming request would only duplicate it. Outgoing requests keep theirs.
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new UndiciInstrumentation(),
-      new PgInstrumentation({ requireParentSpan: true }),
+      // A span per pool checkout doubled the database spans; waiting for a connection still shows
+      // as the gap before a query.
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
     ],
   });
   sdk.start();
+  // The instrumentations patch modules from a hook on every require() call, and Next.js calls
+  // require() on every request (its manifests): a module resolution per call. What they patch is
+  // loaded now, through the hook, and then the hook comes off.
+  await Promise.all([import("pg"), import("node:http"), import("node:https")]);
+  Module.prototype.require = plainRequire;
+  if (process.env.NEXT_OTEL_VERBOSE !== "1") keepOnlyOutermostNextSpans();
   return () => sdk.shutdown();
+}
+
+/**
+ * Next.js wraps each request's phases (proxy, module loading, handler, response) in spans of their
+ * own, about ten per request, which tell an operator nothing that the request's span and its
+ * database and outbound spans do not. Its outermost spans stay; a nested one is replaced by its
+ * parent's context, not recorded (NEXT_OTEL_VERBOSE=1 keeps them all). Next.js itself wraps the
+ * global provider's getTracer this way.
+ */
+function keepOnlyOutermostNextSpans() {
+  const provider: TracerProvider = trace.getTracerProvider();
+  const getTracer = provider.getTracer.bind(provider);
+  provider.getTracer = (name, ...rest) => {
+    const tracer = getTracer(name, ...rest);
+    return name === "next.js" ? outermostOnly(tracer) : tracer;
+  };
+}
+
+/** The span of this process that a span started in `parent` would be a child of, if any. */
+function localParent(parent: Context): Span | undefined {
+  const span = trace.getSpan(parent);
+  return span?.isRecording() ? span : undefined;
+}
+
+function outermostOnly(tracer: Tracer): Tracer {
+  const unrecorded = (span: Span) => trace.wrapSpanContext(span.spanContext());
+  return {
+    startSpan(name: string, options?: SpanOptions, parent: Context = context.active()) {
+      const local = localParent(parent);
+      return local ? unrecorded(local) : tracer.startSpan(name, options, parent);
+    },
+    startActiveSpan: ((name: string, ...rest: unknown[]) => {
+      // (name, fn), (name, options, fn) or (name, options, context, fn)
+      const run = rest.at(-1) as (span: Span) => unknown;
+      const local = localParent(rest.length === 3 ? (rest[1] as Context) : context.active());
+      if (local) return run(unrecorded(local));
+      return (tracer.startActiveSpan as (...args: unknown[]) => unknown)(name, ...rest);
+    }) as Tracer["startActiveSpan"],
+  };
 }
