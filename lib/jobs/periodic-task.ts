@@ -59,7 +59,10 @@ async function acquireLease(database: Db, task: PeriodicTask, owner: string): Pr
 
 /** Gives the lease up, so another instance takes over at once rather than when it lapses. */
 async function releaseLease(database: Db, task: PeriodicTask, owner: string) {
-  await database.jobLease.deleteMany({ where: { name: task.name, owner } });
+  // Not fatal: the lease lapses by itself within leaseMs.
+  await database.jobLease
+    .deleteMany({ where: { name: task.name, owner } })
+    .catch((error) => log.warn({ task: task.name, err: error }, "lease release failed"));
 }
 
 /**
@@ -98,7 +101,7 @@ export async function runTaskOnce(
     clearInterval(renewal);
     signal?.removeEventListener("abort", stop);
   }
-  if (controller.signal.aborted) await releaseLease(database, task, owner).catch(() => {});
+  if (controller.signal.aborted) await releaseLease(database, task, owner);
   return true;
 }
 
@@ -156,6 +159,6 @@ export function startPeriodicTask(database: Db, task: PeriodicTask): () => Promi
       });
     // The lease outlives a pass that ended normally; kept, it would bar a restarted instance (a new
     // owner) from the task until it lapsed, up to leaseMs.
-    if (!task.everyInstance) await releaseLease(database, task, instanceId).catch(() => {});
+    if (!task.everyInstance) await releaseLease(database, task, instanceId);
   };
 }

@@ -18,13 +18,22 @@ async function inSpan<T>(name: string, attributes: Record<string, string>, run: 
   });
 }
 
-/** One span per request, named after its route template, with its request id. */
+/**
+ * One span per request, named after its route template, with its request id. Under `next start`
+ * Next.js has already opened that span (same name, same route): it gets the attributes, rather than
+ * a copy of itself as a child.
+ */
 export function inRequestSpan<T>(
   method: string,
   route: string,
   requestId: string,
   run: (span: Span) => Promise<T>,
 ) {
+  const active = trace.getActiveSpan();
+  if (active?.isRecording()) {
+    active.setAttributes({ "http.route": route, "request.id": requestId });
+    return run(active);
+  }
   return inSpan(
     `${method} ${route}`,
     { "http.request.method": method, "http.route": route, "request.id": requestId },

@@ -29,7 +29,7 @@ async function runProbe(receiverUrl: string): Promise<Probe> {
     [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/test-support/trace-probe.ts"],
     {
       cwd: root,
-      env: { ...process.env, RECEIVER_URL: receiverUrl, LOG_LEVEL: "silent" },
+      env: { ...process.env, RECEIVER_URL: receiverUrl, LOG_LEVEL: "silent", DATABASE_POOL_SIZE: "1" },
       stdio: ["ignore", "pipe", "inherit"],
       detached: true,
     },
@@ -78,16 +78,23 @@ describe("tracing", () => {
       const { organizationId, session, spans } = await runProbe(receiver.url);
       expect(session.status, JSON.stringify(session.body)).toBe(200);
 
-      const route = spans.find((span) => span.name === "POST /api/checkout-sessions") as ProbeSpan;
+      const routes = spans.filter((span) => span.name === "POST /api/checkout-sessions");
+      expect(routes).toHaveLength(5);
+      // The four concurrent creates, queued behind one connection, each hold their own queries: as
+      // many as each other, none of another's.
+      const queriesUnder = (route: ProbeSpan) =>
+        spans.filter((span) => span.name.startsWith("pg.query") && descendsFrom(span, route, spans));
+      const [route, ...concurrent] = routes;
+      const counts = concurrent.map((other) => queriesUnder(other).length);
+      expect(counts[0]).toBeGreaterThan(0);
+      expect(counts).toEqual(counts.map(() => counts[0]));
       expect(route.attributes).toMatchObject({
         "http.route": "/api/checkout-sessions",
         "http.response.status_code": 200,
         "request.id": expect.stringMatching(/^req_/),
         "organization.id": organizationId,
       });
-      const routeQueries = spans.filter(
-        (span) => span.name.startsWith("pg.query") && descendsFrom(span, route, spans),
-      );
+      const routeQueries = queriesUnder(route);
       expect(routeQueries.length).toBeGreaterThan(0);
       for (const span of routeQueries) expect(span.traceId).toBe(route.traceId);
 

@@ -58,10 +58,26 @@ export async function startTracing(options: { spanProcessors?: SpanProcessor[] }
   // The instrumentations patch modules from a hook on every require() call, and Next.js calls
   // require() on every request (its manifests): a module resolution per call. What they patch is
   // loaded now, through the hook, and then the hook comes off.
-  await Promise.all([import("pg"), import("node:http"), import("node:https")]);
+  const [{ default: pg }] = await Promise.all([import("pg"), import("node:http"), import("node:https")]);
   Module.prototype.require = plainRequire;
+  keepQueuedQueriesInTheirTrace(pg.Pool.prototype);
   if (process.env.NEXT_OTEL_VERBOSE !== "1") keepOnlyOutermostNextSpans();
   return () => sdk.shutdown();
+}
+
+type ConnectCallback = (...args: unknown[]) => void;
+
+/**
+ * With every connection in use, pg-pool queues a query's connect callback and calls it from the
+ * release of another query, in that query's context: the query's span would join another request's
+ * trace. PgInstrumentation binds the callback to its caller's context only together with a span
+ * per checkout, which ignoreConnectSpans leaves out; this binds it without the span.
+ */
+function keepQueuedQueriesInTheirTrace(pool: { connect: (callback?: ConnectCallback) => unknown }) {
+  const connect = pool.connect;
+  pool.connect = function (this: unknown, callback?: ConnectCallback) {
+    return connect.call(this, callback && context.bind(context.active(), callback));
+  };
 }
 
 /**
@@ -74,9 +90,17 @@ export async function startTracing(options: { spanProcessors?: SpanProcessor[] }
 function keepOnlyOutermostNextSpans() {
   const provider: TracerProvider = trace.getTracerProvider();
   const getTracer = provider.getTracer.bind(provider);
-  provider.getTracer = (name, ...rest) => {
-    const tracer = getTracer(name, ...rest);
-    return name === "next.js" ? outermostOnly(tracer) : tracer;
+  // Next.js asks for its tracer on every span: one wrapper per version, not one per call (and Next.js
+  // then wraps the same object once, not anew each time).
+  const wrapped = new Map<string | undefined, Tracer>();
+  provider.getTracer = (name, version, options) => {
+    if (name !== "next.js") return getTracer(name, version, options);
+    let tracer = wrapped.get(version);
+    if (!tracer) {
+      tracer = outermostOnly(getTracer(name, version, options));
+      wrapped.set(version, tracer);
+    }
+    return tracer;
   };
 }
 

@@ -1,7 +1,7 @@
 // Run by lib/telemetry/start-tracing.int.test.ts in a process of its own, because the SDK must
 // patch pg before anything loads it (as instrumentation.ts does in the app) and a test file's
 // setup has loaded it already. Starts tracing with an in-memory exporter, creates a checkout
-// session through its route and runs one webhook delivery pass to `RECEIVER_URL`'s endpoint,
+// session through its route, then four at once, and runs one webhook delivery pass to `RECEIVER_URL`'s endpoint,
 // then prints every finished span as one JSON document.
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace";
 import { startTracing } from "../../lib/telemetry/start-tracing";
@@ -22,6 +22,16 @@ const session = await callRoute(POST, "/api/checkout-sessions", {
   headers: { ...auth, "idempotency-key": "trace-probe-session-create" },
   body: { amount: "10.00", currency: "USD" },
 });
+// More requests at once than the pool has connections (the test runs this with one): queries wait
+// for a connection another request releases, and must still land in their own request's trace.
+await Promise.all(
+  [1, 2, 3, 4].map((n) =>
+    callRoute(POST, "/api/checkout-sessions", {
+      headers: { ...auth, "idempotency-key": `trace-probe-concurrent-${n}` },
+      body: { amount: "10.00", currency: "USD" },
+    }),
+  ),
+);
 const { endpoint } = await createWebhookEndpoint(db(), organization.id, {
   name: "Shop",
   url: process.env.RECEIVER_URL as string,
