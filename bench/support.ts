@@ -6,6 +6,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { applyMigrations } from "../lib/db/schema-engine";
+import { serverPids } from "../scripts/test-support/server-pids";
 
 export const root = path.resolve(import.meta.dirname, "..");
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
@@ -80,10 +81,7 @@ export async function startApp(options: { port: number; env?: Record<string, str
 
 /** CPU time (user + system, ms) the server listening on `port` has used so far. */
 export function serverCpuMs(port: number): number {
-  const [pid] = execFileSync("fuser", [`${port}/tcp`], { stdio: ["ignore", "pipe", "ignore"] })
-    .toString()
-    .trim()
-    .split(/\s+/);
+  const [pid] = serverPids(port);
   // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks.
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;

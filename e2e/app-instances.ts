@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { connect } from "node:net";
 import path from "node:path";
+import { serverPids } from "../scripts/test-support/server-pids";
 import { adminOn, expect } from "./fixtures";
 
 // Extra app instances for tests that kill, stop or multiply the app (the shared one must not be
@@ -91,15 +92,6 @@ export const healthy = (port: number) => async () =>
     (response) => response.ok,
     () => false,
   );
-
-/** The processes of the Next.js server listening on `port`. */
-export function serverPids(port: number): number[] {
-  return execFileSync("fuser", [`${port}/tcp`], { stdio: ["ignore", "pipe", "ignore"] })
-    .toString()
-    .trim()
-    .split(/\s+/)
-    .map(Number);
-}
 
 /** SIGKILLs the Next.js server listening on `port`: no shutdown hooks, in-flight work cut off. */
 export function killServer(port: number) {

@@ -1,11 +1,11 @@
 import { Agent, request as httpRequest } from "node:http";
+import { serverPids } from "../scripts/test-support/server-pids";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
 import {
   acceptedClientPorts,
   acceptsConnections,
   healthy,
   sendTestEvents,
-  serverPids,
   startApp,
   stopApp,
   waitUntil,

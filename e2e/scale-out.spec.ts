@@ -6,16 +6,9 @@ import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
 import { deployPriceFeeds, deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { startRpcRecorder } from "../scripts/test-support/rpc-recorder";
+import { serverPids } from "../scripts/test-support/server-pids";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
-import {
-  clientPortsOf,
-  healthy,
-  killServer,
-  serverPids,
-  startApp,
-  stopApp,
-  waitUntil,
-} from "./app-instances";
+import { clientPortsOf, healthy, killServer, startApp, stopApp, waitUntil } from "./app-instances";
 import { adminOn, appSql, expect, test } from "./fixtures";
 
 // The README's scale-out story, end to end: two app instances (`npm start` each, as in

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ancestors } from "../scripts/test-support/span-tree";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
 import { healthy, sendTestEvents, startApp, stopApp, waitUntil } from "./app-instances";
 import { expect, test } from "./fixtures";
@@ -59,17 +60,6 @@ async function startCollector() {
     spans,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
-}
-
-function ancestors(span: ExportedSpan, spans: ExportedSpan[]): ExportedSpan[] {
-  const found: ExportedSpan[] = [];
-  for (let parent = span.parentSpanId; parent; ) {
-    const next = spans.find((candidate) => candidate.spanId === parent);
-    if (!next) break;
-    found.push(next);
-    parent = next.parentSpanId;
-  }
-  return found;
 }
 
 test("the running app exports linked request, database and delivery spans", async () => {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ancestors } from "@/scripts/test-support/span-tree";
 import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { tracingRequested } from "./start-tracing";
 
@@ -53,11 +54,7 @@ async function runProbe(receiverUrl: string): Promise<Probe> {
 }
 
 function descendsFrom(span: ProbeSpan, ancestor: ProbeSpan, spans: ProbeSpan[]): boolean {
-  for (let parent = span.parentSpanId; parent; ) {
-    if (parent === ancestor.spanId) return true;
-    parent = spans.find((candidate) => candidate.spanId === parent)?.parentSpanId ?? null;
-  }
-  return false;
+  return ancestors(span, spans).includes(ancestor);
 }
 
 describe("tracing", () => {
