@@ -150,9 +150,9 @@ async function compareObservability(off: App) {
         instance.cpuMs += serverCpuMs(instance.app.port) - cpuBefore[index];
         instance.requests += results[index].requestsPerSecond * seconds;
       });
-      const [off, on] = results.map((result) => result.requestsPerSecond);
-      ratios.push(on / off);
-      console.log(`round ${round + 1}: off ${off.toFixed(0)} req/s, on ${on.toFixed(0)} req/s`);
+      const [offRate, onRate] = results.map((result) => result.requestsPerSecond);
+      ratios.push(onRate / offRate);
+      console.log(`round ${round + 1}: off ${offRate.toFixed(0)} req/s, on ${onRate.toFixed(0)} req/s`);
     }
     const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
     const [cpuOff, cpuOn] = instances.map((instance) => (instance.cpuMs * 1000) / instance.requests);
