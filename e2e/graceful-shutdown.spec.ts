@@ -22,6 +22,9 @@ import { appEnv, appSql, expect, test } from "./fixtures";
 const port = Number(process.env.E2E_PORT ?? 3100) + 4;
 const env = {
   TEST_DATABASE_URL: process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres",
+  // The group's SIGTERM also stops tsx's esbuild service: with its transform cache off, any
+  // TypeScript the server first loads during shutdown fails there, as on a fresh install.
+  TSX_DISABLE_CACHE: "1",
 };
 const events = 30;
 const requestsInFlight = 20;

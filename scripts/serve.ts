@@ -13,6 +13,14 @@ const { host, port, trustedProxies } = config();
 const app = next({ dev, turbopack: dev, dir: path.resolve(import.meta.dirname, ".."), hostname: host, port });
 const handle = app.getRequestHandler();
 await app.prepare();
+// Loaded after app.prepare(), whose instrumentation hook starts tracing: the database client loads
+// pg, which tracing must patch first. Loaded now, not at shutdown: a stop sent to the whole process
+// group (Ctrl-C, systemd) also stops tsx's esbuild service, and TypeScript first loaded after
+// that fails to compile.
+const [{ stopBackgroundJobs }, { disconnectDb }] = await Promise.all([
+  import("../lib/tasks/start-background-jobs"),
+  import("../lib/db/client"),
+]);
 
 /** Past this, shutdown gives up waiting (an attempt's timeout is 10 s by default). */
 const shutdownGraceMs = config().webhooks.timeoutMs + 10_000;
@@ -55,16 +63,18 @@ async function shutdown(signal: string) {
   // Without this, a keep-alive connection whose request is under way stays open after its answer
   // (until keepAliveTimeout), taking more requests and holding the shutdown up.
   for (const response of unfinished) if (!response.headersSent) response.setHeader("connection", "close");
-  // Loaded only now: the database client loads pg, which tracing (started by Next.js's
-  // instrumentation hook in app.prepare()) must patch before anything loads it.
-  const [{ stopBackgroundJobs }, { disconnectDb }] = await Promise.all([
-    import("../lib/tasks/start-background-jobs"),
-    import("../lib/db/client"),
-  ]);
   await stopBackgroundJobs();
   await closed;
   await app.close();
   await disconnectDb();
   process.exit(0);
 }
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutdown(signal));
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () =>
+    // A step that fails would otherwise leave the process waiting out the grace period.
+    shutdown(signal).catch((error: unknown) => {
+      console.error("shutdown failed:", error);
+      process.exit(1);
+    }),
+  );
+}
