@@ -1,5 +1,5 @@
 // `npx tsx bench/checkout-sessions.ts`: session create (fresh keys), idempotent replay and retrieve
-// against `next start` on real PostgreSQL, each as a ratio of a trivial route of the same app
+// against `npm start` on real PostgreSQL, each as a ratio of a trivial route of the same app
 // measured in the same run. 32 connections, 15 s per scenario (BENCH_SECONDS to change).
 // Then a second instance with observability on (SERVICE_METRICS_TOKEN set and scraped every 5 s,
 // OpenTelemetry traces exported over OTLP to a local sink) beside the first: session creates on

@@ -6,6 +6,7 @@ import path from "node:path";
 import next from "next";
 import { config } from "../lib/config";
 import { stampClientAddress } from "../lib/net/client-address";
+import { inIncomingRequestSpan } from "../lib/telemetry/spans";
 
 const dev = process.argv.includes("--dev");
 const { host, port, trustedProxies } = config();
@@ -36,7 +37,7 @@ const server = createServer((request, response) => {
   unfinished.add(response);
   response.once("close", () => unfinished.delete(response));
   if (stoppingSince !== undefined) response.setHeader("connection", "close");
-  void handle(request, response);
+  void inIncomingRequestSpan(request, response, () => handle(request, response));
 });
 server.listen(port, host, () => console.log(`Listening on http://${host}:${port}`));
 

@@ -9,6 +9,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { SpanProcessor } from "@opentelemetry/sdk-trace";
+import { openRequestSpan } from "./spans";
 
 /**
  * Tracing is off unless the standard OpenTelemetry variables ask for it: an OTLP endpoint, or
@@ -83,9 +84,10 @@ function keepQueuedQueriesInTheirTrace(pool: { connect: (callback?: ConnectCallb
 /**
  * Next.js wraps each request's phases (proxy, module loading, handler, response) in spans of their
  * own, about ten per request, which tell an operator nothing that the request's span and its
- * database and outbound spans do not. Its outermost spans stay; a nested one is replaced by its
- * parent's context, not recorded (NEXT_OTEL_VERBOSE=1 keeps them all). Next.js itself wraps the
- * global provider's getTracer this way.
+ * database and outbound spans do not. Its outermost spans fold into the server's request span
+ * (scripts/serve.ts), or stay where there is none; a nested one is replaced by its parent's
+ * context, not recorded (NEXT_OTEL_VERBOSE=1 keeps them all). Next.js itself wraps the global
+ * provider's getTracer this way.
  */
 function keepOnlyOutermostNextSpans() {
   const provider: TracerProvider = trace.getTracerProvider();
@@ -110,17 +112,49 @@ function localParent(parent: Context): Span | undefined {
   return span?.isRecording() ? span : undefined;
 }
 
+/**
+ * The server's request span when `parent` is it: directly, or passed on in the headers from Next.js's
+ * proxy pass to its render pass. Not a span folded into it, which stands for it too.
+ */
+function requestParent(parent: Context): Span | undefined {
+  const span = trace.getSpan(parent);
+  const request = span && openRequestSpan(span);
+  return request && (span === request || !span.isRecording()) ? request : undefined;
+}
+
+/**
+ * Next.js's span for a request, folded into the server's span for it: what Next.js sets (the route
+ * as its name, status, attributes) lands there, and it ends when the response closes, not here.
+ */
+function foldedInto(request: Span): Span {
+  return new Proxy(request, {
+    get(target, key) {
+      if (key === "end") return () => {};
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 function outermostOnly(tracer: Tracer): Tracer {
   const unrecorded = (span: Span) => trace.wrapSpanContext(span.spanContext());
   return {
     startSpan(name: string, options?: SpanOptions, parent: Context = context.active()) {
+      const request = requestParent(parent);
+      if (request) return foldedInto(request);
       const local = localParent(parent);
       return local ? unrecorded(local) : tracer.startSpan(name, options, parent);
     },
     startActiveSpan: ((name: string, ...rest: unknown[]) => {
       // (name, fn), (name, options, fn) or (name, options, context, fn)
       const run = rest.at(-1) as (span: Span) => unknown;
-      const local = localParent(rest.length === 3 ? (rest[1] as Context) : context.active());
+      const parent = rest.length === 3 ? (rest[1] as Context) : context.active();
+      const request = requestParent(parent);
+      if (request) {
+        const folded = foldedInto(request);
+        return context.with(trace.setSpan(parent, folded), run, undefined, folded);
+      }
+      const local = localParent(parent);
       if (local) return run(unrecorded(local));
       return (tracer.startActiveSpan as (...args: unknown[]) => unknown)(name, ...rest);
     }) as Tracer["startActiveSpan"],
