@@ -115,8 +115,8 @@ test("the running app exports linked request, database and delivery spans", asyn
     );
 
     // One span for the request: the server's, continuing the caller's, named after the route by
-    // Next.js, whose own spans for the request's two passes (proxy, then route) fold into it. Beneath
-    // it only the queries: no Next.js phases, no pool checkouts.
+    // Next.js, whose own spans for the request's two passes (proxy, then route) fold into it.
+    // Beneath it only the queries: no Next.js phases, no pool checkouts.
     const trace = collector.spans.filter((span) => span.traceId === callerTraceId);
     expect(route.parentSpanId).toBe("00f067aa0ba902b7");
     expect(route.attributes).toMatchObject({

@@ -48,8 +48,9 @@ export function openRequestSpan(span: Span): Span | undefined {
 
 /**
  * The server's span for an incoming request, from its arrival until its response has closed and
- * Next.js is done with it, continuing the caller's `traceparent`. Next.js's own request spans fold into it (start-tracing.ts): with a
- * proxy, Next.js handles each request in two passes and would record a span for each.
+ * Next.js is done with it, continuing the caller's `traceparent`. Next.js's own request spans fold
+ * into it (start-tracing.ts): with a proxy, Next.js handles each request in two passes and would
+ * record a span for each.
  */
 export function inIncomingRequestSpan(
   request: IncomingMessage,

@@ -113,8 +113,8 @@ function localParent(parent: Context): Span | undefined {
 }
 
 /**
- * The server's request span when `parent` is it: directly, or passed on in the headers from Next.js's
- * proxy pass to its render pass. Not a span folded into it, which stands for it too.
+ * The server's request span when `parent` is it: directly, or passed on in the headers from
+ * Next.js's proxy pass to its render pass. Not a span folded into it, which stands for it too.
  */
 function requestParent(parent: Context): Span | undefined {
   const span = trace.getSpan(parent);
