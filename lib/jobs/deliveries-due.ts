@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { Tx } from "../db/client";
 import { log } from "../log";
+import { processWide } from "../process-wide";
 
 // Deliveries are due the moment the transaction that created them commits. Every instance's
 // delivery worker hears it at once: from its own process through a local signal, from any other
@@ -20,9 +21,7 @@ export async function notifyDeliveriesDue(tx: Tx) {
   await tx.$executeRawUnsafe(`NOTIFY ${channel}`);
 }
 
-// On globalThis: the bundler may load this module more than once in one process.
-const holder = globalThis as typeof globalThis & { __cryptoCheckoutDeliveriesDue?: Set<() => void> };
-const localListeners = () => (holder.__cryptoCheckoutDeliveriesDue ??= new Set());
+const localListeners = () => processWide("deliveries-due-listeners", () => new Set<() => void>());
 
 /** Tells this process's delivery worker that deliveries are due (after they committed). */
 export function signalDeliveriesDue() {

@@ -1,14 +1,12 @@
 // What this process's in-process engine is doing, for health: per task, the passes running and
-// when the last one ended. On globalThis: the engine starts from the instrumentation hook, which
+// when the last one ended. Process-wide: the engine starts from the instrumentation hook, which
 // the bundler loads apart from the route that reads this.
+import { processWide } from "../process-wide";
 
 type Heartbeat = { intervalMs: number; inFlight: number; lastEndedAt: number | null; startedAt: number };
 
-const holder = globalThis as typeof globalThis & { __cryptoCheckoutHeartbeats?: Map<string, Heartbeat> };
-
 export function jobHeartbeats(): Map<string, Heartbeat> {
-  holder.__cryptoCheckoutHeartbeats ??= new Map();
-  return holder.__cryptoCheckoutHeartbeats;
+  return processWide("job-heartbeats", () => new Map<string, Heartbeat>());
 }
 
 /** A task's loop started (or stopped: `null`). */

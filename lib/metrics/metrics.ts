@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { processWide } from "../process-wide";
 
 // The process's Prometheus metrics. Labels are bounded: route templates, statuses, network and
 // task names, never ids. Counters and histograms count what this process did; state gauges
@@ -64,14 +65,9 @@ function createMetrics() {
 
 type Metrics = ReturnType<typeof createMetrics>;
 
-// The bundler may load this module more than once (instrumentation hook, route bundles), so the
-// one registry rides on globalThis.
-const holder = globalThis as typeof globalThis & { __cryptoCheckoutMetrics?: Metrics };
-
-/** The process's metrics. */
+/** The process's metrics: one registry, however many copies of this module are loaded. */
 export function metrics(): Metrics {
-  holder.__cryptoCheckoutMetrics ??= createMetrics();
-  return holder.__cryptoCheckoutMetrics;
+  return processWide("metrics", createMetrics);
 }
 
 /**

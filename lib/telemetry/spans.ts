@@ -10,6 +10,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
+import { processWide } from "../process-wide";
 
 // Spans of our own around each request's handler and each job run. Without a started SDK (no
 // OTEL_* configuration) the API's tracer is a no-op, so these cost next to nothing.
@@ -32,14 +33,11 @@ async function inSpan<T>(name: string, options: SpanOptions, run: (span: Span) =
   });
 }
 
-const openRequestSpansKey = Symbol.for("crypto-checkout.open-request-spans");
 /**
- * Request spans open in this process, by span id. On globalThis, because the server and Next.js's
- * bundles each load a copy of this module, and Next.js's tracer wrapper must find the server's.
+ * Request spans open in this process, by span id. Process-wide: the server and Next.js's bundles
+ * each load a copy of this module, and Next.js's tracer wrapper must find the server's.
  */
-const shared = globalThis as { [openRequestSpansKey]?: Map<string, Span> };
-shared[openRequestSpansKey] ??= new Map();
-const openRequestSpans = shared[openRequestSpansKey];
+const openRequestSpans = processWide("open-request-spans", () => new Map<string, Span>());
 
 /** The open request span `span` is, or stands for (Next.js passes it on as a remote parent). */
 export function openRequestSpan(span: Span): Span | undefined {
