@@ -10,6 +10,9 @@ const nextConfig: NextConfig = {
     "@electric-sql/pglite-socket",
     "@prisma/schema-engine-wasm",
     // Instrumentation patches modules as Node loads them, so it and what it patches load unbundled.
+    // One copy of the API for the SDK, our spans and Next.js: start-tracing.ts takes the SDK's
+    // provider off the global API, and a bundled copy would keep its own handle on it.
+    "@opentelemetry/api",
     "@opentelemetry/sdk-node",
     "@opentelemetry/instrumentation-http",
     "@opentelemetry/instrumentation-undici",

@@ -6,9 +6,9 @@ import { healthy, sendTestEvents, startApp, stopApp, waitUntil } from "./app-ins
 import { expect, test } from "./fixtures";
 
 // Traces from the app as it runs in production (`npm start`), exported over OTLP/HTTP to a
-// collector of ours: a request continues its caller's trace, its route span (Next.js's request
-// span) carries the request and organization ids, its queries sit under it, a delivery's outbound
-// request sits under its job run, and Next.js contributes its outermost spans only.
+// collector of ours: a request continues its caller's trace, its span (the server's, named after
+// the route) carries the request and organization ids, its queries sit under it, a delivery's
+// outbound request sits under its job run, and Next.js records no spans of its own.
 
 const port = Number(process.env.E2E_PORT ?? 3100) + 5;
 
@@ -115,8 +115,8 @@ test("the running app exports linked request, database and delivery spans", asyn
     );
 
     // One span for the request: the server's, continuing the caller's, named after the route by
-    // Next.js, whose own spans for the request's two passes (proxy, then route) fold into it.
-    // Beneath it only the queries: no Next.js phases, no pool checkouts.
+    // the route's wrapper. Beneath it only the queries: no Next.js phases (its proxy and route
+    // passes included), no pool checkouts.
     const trace = collector.spans.filter((span) => span.traceId === callerTraceId);
     expect(route.parentSpanId).toBe("00f067aa0ba902b7");
     expect(route.attributes).toMatchObject({
@@ -124,6 +124,7 @@ test("the running app exports linked request, database and delivery spans", asyn
       "url.path": "/api/checkout-sessions",
     });
     const beneath = trace.filter((span) => span !== route);
+    expect(collector.spans.filter((span) => span.attributes["next.span_type"] !== undefined)).toEqual([]);
     expect(beneath.length).toBeGreaterThan(0);
     for (const span of beneath) {
       expect(span.name).toMatch(/^pg\.query/);

@@ -8,16 +8,27 @@ import {
   SpanKind,
   type SpanOptions,
   SpanStatusCode,
+  type TracerProvider,
   trace,
 } from "@opentelemetry/api";
 import { processWide } from "../process-wide";
 
-// Spans of our own around each request's handler and each job run. Without a started SDK (no
-// OTEL_* configuration) the API's tracer is a no-op, so these cost next to nothing.
-// Looked up per span, not once at load: loaded before the SDK starts, as start-tracing.ts and the
-// server load it, a copy of the API that is not the SDK's (Next.js's bundles have their own) would
-// keep a no-op tracer for good.
-const tracer = () => trace.getTracer("crypto-checkout");
+// Spans of our own around each request and each job run. Without a started SDK (no OTEL_*
+// configuration) the tracer is the API's no-op one, so these cost next to nothing.
+
+/**
+ * The SDK's tracer provider, which start-tracing.ts keeps off the global API (so Next.js does not
+ * trace its internals). Process-wide: the server and Next.js's bundles each load a copy of this
+ * module.
+ */
+const tracing = processWide("tracing", () => ({ provider: undefined as TracerProvider | undefined }));
+
+export function setTracerProvider(provider: TracerProvider) {
+  tracing.provider = provider;
+}
+
+// Looked up per span, not once at load: modules load before tracing starts.
+const tracer = () => (tracing.provider ?? trace.getTracerProvider()).getTracer("crypto-checkout");
 
 async function inSpan<T>(name: string, options: SpanOptions, run: (span: Span) => Promise<T>) {
   return tracer().startActiveSpan(name, options, async (span) => {
@@ -35,20 +46,21 @@ async function inSpan<T>(name: string, options: SpanOptions, run: (span: Span) =
 
 /**
  * Request spans open in this process, by span id. Process-wide: the server and Next.js's bundles
- * each load a copy of this module, and Next.js's tracer wrapper must find the server's.
+ * each load a copy of this module, and the route wrappers in the bundles must find the server's.
  */
 const openRequestSpans = processWide("open-request-spans", () => new Map<string, Span>());
 
-/** The open request span `span` is, or stands for (Next.js passes it on as a remote parent). */
-export function openRequestSpan(span: Span): Span | undefined {
-  return openRequestSpans.get(span.spanContext().spanId);
+/** The active span: a request's own span where the context holds its stand-in. */
+function activeSpan(): Span | undefined {
+  const active = trace.getActiveSpan();
+  return active && (openRequestSpans.get(active.spanContext().spanId) ?? active);
 }
 
 /**
  * The server's span for an incoming request, from its arrival until its response has closed and
- * Next.js is done with it, continuing the caller's `traceparent`. Next.js's own request spans fold
- * into it (start-tracing.ts): with a proxy, Next.js handles each request in two passes and would
- * record a span for each.
+ * Next.js is done with it, continuing the caller's `traceparent`. The request runs under a
+ * non-recording stand-in with the same ids: queries and outbound calls become its children, and
+ * Next.js, which traces its own phases whenever a recording span is active, leaves it alone.
  */
 export function inIncomingRequestSpan(
   request: IncomingMessage,
@@ -70,8 +82,8 @@ export function inIncomingRequestSpan(
   if (!isSpanContextValid(span.spanContext())) return handle();
   const spanId = span.spanContext().spanId;
   if (span.isRecording()) openRequestSpans.set(spanId, span);
-  // Next.js names the span after the route once its handling is done, which may be after the
-  // response has closed: the span ends when both have happened.
+  // The route names the span (inRequestSpan) while Next.js handles the request, which may go on
+  // after the response has closed: the span ends when both have happened.
   let unfinished = 2;
   const finish = () => {
     unfinished -= 1;
@@ -82,13 +94,15 @@ export function inIncomingRequestSpan(
     span.end();
   };
   response.once("close", finish);
-  return context.with(trace.setSpan(parent, span), handle).finally(finish);
+  return context
+    .with(trace.setSpan(parent, trace.wrapSpanContext(span.spanContext())), handle)
+    .finally(finish);
 }
 
 /**
  * One span per request, named after its route template, with its request id. In the running app the
- * request's span is open already (the server's, or Next.js's under bare `next start`): it gets the
- * attributes, rather than a copy of itself as a child.
+ * request's span is open already (the server's): it gets the name and attributes, rather than a copy
+ * of itself as a child.
  */
 export function inRequestSpan<T>(
   method: string,
@@ -96,8 +110,9 @@ export function inRequestSpan<T>(
   requestId: string,
   run: (span: Span) => Promise<T>,
 ) {
-  const active = trace.getActiveSpan();
+  const active = activeSpan();
   if (active?.isRecording()) {
+    active.updateName(`${method} ${route}`);
     active.setAttributes({ "http.route": route, "request.id": requestId });
     return run(active);
   }
@@ -117,5 +132,5 @@ export function inJobSpan<T>(task: string, run: () => Promise<T>) {
 
 /** Adds the organization a request acts for to its span. */
 export function annotateOrganization(organizationId: string) {
-  trace.getActiveSpan()?.setAttribute("organization.id", organizationId);
+  activeSpan()?.setAttribute("organization.id", organizationId);
 }

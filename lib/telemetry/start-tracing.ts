@@ -1,15 +1,7 @@
 import Module from "node:module";
-import {
-  type Context,
-  context,
-  type Span,
-  type SpanOptions,
-  type Tracer,
-  type TracerProvider,
-  trace,
-} from "@opentelemetry/api";
+import { context, type ProxyTracerProvider, type TracerProvider, trace } from "@opentelemetry/api";
 import type { SpanProcessor } from "@opentelemetry/sdk-trace";
-import { openRequestSpan } from "./spans";
+import { setTracerProvider } from "./spans";
 
 /**
  * Tracing is off unless the standard OpenTelemetry variables ask for it: an OTLP endpoint, or
@@ -38,6 +30,15 @@ export async function startTracing(options: { spanProcessors?: SpanProcessor[] }
     ]);
   // Constructing an instrumentation already hooks require().
   const plainRequire = Module.prototype.require;
+  const instrumentations = [
+    // The server opens each request's span itself (scripts/serve.ts), continuing an incoming
+    // traceparent: a second server span per request would only duplicate it.
+    new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
+    new UndiciInstrumentation(),
+    // A span per pool checkout doubled the database spans; waiting for a connection still shows
+    // as the gap before a query.
+    new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+  ];
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? "crypto-checkout",
     spanProcessors: options.spanProcessors,
@@ -45,15 +46,7 @@ export async function startTracing(options: { spanProcessors?: SpanProcessor[] }
     // would record and export both again over OTLP, at a cost on every request and query.
     ...(process.env.OTEL_METRICS_EXPORTER ? {} : { metricReaders: [] }),
     ...(process.env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
-    instrumentations: [
-      // Next.js opens each request's trace itself, continuing an incoming traceparent: a server
-      // span per incoming request would only duplicate it. Outgoing requests keep theirs.
-      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
-      new UndiciInstrumentation(),
-      // A span per pool checkout doubled the database spans; waiting for a connection still shows
-      // as the gap before a query.
-      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-    ],
+    instrumentations,
   });
   sdk.start();
   // The instrumentations patch modules from a hook on every require() call, and Next.js calls
@@ -62,7 +55,7 @@ export async function startTracing(options: { spanProcessors?: SpanProcessor[] }
   const [{ default: pg }] = await Promise.all([import("pg"), import("node:http"), import("node:https")]);
   Module.prototype.require = plainRequire;
   keepQueuedQueriesInTheirTrace(pg.Pool.prototype);
-  if (process.env.NEXT_OTEL_VERBOSE !== "1") keepOnlyOutermostNextSpans();
+  if (process.env.NEXT_OTEL_VERBOSE !== "1") keepNextJsOutOfTracing(instrumentations);
   return () => sdk.shutdown();
 }
 
@@ -82,81 +75,16 @@ function keepQueuedQueriesInTheirTrace(pool: { connect: (callback?: ConnectCallb
 }
 
 /**
- * Next.js wraps each request's phases (proxy, module loading, handler, response) in spans of their
- * own, about ten per request, which tell an operator nothing that the request's span and its
- * database and outbound spans do not. Its outermost spans fold into the server's request span
- * (scripts/serve.ts), or stay where there is none; a nested one is replaced by its parent's
- * context, not recorded (NEXT_OTEL_VERBOSE=1 keeps them all). Next.js itself wraps the global
- * provider's getTracer this way.
+ * Next.js traces its own phases (proxy, module loading, handler, response: about ten spans per
+ * request) whenever a tracer provider is registered globally or a recording span is active, and
+ * that machinery was half of tracing's CPU cost per request (bench/checkout-sessions), for spans
+ * that tell an operator little. So the SDK's provider comes off the global API: our spans and the
+ * instrumentations use it directly, and requests run under a non-recording stand-in for their
+ * span (spans.ts). NEXT_OTEL_VERBOSE=1 leaves it registered, and Next.js records every phase.
  */
-function keepOnlyOutermostNextSpans() {
-  const provider: TracerProvider = trace.getTracerProvider();
-  const getTracer = provider.getTracer.bind(provider);
-  // Next.js asks for its tracer on every span: one wrapper per version, not one per call (and Next.js
-  // then wraps the same object once, not anew each time).
-  const wrapped = new Map<string | undefined, Tracer>();
-  provider.getTracer = (name, version, options) => {
-    if (name !== "next.js") return getTracer(name, version, options);
-    let tracer = wrapped.get(version);
-    if (!tracer) {
-      tracer = outermostOnly(getTracer(name, version, options));
-      wrapped.set(version, tracer);
-    }
-    return tracer;
-  };
-}
-
-/** The span of this process that a span started in `parent` would be a child of, if any. */
-function localParent(parent: Context): Span | undefined {
-  const span = trace.getSpan(parent);
-  return span?.isRecording() ? span : undefined;
-}
-
-/**
- * The server's request span when `parent` is it: directly, or passed on in the headers from
- * Next.js's proxy pass to its render pass. Not a span folded into it, which stands for it too.
- */
-function requestParent(parent: Context): Span | undefined {
-  const span = trace.getSpan(parent);
-  const request = span && openRequestSpan(span);
-  return request && (span === request || !span.isRecording()) ? request : undefined;
-}
-
-/**
- * Next.js's span for a request, folded into the server's span for it: what Next.js sets (the route
- * as its name, status, attributes) lands there, and it ends when the response closes, not here.
- */
-function foldedInto(request: Span): Span {
-  return new Proxy(request, {
-    get(target, key) {
-      if (key === "end") return () => {};
-      const value = Reflect.get(target, key);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
-function outermostOnly(tracer: Tracer): Tracer {
-  const unrecorded = (span: Span) => trace.wrapSpanContext(span.spanContext());
-  return {
-    startSpan(name: string, options?: SpanOptions, parent: Context = context.active()) {
-      const request = requestParent(parent);
-      if (request) return foldedInto(request);
-      const local = localParent(parent);
-      return local ? unrecorded(local) : tracer.startSpan(name, options, parent);
-    },
-    startActiveSpan: ((name: string, ...rest: unknown[]) => {
-      // (name, fn), (name, options, fn) or (name, options, context, fn)
-      const run = rest.at(-1) as (span: Span) => unknown;
-      const parent = rest.length === 3 ? (rest[1] as Context) : context.active();
-      const request = requestParent(parent);
-      if (request) {
-        const folded = foldedInto(request);
-        return context.with(trace.setSpan(parent, folded), run, undefined, folded);
-      }
-      const local = localParent(parent);
-      if (local) return run(unrecorded(local));
-      return (tracer.startActiveSpan as (...args: unknown[]) => unknown)(name, ...rest);
-    }) as Tracer["startActiveSpan"],
-  };
+function keepNextJsOutOfTracing(instrumentations: { setTracerProvider(provider: TracerProvider): void }[]) {
+  const provider = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate();
+  trace.disable();
+  for (const instrumentation of instrumentations) instrumentation.setTracerProvider(provider);
+  setTracerProvider(provider);
 }
