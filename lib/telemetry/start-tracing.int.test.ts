@@ -97,11 +97,15 @@ describe("tracing", () => {
 
       const job = spans.find((span) => span.name === "job deliver-webhooks") as ProbeSpan;
       expect(job.attributes).toMatchObject({ "job.task": "deliver-webhooks" });
+      // The endpoint's URL without its query string, which may carry the merchant's secret.
       const outbound = spans.find((span) => span.attributes["url.full"] === receiver.url) as ProbeSpan;
       expect(outbound.attributes).toMatchObject({
         "http.request.method": "POST",
         "http.response.status_code": 200,
       });
+      expect(outbound.attributes).not.toHaveProperty("url.query");
+      expect(JSON.stringify(spans)).not.toContain("probe-query-secret");
+      expect(receiver.received[0].path).toBe("/webhooks?token=probe-query-secret");
       expect(descendsFrom(outbound, job, spans)).toBe(true);
       expect(spans.some((span) => span.name.startsWith("pg.query") && descendsFrom(span, job, spans))).toBe(
         true,

@@ -34,7 +34,14 @@ export async function startTracing(options: { spanProcessors?: SpanProcessor[] }
     // The server opens each request's span itself (scripts/serve.ts), continuing an incoming
     // traceparent: a second server span per request would only duplicate it.
     new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
-    new UndiciInstrumentation(),
+    new UndiciInstrumentation({
+      // A merchant's webhook URL may carry a secret of theirs in its query string: spans keep the
+      // URL without it (the app's outgoing requests all go through undici or fetch).
+      startSpanHook: (request) => ({
+        "url.full": withoutQuery(request.path, request.origin),
+        "url.query": undefined,
+      }),
+    }),
     // A span per pool checkout doubled the database spans; waiting for a connection still shows
     // as the gap before a query.
     new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
@@ -57,6 +64,12 @@ export async function startTracing(options: { spanProcessors?: SpanProcessor[] }
   keepQueuedQueriesInTheirTrace(pg.Pool.prototype);
   if (process.env.NEXT_OTEL_VERBOSE !== "1") keepNextJsOutOfTracing(instrumentations);
   return () => sdk.shutdown();
+}
+
+function withoutQuery(path: string, origin: string) {
+  const url = new URL(path, origin);
+  url.search = "";
+  return url.toString();
 }
 
 type ConnectCallback = (...args: unknown[]) => void;

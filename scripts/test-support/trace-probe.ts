@@ -1,8 +1,8 @@
 // Run by lib/telemetry/start-tracing.int.test.ts in a process of its own, because the SDK must
 // patch pg before anything loads it (as instrumentation.ts does in the app) and a test file's
 // setup has loaded it already. Starts tracing with an in-memory exporter, creates a checkout
-// session through its route, then four at once, runs one webhook delivery pass to
-// `RECEIVER_URL`'s endpoint, and prints every finished span as one JSON document.
+// session through its route, then four at once, runs one webhook delivery pass to an endpoint at
+// `RECEIVER_URL` (with a query string), and prints every finished span as one JSON document.
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace";
 import { startTracing } from "../../lib/telemetry/start-tracing";
 
@@ -34,7 +34,8 @@ await Promise.all(
 );
 const { endpoint } = await createWebhookEndpoint(db(), organization.id, {
   name: "Shop",
-  url: process.env.RECEIVER_URL as string,
+  // A secret of the merchant's in the query string, which the outbound span must not record.
+  url: `${process.env.RECEIVER_URL}?token=probe-query-secret`,
   adapter: "NONE",
   enabled: true,
 });
