@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  type Context,
   context,
   isSpanContextValid,
   propagation,
@@ -30,8 +31,13 @@ export function setTracerProvider(provider: TracerProvider) {
 // Looked up per span, not once at load: modules load before tracing starts.
 const tracer = () => (tracing.provider ?? trace.getTracerProvider()).getTracer("crypto-checkout");
 
-async function inSpan<T>(name: string, options: SpanOptions, run: (span: Span) => Promise<T>) {
-  return tracer().startActiveSpan(name, options, async (span) => {
+async function inSpan<T>(
+  name: string,
+  options: SpanOptions,
+  parent: Context,
+  run: (span: Span) => Promise<T>,
+) {
+  return tracer().startActiveSpan(name, options, parent, async (span) => {
     try {
       return await run(span);
     } catch (error) {
@@ -45,15 +51,15 @@ async function inSpan<T>(name: string, options: SpanOptions, run: (span: Span) =
 }
 
 /**
- * Request spans open in this process, by span id. Process-wide: the server and Next.js's bundles
- * each load a copy of this module, and the route wrappers in the bundles must find the server's.
+ * Where a request's context holds the server's span for it, beside the non-recording stand-in that
+ * is its active span. Symbol.for: the server and Next.js's bundles each load a copy of this module.
  */
-const openRequestSpans = processWide("open-request-spans", () => new Map<string, Span>());
+const requestSpanKey = Symbol.for("crypto-checkout.request-span");
 
-/** The active span: a request's own span where the context holds its stand-in. */
+/** The span of the request or job under way: the server's own span for a request. */
 function activeSpan(): Span | undefined {
-  const active = trace.getActiveSpan();
-  return active && (openRequestSpans.get(active.spanContext().spanId) ?? active);
+  const active = context.active();
+  return (active.getValue(requestSpanKey) as Span | undefined) ?? trace.getSpan(active);
 }
 
 /**
@@ -80,23 +86,19 @@ export function inIncomingRequestSpan(
   );
   // Tracing off: no span, and nothing else to do.
   if (!isSpanContextValid(span.spanContext())) return handle();
-  const spanId = span.spanContext().spanId;
-  if (span.isRecording()) openRequestSpans.set(spanId, span);
   // The route names the span (inRequestSpan) while Next.js handles the request, which may go on
   // after the response has closed: the span ends when both have happened.
   let unfinished = 2;
   const finish = () => {
     unfinished -= 1;
     if (unfinished > 0) return;
-    openRequestSpans.delete(spanId);
     span.setAttribute("http.response.status_code", response.statusCode);
     if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
   };
   response.once("close", finish);
-  return context
-    .with(trace.setSpan(parent, trace.wrapSpanContext(span.spanContext())), handle)
-    .finally(finish);
+  const standIn = trace.wrapSpanContext(span.spanContext());
+  return context.with(trace.setSpan(parent, standIn).setValue(requestSpanKey, span), handle).finally(finish);
 }
 
 /**
@@ -119,6 +121,7 @@ export function inRequestSpan<T>(
   return inSpan(
     `${method} ${route}`,
     { attributes: { "http.request.method": method, "http.route": route, "request.id": requestId } },
+    context.active(),
     run,
   );
 }
@@ -127,7 +130,7 @@ export function inRequestSpan<T>(
 export function inJobSpan<T>(task: string, run: () => Promise<T>) {
   // A trace of its own, even when a request woke it: its timer's later passes would otherwise all
   // join that request's trace.
-  return inSpan(`job ${task}`, { root: true, attributes: { "job.task": task } }, run);
+  return inSpan(`job ${task}`, { attributes: { "job.task": task } }, ROOT_CONTEXT, run);
 }
 
 /** Adds the organization a request acts for to its span. */
