@@ -3,6 +3,7 @@ import pg from "pg";
 import { config } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
 import { log } from "../log";
+import { processWide } from "../process-wide";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
@@ -36,22 +37,22 @@ export async function closeDb(database: Db): Promise<void> {
   await (database as WithPool)[poolKey]?.end();
 }
 
-// One client per process. Dev-mode hot reloads re-evaluate modules, so it lives on globalThis.
-const holder = globalThis as typeof globalThis & { __cryptoCheckoutDb?: PrismaClient };
+// One client per process. Dev-mode hot reloads re-evaluate modules, so it is process-wide.
+const holder = processWide("db", () => ({ client: undefined as PrismaClient | undefined }));
 
 /** The process's client, on the configured DATABASE_URL. */
 export function db(): PrismaClient {
-  if (!holder.__cryptoCheckoutDb) {
+  if (!holder.client) {
     const { databaseUrl, databasePoolSize } = config();
     if (!databaseUrl) {
       throw new Error("DATABASE_URL is not set. Start the app with `npm start`, which provides one.");
     }
-    holder.__cryptoCheckoutDb = createDb(databaseUrl, databasePoolSize);
+    holder.client = createDb(databaseUrl, databasePoolSize);
   }
-  return holder.__cryptoCheckoutDb;
+  return holder.client;
 }
 
 export async function disconnectDb(): Promise<void> {
-  if (holder.__cryptoCheckoutDb) await closeDb(holder.__cryptoCheckoutDb);
-  holder.__cryptoCheckoutDb = undefined;
+  if (holder.client) await closeDb(holder.client);
+  holder.client = undefined;
 }

@@ -3,20 +3,23 @@ import { listJobLeases } from "../jobs/list-job-leases";
 import { registerStateGauge } from "../metrics/metrics";
 import { countInvoicesByStatus } from "../payments/count-invoices-by-status";
 import { measureWatchers } from "../payments/measure-watchers";
+import { processWide } from "../process-wide";
 import { countSubscriptionsByStatus } from "../subscriptions/count-subscriptions-by-status";
 import { getSweepStats } from "../sweeps/get-sweep-stats";
 import { measureDeliveryQueue } from "../webhooks/measure-delivery-queue";
-
-const registered = Symbol.for("crypto-checkout.state-gauges");
-const holder = globalThis as typeof globalThis & { [registered]?: boolean };
 
 /**
  * The gauges read from the database at scrape time; a domain adds one with `registerStateGauge`
  * from lib/metrics/metrics.ts.
  */
 export function registerStateGauges(database: Db) {
-  if (holder[registered]) return;
-  holder[registered] = true;
+  processWide("state-gauges", () => {
+    registerEach(database);
+    return true;
+  });
+}
+
+function registerEach(database: Db) {
   const sampleOf = (value: number | null) => (value === null ? [] : [{ value }]);
   let queue: ReturnType<typeof measureDeliveryQueue> | undefined;
   // A scrape collects every gauge at once: one query feeds all of the queue's (and the watchers').

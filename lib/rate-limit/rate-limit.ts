@@ -8,6 +8,7 @@ import {
 import { config } from "../config";
 import { rateLimited, ServiceError } from "../errors";
 import { clientLimitKey } from "../net/client-address";
+import { processWide } from "../process-wide";
 
 // rate-limiter-flexible keeps the counters: in memory by default (per app instance), or in
 // PostgreSQL (shared by every instance) with SERVICE_RATE_LIMIT_STORE=postgres.
@@ -32,10 +33,6 @@ export type RateLimitScope =
   | "oauthRegistration";
 
 const perHour = (points: number, keyPrefix: string) => ({ points, duration: 60 * 60, keyPrefix });
-
-const holder = globalThis as typeof globalThis & {
-  __cryptoCheckoutLimiters?: Record<RateLimitScope, RateLimiterAbstract>;
-};
 
 /** One limiter per scope, over the configured store. Exported so tests can make a second "instance". */
 export function createRateLimiters(
@@ -72,8 +69,7 @@ export function createRateLimiters(
 }
 
 function limiters() {
-  holder.__cryptoCheckoutLimiters ??= createRateLimiters();
-  return holder.__cryptoCheckoutLimiters;
+  return processWide("rate-limiters", () => createRateLimiters());
 }
 
 const tooMany = (msBeforeNext: number) => rateLimited(Math.max(1, Math.ceil(msBeforeNext / 1000)));

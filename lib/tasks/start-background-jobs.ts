@@ -2,6 +2,7 @@ import { config } from "../config";
 import { db } from "../db/client";
 import { type PeriodicTask, startPeriodicTask } from "../jobs/periodic-task";
 import { log } from "../log";
+import { processWide } from "../process-wide";
 import { backgroundTasks } from "./background-tasks";
 import { sweepNetworksTask } from "./sweep-networks-task";
 
@@ -11,20 +12,22 @@ function inProcessSweeper(): PeriodicTask[] {
   return hdMnemonic && sweeper.inProcess ? [sweepNetworksTask(hdMnemonic)] : [];
 }
 
-const holder = globalThis as typeof globalThis & { __cryptoCheckoutJobs?: () => Promise<void> };
+const holder = processWide("background-jobs", () => ({
+  stop: undefined as (() => Promise<void>) | undefined,
+}));
 
 /** Starts the in-process engine once per process; returns what stopBackgroundJobs does. */
 export function startBackgroundJobs(): () => Promise<void> {
-  if (!holder.__cryptoCheckoutJobs) {
+  if (!holder.stop) {
     const tasks = [...backgroundTasks, ...inProcessSweeper()];
     const stops = tasks.map((task) => startPeriodicTask(db(), task));
     log.info({ tasks: tasks.map((task) => task.name) }, "in-process jobs started");
-    holder.__cryptoCheckoutJobs = async () => {
-      holder.__cryptoCheckoutJobs = undefined;
+    holder.stop = async () => {
+      holder.stop = undefined;
       await Promise.all(stops.map((stop) => stop()));
     };
   }
-  return holder.__cryptoCheckoutJobs;
+  return holder.stop;
 }
 
 /**
@@ -33,5 +36,5 @@ export function startBackgroundJobs(): () => Promise<void> {
  * leases are given back. Settles when all of that is done; a no-op where the engine never ran.
  */
 export async function stopBackgroundJobs(): Promise<void> {
-  await holder.__cryptoCheckoutJobs?.();
+  await holder.stop?.();
 }
