@@ -44,6 +44,7 @@ export const idPrefixes = {
   sweep: "swp",
   sweepTransaction: "swt",
   organizationLogo: "logo",
+  settlementChange: "stc",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
