@@ -6,6 +6,7 @@ import { notFound as notFoundError } from "@/lib/errors";
 import { memberAction, organizationCookie } from "@/lib/http/dashboard-session";
 
 export const switchOrganizationAction = memberAction(
+  "organization.read",
   z.object({ organizationId: z.string() }),
   async (member, { organizationId }) => {
     if (!member.memberships.some((m) => m.organization.id === organizationId)) {

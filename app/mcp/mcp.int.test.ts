@@ -172,12 +172,21 @@ describe("MCP server at /mcp: agent credentials", () => {
       credential: { kind: "agent", id: readOnly.credential.id },
       access: "read",
     });
-    const refused = await call(client, "service_paylinks_create", {
-      name: "P",
-      amount: "1",
-      currency: "USD",
+    // A write tool is refused at the HTTP level (MCP scope step-up), before any tool runs.
+    await expect(
+      call(client, "service_paylinks_create", { name: "P", amount: "1", currency: "USD" }),
+    ).rejects.toThrow(/insufficient_scope/);
+    const refused = await post(readOnly.auth, {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "service_paylinks_create", arguments: { name: "P", amount: "1", currency: "USD" } },
     });
-    expect(errorCode(refused)).toBe("insufficient_scope");
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("www-authenticate")).toBe(
+      'Bearer error="insufficient_scope", scope="read write"',
+    );
+    expect((await refused.json()).error.code).toBe("insufficient_scope");
     expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(0);
   });
 

@@ -1,11 +1,19 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { db } from "@/lib/db/client";
 import { mcpRoute } from "@/lib/http/route";
-import { buildMcpServer } from "@/lib/mcp/build-mcp-server";
+import { assertToolScopes, buildMcpServer } from "@/lib/mcp/build-mcp-server";
 
 // Streamable HTTP, stateless: a new server and transport per request, so any app instance can
 // answer any request, with plain JSON answers.
 const handle = mcpRoute(async ({ request, caller, requestId }) => {
+  if (request.method === "POST")
+    assertToolScopes(
+      await request
+        .clone()
+        .json()
+        .catch(() => null),
+      caller,
+    );
   const server = buildMcpServer({ db: db(), caller, requestId });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

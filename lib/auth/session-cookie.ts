@@ -15,14 +15,14 @@ export function sessionCookieName(): string {
   return `${secure ? "__Secure-" : ""}next-auth.session-token`;
 }
 
-/** The signed-in user of a request's session cookie, or null. */
+/** The signed-in user of a request's session cookie and when it signed in, or null. */
 export async function findSessionUser(database: Db, sessionToken: string | undefined) {
   if (!sessionToken) return null;
   const session = await database.authSession.findUnique({
     where: { tokenHash: hashSecret(sessionToken) },
     include: { user: { select: { id: true, email: true } } },
   });
-  return session && session.expires > new Date() ? session.user : null;
+  return session && session.expires > new Date() ? { ...session.user, signedInAt: session.createdAt } : null;
 }
 
 /** Signs a user in: a new session row, and the cookie that carries its token. */

@@ -6,6 +6,9 @@ import { getServerSession } from "next-auth";
 import { cache } from "react";
 import type { z } from "zod";
 import { authOptions } from "../auth/auth-options";
+import { findSessionUser, sessionCookieName } from "../auth/session-cookie";
+import { type Actor, authorize } from "../authority/authorize";
+import { type OperationId, requirementOf } from "../authority/operations";
 import { db } from "../db/client";
 import { forbidden, toServiceError, unauthenticated } from "../errors";
 import type { MembershipRole } from "../generated/prisma/client";
@@ -48,6 +51,31 @@ export const findMember = cache(async (): Promise<MemberContext | null> => {
   };
 });
 
+/** The authority table's view of a signed-in member. */
+export function actorOfMember(member: MemberContext): Actor {
+  return { kind: member.role === "OWNER" ? "owner" : "member" };
+}
+
+/** How recent a sign-in must be for what changes where money goes (lib/authority/operations.ts). */
+export const recentSignInMs = 10 * 60 * 1000;
+
+/** When the browser's session was signed in, or null without one. */
+export async function signedInAt(): Promise<Date | null> {
+  const user = await findSessionUser(db(), (await cookies()).get(sessionCookieName())?.value);
+  return user?.signedInAt ?? null;
+}
+
+/** Refuses unless the browser signed in within the last 10 minutes (code reauthentication_required). */
+export async function assertRecentSignIn() {
+  const at = await signedInAt();
+  if (!at || Date.now() - at.getTime() > recentSignInMs) {
+    throw forbidden(
+      "reauthentication_required",
+      "For your safety, sign in again (within the last 10 minutes) before changing where money goes.",
+    );
+  }
+}
+
 /** For pages under /dashboard: the member, or a redirect to sign-in. */
 export async function requireMember(): Promise<MemberContext> {
   const member = await findMember();
@@ -69,24 +97,23 @@ function formFields(form: FormData): Record<string, string> {
 }
 
 /**
- * A server action of the dashboard: checks the session and membership (and the owner role when
- * asked), parses the form with a zod schema from lib, runs one domain function, and answers
+ * A server action of the dashboard: checks the session and membership, and the authority table's
+ * row for `operation` (role, recent sign-in), parses the form with a zod schema from lib, runs one domain function, and answers
  * with its result or a readable error. Next.js only accepts server actions from the app's own
  * origin, and the session cookie is SameSite=Lax, so forms are safe from cross-site posts.
  */
 export function memberAction<S extends z.ZodType, T>(
+  operation: OperationId,
   schema: S,
   action: (member: MemberContext, input: z.output<S>) => Promise<T>,
-  options: { ownerOnly?: boolean } = {},
 ) {
   return async (_previous: ActionResult<T> | null, form: FormData): Promise<ActionResult<T>> => {
     const at = Date.now();
     try {
       const member = await findMember();
       if (!member) throw unauthenticated("signed_out", "Your session has ended. Sign in again.");
-      if (options.ownerOnly && member.role !== "OWNER") {
-        throw forbidden("owner_only", "Only an owner of the organization can do this.");
-      }
+      authorize(actorOfMember(member), operation);
+      if (requirementOf(operation).recentSignIn) await assertRecentSignIn();
       const input = formFields(form);
       const parsed = schema.safeParse(input);
       if (!parsed.success) throw validationError(parsed.error, input);

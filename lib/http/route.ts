@@ -2,6 +2,8 @@ import type { NextRequest } from "next/server";
 import { type ApiVersion, apiVersionHeader, latestApiVersion } from "../api-version/api-versions";
 import { resolveApiVersion } from "../api-version/resolve-api-version";
 import { findSessionUser, sessionCookieName } from "../auth/session-cookie";
+import { actorOf, authorize, type Decision } from "../authority/authorize";
+import type { OperationId } from "../authority/operations";
 import { config } from "../config";
 import { db } from "../db/client";
 import { forbidden, ServiceError, unauthenticated } from "../errors";
@@ -28,7 +30,12 @@ export type PublicContext<P> = {
   /** Answer in this (the organization's) API version unless the request names one. */
   pinApiVersion: (pinned: string | undefined) => void;
 };
-export type ApiKeyContext<P> = PublicContext<P> & { organizationId: string; caller: MerchantCaller };
+export type ApiKeyContext<P> = PublicContext<P> & {
+  organizationId: string;
+  caller: MerchantCaller;
+  /** `propose` where the operation routes money and the caller cannot decide that alone. */
+  decision: Decision;
+};
 
 type RouteArgs<P> = [request: NextRequest, route: { params: Promise<P> }];
 
@@ -129,9 +136,10 @@ export function sessionRoute<P = Record<string, never>>(
 /**
  * A route for merchants' servers and agents: `Authorization: Bearer sk_live_…` (an API key) or
  * `sk_agent_…` (an agent credential), scoped to the credential's organization and rate limited
- * per credential. Read-only credentials may only read.
+ * per credential. What the credential may do is the authority table's row for `operation`.
  */
 export function apiKeyRoute<P = Record<string, never>>(
+  operation: OperationId,
   handler: (context: ApiKeyContext<P>) => Promise<Reply | Response>,
 ) {
   return publicRoute<P>(async (context) => {
@@ -142,14 +150,9 @@ export function apiKeyRoute<P = Record<string, never>>(
     });
     context.pinApiVersion(caller.apiVersion);
     await consumeRateLimit("apiKey", caller.credential.id);
-    if (caller.access === "read" && request.method !== "GET" && request.method !== "HEAD") {
-      throw forbidden(
-        "insufficient_access",
-        "This credential has read-only access. Connect the agent with write access to make changes.",
-      );
-    }
+    const decision = authorize(actorOf(caller), operation);
     annotateOrganization(caller.organizationId);
-    return handler({ ...context, organizationId: caller.organizationId, caller });
+    return handler({ ...context, organizationId: caller.organizationId, caller, decision });
   });
 }
 
@@ -159,9 +162,10 @@ export function apiKeyRoute<P = Record<string, never>>(
  * the browser on its own, so it must never authorize a change.
  */
 export function apiKeyOrMemberRoute<P = Record<string, never>>(
+  operation: OperationId,
   handler: (context: PublicContext<P> & { organizationId: string }) => Promise<Reply | Response>,
 ) {
-  const withApiKey = apiKeyRoute<P>(handler);
+  const withApiKey = apiKeyRoute<P>(operation, handler);
   const withSession = publicRoute<P>(async (context) => {
     // Loaded on demand so API-key traffic never pays for the sign-in machinery.
     const { findMember } = await import("./dashboard-session");
@@ -172,6 +176,7 @@ export function apiKeyOrMemberRoute<P = Record<string, never>>(
         "No API key provided. Send it as `Authorization: Bearer sk_live_…`.",
       );
     }
+    authorize({ kind: member.role === "OWNER" ? "owner" : "member" }, operation);
     annotateOrganization(member.organization.id);
     return handler({ ...context, organizationId: member.organization.id });
   });

@@ -9,7 +9,13 @@ import { buildMcpServer } from "./build-mcp-server";
 async function connectAs(organizationId: string, access: "read" | "write") {
   const server = buildMcpServer({
     db: db(),
-    caller: { organizationId, credential: { kind: "agent", id: "agc_test" }, access },
+    caller: {
+      organizationId,
+      credential: { kind: "agent", id: "agc_test" },
+      access,
+      role: "owner",
+      name: "test agent",
+    },
     requestId: "req_test",
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -33,13 +39,13 @@ describe("a read-only caller", () => {
     ["service_paylinks_create", { name: "P", amount: "1", currency: "USD" }],
     ["service_organization_update", { name: "Renamed" }],
     ["service_webhooks_create", { name: "W", url: "https://example.com/hooks" }],
-  ])("gets insufficient_scope from %s and changes nothing", async (name, args) => {
+  ])("gets insufficient_access from %s and changes nothing", async (name, args) => {
     const { organization } = await createTestOrganization("Read Only Store");
     const client = await connectAs(organization.id, "read");
     const result = await client.callTool({ name, arguments: args });
     expect(result.isError).toBe(true);
     expect((result.content as { text: string }[])[0].text).toMatch(
-      /^insufficient_scope: .* Request id: req_test\.$/,
+      /^insufficient_access: .* Request id: req_test\.$/,
     );
     expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(0);
     expect(await db().webhookEndpoint.count({ where: { organizationId: organization.id } })).toBe(0);

@@ -16,9 +16,11 @@ import {
 } from "../../packages/agent/src/catalog";
 import { describeTool } from "../../packages/agent/src/catalog/describe-tool";
 import { registerKnowledge } from "../../packages/agent/src/catalog/knowledge";
+import { type Actor, actorOf, authorize, insufficientScope } from "../authority/authorize";
+import { type OperationId, operationOfTool } from "../authority/operations";
 import { config } from "../config";
 import type { Db } from "../db/client";
-import { toServiceError } from "../errors";
+import { ServiceError, toServiceError } from "../errors";
 import type { MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { parseOrThrow } from "../validation/validation-error";
 import { confirmationKey } from "./confirmation-key";
@@ -46,13 +48,61 @@ const describeRemoteTool = (tool: ToolDefinition): Tool => ({
   ...describeTool(tool),
 });
 
-/** tools/list answers, computed once per access level. */
-const listings: Record<"read" | "write", Tool[]> = {
-  read: toolsFor("read", "remote").map(describeRemoteTool),
-  write: toolsFor("write", "remote").map(describeRemoteTool),
-};
-
 const allRemoteTools = new Map(toolsFor("write", "remote").map((tool) => [tool.name, tool]));
+
+/** The authority table's row for a remote tool; a tool missing from the table is never callable. */
+function toolOperation(name: string): OperationId {
+  const operation = operationOfTool(name);
+  if (!operation) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  return operation;
+}
+
+function mayCall(actor: Actor, name: string) {
+  try {
+    authorize(actor, toolOperation(name));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** tools/list answers, computed once per kind of caller: only the tools it may call. */
+const listings = new Map<string, Tool[]>();
+function listingFor(caller: MerchantCaller): Tool[] {
+  const key = `${caller.credential.kind}:${caller.access}:${caller.role}`;
+  let listing = listings.get(key);
+  if (!listing) {
+    const actor = actorOf(caller);
+    listing = [...allRemoteTools.values()]
+      .filter((tool) => mayCall(actor, tool.name))
+      .map(describeRemoteTool);
+    listings.set(key, listing);
+  }
+  return listing;
+}
+
+/**
+ * A tools/call that the caller's token lacks the scope for is refused at the HTTP level, before
+ * the MCP server runs: 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`, so clients
+ * can ask the user for more (MCP authorization, scope step-up). Role refusals stay tool errors.
+ */
+export function assertToolScopes(body: unknown, caller: MerchantCaller) {
+  const messages = Array.isArray(body) ? body : [body];
+  for (const message of messages) {
+    if (typeof message !== "object" || message === null) continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    if (method !== "tools/call" || typeof params?.name !== "string") continue;
+    const operation = operationOfTool(params.name);
+    if (!operation) continue;
+    try {
+      authorize(actorOf(caller), operation);
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 403 && error.code.startsWith("insufficient_")) {
+        throw insufficientScope(error.message);
+      }
+    }
+  }
+}
 
 async function callTool(
   name: string,
@@ -62,21 +112,13 @@ async function callTool(
   const tool = allRemoteTools.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   try {
-    if (tool.access === "write" && context.caller.access !== "write") {
-      return toolError({
-        error: {
-          code: "insufficient_scope",
-          message: `${name} changes data, and this connection has read access only.`,
-        },
-        requestId: context.requestId,
-      });
-    }
+    const decision = authorize(actorOf(context.caller), toolOperation(name));
     const input = parseOrThrow(tool.inputSchema, args ?? {});
     const handler = toolHandlers[name as keyof typeof toolHandlers] as (
       input: unknown,
       handlerContext: Parameters<(typeof toolHandlers)["service_auth_status"]>[1],
     ) => Promise<CallToolResult>;
-    const result = await handler(input, { ...context, confirmationKey: confirmationKey() });
+    const result = await handler(input, { ...context, decision, confirmationKey: confirmationKey() });
     const url = result.structuredContent?.url;
     if (appTools.has(name) && !result.isError && typeof url === "string") {
       return { ...result, _meta: { [qrMetaKey]: qrSvg(url) } };
@@ -97,7 +139,7 @@ export function buildMcpServer(context: { db: Db; caller: MerchantCaller; reques
     { name: "crypto-checkout", title: "Crypto Checkout", version: "1.0.0", websiteUrl: baseUrl },
     { capabilities: { tools: {} }, instructions: serverInstructions },
   );
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listings[context.caller.access] }));
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listingFor(context.caller) }));
   server.server.setRequestHandler(CallToolRequestSchema, (request) =>
     callTool(request.params.name, request.params.arguments, context),
   );

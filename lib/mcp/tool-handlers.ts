@@ -6,6 +6,7 @@ import {
   type ToolResult,
   toolResult,
 } from "../../packages/agent/src/catalog";
+import type { Decision } from "../authority/authorize";
 import { parseCreateCheckoutSession } from "../checkout/checkout-session-schemas";
 import { createCheckoutSession } from "../checkout/create-checkout-session";
 import { getCheckoutSession } from "../checkout/get-checkout-session";
@@ -70,6 +71,8 @@ export type ToolContext = {
   db: Db;
   caller: MerchantCaller;
   requestId: string;
+  /** The authority table's answer: `propose` where the tool routes money (lib/authority). */
+  decision: Decision;
   /** Key of the confirmation tokens of destructive tools. */
   confirmationKey: Uint8Array;
 };

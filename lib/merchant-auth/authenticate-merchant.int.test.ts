@@ -132,6 +132,8 @@ describe("authenticateMerchant", () => {
       organizationId: organization.id,
       credential: { kind: "agent", id: credential.id },
       access: "read",
+      role: "owner",
+      name: credential.agentName,
       apiVersion: "2026-11-22",
     });
   });

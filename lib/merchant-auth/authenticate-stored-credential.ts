@@ -11,13 +11,14 @@ const lastUsedResolutionMs = 60_000;
 const stores = {
   api_key: {
     table: "ApiKey",
-    select: `SELECT c."id", c."organizationId", c."lastUsedAt", 'WRITE' AS "access", o."apiVersion"
+    select: `SELECT c."id", c."organizationId", c."lastUsedAt", 'WRITE' AS "access", c."name", o."apiVersion"
                FROM "ApiKey" c JOIN "Organization" o ON o."id" = c."organizationId"
               WHERE c."hash" = $1 AND c."revokedAt" IS NULL`,
   },
   agent: {
     table: "AgentCredential",
-    select: `SELECT c."id", c."organizationId", c."lastUsedAt", c."access"::text AS "access", o."apiVersion"
+    select: `SELECT c."id", c."organizationId", c."lastUsedAt", c."access"::text AS "access",
+                    c."agentName" AS "name", o."apiVersion"
                FROM "AgentCredential" c JOIN "Organization" o ON o."id" = c."organizationId"
               WHERE c."hash" = $1 AND c."revokedAt" IS NULL`,
   },
@@ -28,6 +29,7 @@ type Row = {
   organizationId: string;
   lastUsedAt: Date | null;
   access: "READ" | "WRITE";
+  name: string;
   apiVersion: string;
 };
 
@@ -49,6 +51,10 @@ export async function authenticateStoredCredential(
     organizationId: row.organizationId,
     credential: { kind, id: row.id },
     access: row.access === "READ" ? "read" : "write",
+    // An API key is the organization's own server; an agent credential was approved by an owner
+    // for its access, and what moves money still needs an owner (lib/authority/operations.ts).
+    role: "owner",
+    name: row.name,
     apiVersion: row.apiVersion,
   };
 }

@@ -7,7 +7,7 @@ import { apiKeyRoute } from "@/lib/http/route";
 import { hashRequest } from "@/lib/idempotency/hash-request";
 import { parseIdempotencyKey } from "@/lib/idempotency/parse-idempotency-key";
 
-export const POST = apiKeyRoute(async ({ request, organizationId }) => {
+export const POST = apiKeyRoute("checkoutSessions.create", async ({ request, organizationId }) => {
   const body = await readJson(request, z.unknown());
   const input = parseCreateCheckoutSession(body);
   const key = parseIdempotencyKey(request.headers.get("idempotency-key"), {

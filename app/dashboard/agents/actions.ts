@@ -6,6 +6,7 @@ import { db } from "@/lib/db/client";
 import { memberAction } from "@/lib/http/dashboard-session";
 
 export const revokeAgentCredentialAction = memberAction(
+  "agents.revoke",
   revokeAgentCredentialSchema,
   async (member, input) => {
     const credential = await revokeAgentCredential(db(), {
@@ -14,5 +15,4 @@ export const revokeAgentCredentialAction = memberAction(
     });
     return { id: credential.id };
   },
-  { ownerOnly: true },
 );

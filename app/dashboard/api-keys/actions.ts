@@ -8,19 +8,19 @@ import { memberAction } from "@/lib/http/dashboard-session";
 
 // The secret goes back to the owner's browser this once and is stored nowhere.
 export const createApiKeyAction = memberAction(
+  "apiKeys.manage",
   createApiKeySchema,
   async (member, input) => {
     const { apiKey, secret } = await createApiKey(db(), { organizationId: member.organization.id, ...input });
     return { id: apiKey.id, name: apiKey.name, secret };
   },
-  { ownerOnly: true },
 );
 
 export const revokeApiKeyAction = memberAction(
+  "apiKeys.manage",
   revokeApiKeySchema,
   async (member, input) => {
     const key = await revokeApiKey(db(), { organizationId: member.organization.id, ...input });
     return { id: key.id };
   },
-  { ownerOnly: true },
 );

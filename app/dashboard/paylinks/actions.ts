@@ -10,13 +10,18 @@ import { createPaylinkSchema, disablePaylinkSchema, editPaylinkSchema } from "@/
 
 const fields = (form: unknown) => form as Record<string, string>;
 
-export const createPaylinkAction = memberAction(createPaylinkSchema, async (member, input) => {
-  const paylink = await createPaylink(db(), member.organization.id, input);
-  return { id: paylink.id, name: paylink.name };
-});
+export const createPaylinkAction = memberAction(
+  "paylinks.write",
+  createPaylinkSchema,
+  async (member, input) => {
+    const paylink = await createPaylink(db(), member.organization.id, input);
+    return { id: paylink.id, name: paylink.name };
+  },
+);
 
 // The edit form always shows the description, so an emptied one (dropped as unsent) clears it.
 export const editPaylinkAction = memberAction(
+  "paylinks.write",
   z.preprocess((form) => ({ description: null, ...fields(form) }), editPaylinkSchema),
   async (member, input) => {
     await editPaylink(db(), member.organization.id, input);
@@ -25,6 +30,7 @@ export const editPaylinkAction = memberAction(
 );
 
 export const enablePaylinkAction = memberAction(
+  "paylinks.write",
   z.preprocess((form) => ({ ...fields(form), enabled: true }), editPaylinkSchema),
   async (member, input) => {
     await editPaylink(db(), member.organization.id, input);
@@ -34,6 +40,7 @@ export const enablePaylinkAction = memberAction(
 
 // Only ConfirmAction's second step sends `confirm`, so the API's explicit confirmation holds.
 export const disablePaylinkAction = memberAction(
+  "paylinks.write",
   z.preprocess((form) => {
     const { confirm, ...rest } = fields(form);
     return { ...rest, ...(confirm === undefined ? {} : { confirm: confirm === "true" }) };

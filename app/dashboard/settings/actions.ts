@@ -21,29 +21,27 @@ import {
 } from "@/lib/organizations/team-schemas";
 import { updateOrganization } from "@/lib/organizations/update-organization";
 
-// Settings decide who is paid and who gets in: owners change them, members read them.
-const ownerOnly = { ownerOnly: true };
-
 export const renameOrganizationAction = memberAction(
+  "organization.update",
   updateOrganizationSchema,
   async (member, input) => {
     const organization = await updateOrganization(db(), member.organization.id, input);
     return { name: organization.name };
   },
-  ownerOnly,
 );
 
 export const updateSettlementWalletsAction = memberAction(
+  "settlement.change",
   settlementWalletsFormSchema,
   async (member, input) => {
     const organization = await updateOrganization(db(), member.organization.id, input);
     return { wallets: organization.settlementWallets.length };
   },
-  ownerOnly,
 );
 
 // The form always shows the URL, so an emptied one (dropped as unsent) clears the setting.
 export const updateWebhookUrlAction = memberAction(
+  "webhooks.manage",
   z.preprocess(
     (form) => ({ webhookUrl: null, ...(form as Record<string, string>) }),
     updateOrganizationSchema,
@@ -52,54 +50,45 @@ export const updateWebhookUrlAction = memberAction(
     const organization = await updateOrganization(db(), member.organization.id, input);
     return { webhookUrl: organization.webhookUrl };
   },
-  ownerOnly,
 );
 
 export const updateSubscriptionGraceAction = memberAction(
+  "organization.update",
   subscriptionGraceFormSchema,
   async (member, input) => {
     const organization = await updateOrganization(db(), member.organization.id, input);
     return { subscriptionGraceDays: organization.subscriptionGraceDays };
   },
-  ownerOnly,
 );
 
 export const updateBrandingAction = memberAction(
+  "organization.update",
   brandingFormSchema,
   async (member, input) => {
     const organization = await updateOrganization(db(), member.organization.id, input);
     return { logo: organization.brandLogo !== null };
   },
-  ownerOnly,
 );
 
-export const inviteMemberAction = memberAction(
-  inviteMemberSchema,
-  async (member, input) => {
-    const result = await inviteMember(db(), member.organization.id, {
-      ...input,
-      invitedBy: member.user.email,
-      clientAddress: clientAddress(await headers()),
-    });
-    return { kind: result.kind, email: input.email };
-  },
-  ownerOnly,
-);
+export const inviteMemberAction = memberAction("team.manage", inviteMemberSchema, async (member, input) => {
+  const result = await inviteMember(db(), member.organization.id, {
+    ...input,
+    invitedBy: member.user.email,
+    clientAddress: clientAddress(await headers()),
+  });
+  return { kind: result.kind, email: input.email };
+});
 
-export const removeMemberAction = memberAction(
-  removeMemberSchema,
-  async (member, input) => {
-    await removeMember(db(), member.organization.id, input.membershipId);
-    return { membershipId: input.membershipId };
-  },
-  ownerOnly,
-);
+export const removeMemberAction = memberAction("team.manage", removeMemberSchema, async (member, input) => {
+  await removeMember(db(), member.organization.id, input.membershipId);
+  return { membershipId: input.membershipId };
+});
 
 export const cancelInvitationAction = memberAction(
+  "team.manage",
   cancelInvitationSchema,
   async (member, input) => {
     await cancelInvitation(db(), member.organization.id, input.invitationId);
     return { invitationId: input.invitationId };
   },
-  ownerOnly,
 );

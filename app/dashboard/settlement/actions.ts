@@ -5,8 +5,6 @@ import { memberAction } from "@/lib/http/dashboard-session";
 import { retrySweep, retrySweepSchema } from "@/lib/sweeps/retry-sweep";
 
 // Money moves: owners only.
-export const retrySweepAction = memberAction(
-  retrySweepSchema,
-  (member, input) => retrySweep(db(), member.organization.id, input),
-  { ownerOnly: true },
+export const retrySweepAction = memberAction("sweeps.retry", retrySweepSchema, (member, input) =>
+  retrySweep(db(), member.organization.id, input),
 );

@@ -8,6 +8,7 @@ import { cancelSubscriptionSchema } from "@/lib/subscriptions/subscription-schem
 
 // Money: only owners end a subscription. The form sends strings; atPeriodEnd is "true" or "false".
 export const cancelSubscriptionAction = memberAction(
+  "subscriptions.cancel",
   z.preprocess(
     (form) => {
       const { atPeriodEnd, ...rest } = form as Record<string, string>;
@@ -19,5 +20,4 @@ export const cancelSubscriptionAction = memberAction(
     const subscription = await cancelSubscription(db(), member.organization.id, input);
     return { id: subscription.id, status: subscription.status };
   },
-  { ownerOnly: true },
 );

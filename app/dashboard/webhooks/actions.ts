@@ -20,25 +20,25 @@ import {
 
 // Where customer data goes is the owners' call (a removed member's endpoint would keep receiving
 // it); test events and redeliveries go to endpoints the owners set up, so any member may send them.
-const ownerOnly = { ownerOnly: true };
 
 export const createWebhookEndpointAction = memberAction(
+  "webhooks.manage",
   createWebhookEndpointFormSchema,
   async (member, input) => {
     const { endpoint, signingSecret } = await createWebhookEndpoint(db(), member.organization.id, input);
     return { endpoint: serializeWebhookEndpoint(endpoint), signingSecret };
   },
-  ownerOnly,
 );
 
 export const setWebhookEndpointEnabledAction = memberAction(
+  "webhooks.manage",
   setWebhookEndpointEnabledFormSchema,
   async (member, { id, enabled }) =>
     serializeWebhookEndpoint(await updateWebhookEndpoint(db(), member.organization.id, id, { enabled })),
-  ownerOnly,
 );
 
 export const rotateWebhookSecretAction = memberAction(
+  "webhooks.manage",
   webhookEndpointIdFormSchema,
   async (member, { id }) => {
     const { endpoint, signingSecret } = await rotateWebhookSecret(db(), member.organization.id, id);
@@ -47,16 +47,15 @@ export const rotateWebhookSecretAction = memberAction(
       previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null,
     };
   },
-  ownerOnly,
 );
 
 const deleteEndpoint = memberAction(
+  "webhooks.manage",
   webhookEndpointIdFormSchema,
   async (member, { id }) => {
     await deleteWebhookEndpoint(db(), member.organization.id, id);
     return { id };
   },
-  ownerOnly,
 );
 
 /** Deletes, then shows the list: the endpoint's own page, where this may be posted from, is gone. */
@@ -69,12 +68,20 @@ export async function deleteWebhookEndpointAction(
   return result;
 }
 
-export const sendTestEventAction = memberAction(sendTestEventFormSchema, async (member, { id, type }) => {
-  const event = await sendTestEvent(db(), member.organization.id, id, type);
-  return { eventId: event.id, type: event.type };
-});
+export const sendTestEventAction = memberAction(
+  "webhooks.test",
+  sendTestEventFormSchema,
+  async (member, { id, type }) => {
+    const event = await sendTestEvent(db(), member.organization.id, id, type);
+    return { eventId: event.id, type: event.type };
+  },
+);
 
-export const redeliverEventAction = memberAction(redeliverFormSchema, async (member, { id, eventId }) => {
-  const delivery = await redeliverEvent(db(), member.organization.id, id, eventId);
-  return { deliveryId: delivery.id };
-});
+export const redeliverEventAction = memberAction(
+  "webhooks.test",
+  redeliverFormSchema,
+  async (member, { id, eventId }) => {
+    const delivery = await redeliverEvent(db(), member.organization.id, id, eventId);
+    return { deliveryId: delivery.id };
+  },
+);

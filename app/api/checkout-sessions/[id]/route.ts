@@ -3,6 +3,9 @@ import { serializeCheckoutSessionDetail } from "@/lib/checkout/serialize-checkou
 import { db } from "@/lib/db/client";
 import { apiKeyRoute } from "@/lib/http/route";
 
-export const GET = apiKeyRoute<{ id: string }>(async ({ organizationId, params }) => ({
-  body: serializeCheckoutSessionDetail(await getCheckoutSession(db(), organizationId, params.id)),
-}));
+export const GET = apiKeyRoute<{ id: string }>(
+  "checkoutSessions.read",
+  async ({ organizationId, params }) => ({
+    body: serializeCheckoutSessionDetail(await getCheckoutSession(db(), organizationId, params.id)),
+  }),
+);

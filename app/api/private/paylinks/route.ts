@@ -6,7 +6,7 @@ import { listPaylinksQuery } from "@/lib/paylinks/paylink-schemas";
 import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
 import { listPage } from "@/lib/validation/list-page";
 
-export const GET = apiKeyRoute(async ({ request, organizationId }) => {
+export const GET = apiKeyRoute("paylinks.read", async ({ request, organizationId }) => {
   const paging = readQuery(request, listPaylinksQuery);
   const { paylinks, total } = await listPaylinks(db(), organizationId, paging);
   return { body: listPage(paylinks.map(serializePaylink), paging, total) };

@@ -6,7 +6,7 @@ import { serializeSubscription } from "@/lib/subscriptions/serialize-subscriptio
 import { listSubscriptionsQuery } from "@/lib/subscriptions/subscription-schemas";
 import { listPage } from "@/lib/validation/list-page";
 
-export const GET = apiKeyRoute(async ({ request, organizationId }) => {
+export const GET = apiKeyRoute("subscriptions.read", async ({ request, organizationId }) => {
   const query = readQuery(request, listSubscriptionsQuery);
   const { subscriptions, total } = await listSubscriptions(db(), organizationId, query);
   return { body: listPage(subscriptions.map(serializeSubscription), query, total) };

@@ -5,7 +5,7 @@ import { listSweeps, sweepListQuery } from "@/lib/sweeps/list-sweeps";
 import { serializeSweep } from "@/lib/sweeps/serialize-sweep";
 import { listPage } from "@/lib/validation/list-page";
 
-export const GET = apiKeyRoute(async ({ request, organizationId }) => {
+export const GET = apiKeyRoute("sweeps.read", async ({ request, organizationId }) => {
   const query = readQuery(request, sweepListQuery);
   const { sweeps, total } = await listSweeps(db(), organizationId, query);
   return { body: listPage(sweeps.map(serializeSweep), query, total) };

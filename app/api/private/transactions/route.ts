@@ -6,7 +6,7 @@ import { serializeInvoice } from "@/lib/payments/serialize-invoice";
 import { pagingQuery } from "@/lib/validation/fields";
 import { listPage } from "@/lib/validation/list-page";
 
-export const GET = apiKeyRoute(async ({ request, organizationId }) => {
+export const GET = apiKeyRoute("transactions.read", async ({ request, organizationId }) => {
   const paging = readQuery(request, pagingQuery);
   const { invoices, total } = await listTransactions(db(), organizationId, paging);
   return { body: listPage(invoices.map(serializeInvoice), paging, total) };

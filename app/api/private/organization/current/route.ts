@@ -6,11 +6,11 @@ import { updateOrganizationSchema } from "@/lib/organizations/organization-schem
 import { serializeOrganization } from "@/lib/organizations/serialize-organization";
 import { updateOrganization } from "@/lib/organizations/update-organization";
 
-export const GET = apiKeyRoute(async ({ organizationId }) => ({
+export const GET = apiKeyRoute("organization.read", async ({ organizationId }) => ({
   body: serializeOrganization(await getOrganization(db(), organizationId)),
 }));
 
-export const PUT = apiKeyRoute(async ({ request, organizationId }) => ({
+export const PUT = apiKeyRoute("organization.update", async ({ request, organizationId }) => ({
   body: serializeOrganization(
     await updateOrganization(db(), organizationId, await readJson(request, updateOrganizationSchema)),
   ),

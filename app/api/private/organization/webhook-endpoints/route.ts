@@ -6,7 +6,7 @@ import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
 import { serializeWebhookEndpoint } from "@/lib/webhooks/serialize-webhook";
 import { createWebhookEndpointSchema } from "@/lib/webhooks/webhook-endpoint-schemas";
 
-export const POST = apiKeyRoute(async ({ request, organizationId }) => {
+export const POST = apiKeyRoute("webhooks.manage", async ({ request, organizationId }) => {
   const { endpoint, signingSecret } = await createWebhookEndpoint(
     db(),
     organizationId,
@@ -15,7 +15,7 @@ export const POST = apiKeyRoute(async ({ request, organizationId }) => {
   return { status: 201, body: { ...serializeWebhookEndpoint(endpoint), signingSecret } };
 });
 
-export const GET = apiKeyRoute(async ({ organizationId }) => ({
+export const GET = apiKeyRoute("webhooks.read", async ({ organizationId }) => ({
   body: {
     object: "list",
     data: (await listWebhookEndpoints(db(), organizationId)).map(serializeWebhookEndpoint),

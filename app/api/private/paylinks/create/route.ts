@@ -5,7 +5,7 @@ import { createPaylink } from "@/lib/paylinks/create-paylink";
 import { createPaylinkSchema } from "@/lib/paylinks/paylink-schemas";
 import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
 
-export const POST = apiKeyRoute(async ({ request, organizationId }) => ({
+export const POST = apiKeyRoute("paylinks.write", async ({ request, organizationId }) => ({
   status: 201,
   body: serializePaylink(
     await createPaylink(db(), organizationId, await readJson(request, createPaylinkSchema)),

@@ -5,7 +5,7 @@ import { disablePaylink } from "@/lib/paylinks/disable-paylink";
 import { disablePaylinkSchema } from "@/lib/paylinks/paylink-schemas";
 import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
 
-export const POST = apiKeyRoute(async ({ request, organizationId }) => ({
+export const POST = apiKeyRoute("paylinks.write", async ({ request, organizationId }) => ({
   body: serializePaylink(
     await disablePaylink(db(), organizationId, await readJson(request, disablePaylinkSchema)),
   ),

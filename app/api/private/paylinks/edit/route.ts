@@ -5,6 +5,6 @@ import { editPaylink } from "@/lib/paylinks/edit-paylink";
 import { editPaylinkSchema } from "@/lib/paylinks/paylink-schemas";
 import { serializePaylink } from "@/lib/paylinks/serialize-paylink";
 
-export const POST = apiKeyRoute(async ({ request, organizationId }) => ({
+export const POST = apiKeyRoute("paylinks.write", async ({ request, organizationId }) => ({
   body: serializePaylink(await editPaylink(db(), organizationId, await readJson(request, editPaylinkSchema))),
 }));

@@ -5,9 +5,12 @@ import { pagingQuery } from "@/lib/validation/fields";
 import { listEventDeliveries } from "@/lib/webhooks/list-event-deliveries";
 import { serializeDeliveryPage } from "@/lib/webhooks/serialize-webhook";
 
-export const GET = apiKeyRoute<{ id: string }>(async ({ request, organizationId, params }) => {
-  const paging = readQuery(request, pagingQuery);
-  return {
-    body: serializeDeliveryPage(await listEventDeliveries(db(), organizationId, params.id, paging), paging),
-  };
-});
+export const GET = apiKeyRoute<{ id: string }>(
+  "webhooks.read",
+  async ({ request, organizationId, params }) => {
+    const paging = readQuery(request, pagingQuery);
+    return {
+      body: serializeDeliveryPage(await listEventDeliveries(db(), organizationId, params.id, paging), paging),
+    };
+  },
+);

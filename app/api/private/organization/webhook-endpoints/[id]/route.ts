@@ -9,11 +9,11 @@ import { updateWebhookEndpointSchema } from "@/lib/webhooks/webhook-endpoint-sch
 
 type Params = { id: string };
 
-export const GET = apiKeyRoute<Params>(async ({ organizationId, params }) => ({
+export const GET = apiKeyRoute<Params>("webhooks.read", async ({ organizationId, params }) => ({
   body: serializeWebhookEndpoint(await getWebhookEndpoint(db(), organizationId, params.id)),
 }));
 
-export const PATCH = apiKeyRoute<Params>(async ({ request, organizationId, params }) => ({
+export const PATCH = apiKeyRoute<Params>("webhooks.manage", async ({ request, organizationId, params }) => ({
   body: serializeWebhookEndpoint(
     await updateWebhookEndpoint(
       db(),
@@ -24,7 +24,7 @@ export const PATCH = apiKeyRoute<Params>(async ({ request, organizationId, param
   ),
 }));
 
-export const DELETE = apiKeyRoute<Params>(async ({ organizationId, params }) => ({
+export const DELETE = apiKeyRoute<Params>("webhooks.manage", async ({ organizationId, params }) => ({
   body: {
     ...serializeWebhookEndpoint(await deleteWebhookEndpoint(db(), organizationId, params.id)),
     deleted: true,

@@ -6,12 +6,15 @@ import { listEndpointDeliveries } from "@/lib/webhooks/list-endpoint-deliveries"
 import { serializeDeliveryPage } from "@/lib/webhooks/serialize-webhook";
 
 // The dashboard's delivery log polls this with the session cookie.
-export const GET = apiKeyOrMemberRoute<{ id: string }>(async ({ request, organizationId, params }) => {
-  const paging = readQuery(request, pagingQuery);
-  return {
-    body: serializeDeliveryPage(
-      await listEndpointDeliveries(db(), organizationId, params.id, paging),
-      paging,
-    ),
-  };
-});
+export const GET = apiKeyOrMemberRoute<{ id: string }>(
+  "webhooks.read",
+  async ({ request, organizationId, params }) => {
+    const paging = readQuery(request, pagingQuery);
+    return {
+      body: serializeDeliveryPage(
+        await listEndpointDeliveries(db(), organizationId, params.id, paging),
+        paging,
+      ),
+    };
+  },
+);

@@ -1,0 +1,79 @@
+import { forbidden, ServiceError } from "../errors";
+import type { MerchantCaller } from "../merchant-auth/merchant-caller";
+import { type OperationId, requirementOf } from "./operations";
+
+/**
+ * Who is asking, as the table sees it: a person signed in to the dashboard (owner or member), the
+ * organization's API key, an agent credential, or an OAuth token (with its user's current role).
+ */
+export type Actor =
+  | { kind: "owner" | "member" }
+  | { kind: "api_key" }
+  | { kind: "agent"; access: "read" | "write" }
+  | { kind: "oauth"; access: "read" | "write"; role: "owner" | "member" };
+
+/** `propose`: the caller may ask for it, and an owner decides (settlement wallets). */
+export type Decision = "allow" | "propose";
+
+/** The actor a merchant credential stands for. */
+export function actorOf(caller: MerchantCaller): Actor {
+  switch (caller.credential.kind) {
+    case "api_key":
+      return { kind: "api_key" };
+    case "agent":
+      return { kind: "agent", access: caller.access };
+    case "oauth":
+      return { kind: "oauth", access: caller.access, role: caller.role };
+  }
+}
+
+/** A read-only token calling a write operation: MCP clients step up on this (scope "read write"). */
+export const insufficientScope = (message: string) =>
+  new ServiceError(403, "permission_error", "insufficient_scope", message, undefined, {
+    "WWW-Authenticate": 'Bearer error="insufficient_scope", scope="read write"',
+  });
+
+function roleOf(actor: Actor): "owner" | "member" {
+  switch (actor.kind) {
+    case "owner":
+    case "api_key":
+    case "agent":
+      return "owner";
+    case "member":
+      return "member";
+    case "oauth":
+      return actor.role;
+  }
+}
+
+/**
+ * What `actor` may do about `operation`: allow, turn it into a proposal, or throw the 403 that
+ * says why. Pure: callers re-read the actor (role, access, revocation) on every request.
+ */
+export function authorize(actor: Actor, operation: OperationId): Decision {
+  const requirement = requirementOf(operation);
+  const credential = actor.kind === "agent" || actor.kind === "oauth" || actor.kind === "api_key";
+  if (requirement.sessionOnly && credential) {
+    throw forbidden("dashboard_only", "Only a person signed in to the dashboard can do this.");
+  }
+  if (requirement.access === "write" && "access" in actor && actor.access === "read") {
+    throw actor.kind === "oauth"
+      ? insufficientScope(
+          "This connection has read access only. Sign in again and grant write access to make changes.",
+        )
+      : forbidden(
+          "insufficient_access",
+          "This credential has read-only access. Connect the agent with write access to make changes.",
+        );
+  }
+  if (requirement.role === "owner" && roleOf(actor) !== "owner") {
+    throw forbidden(
+      "owner_only",
+      actor.kind === "oauth"
+        ? "Only an owner of the organization can do this; this connection acts for a member."
+        : "Only an owner of the organization can do this.",
+    );
+  }
+  if (requirement.routesMoney && (actor.kind === "agent" || actor.kind === "oauth")) return "propose";
+  return "allow";
+}
