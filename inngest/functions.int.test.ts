@@ -43,6 +43,7 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
       ["purge-idempotency-keys", [{ cron: "17 * * * *" }]],
       ["purge-oauth-records", [{ cron: "23 * * * *" }]],
       ["purge-agent-setups", [{ cron: "29 * * * *" }]],
+      ["purge-used-confirmations", [{ cron: "41 * * * *" }]],
       ["reconcile-deposit-balances", [{ cron: "17 3 * * *" }]],
       ["deliver-webhook", [{ event: deliveryDueEvent }]],
     ]);

@@ -556,6 +556,60 @@ describe("MCP server at /mcp: tools", () => {
     ).toBe(false);
     expect((await db().paylink.findUniqueOrThrow({ where: { id: second.id } })).enabled).toBe(true);
   });
+
+  it("lets a confirmation token act once: a replay and concurrent copies are refused", async () => {
+    const { client, organization: org } = await organization();
+    const endpoint = data(
+      await call(client, "service_webhooks_create", { name: "E", url: `${receiver.url}/e` }),
+    );
+    const preview = await call(client, "service_webhooks_rotate_secret", { id: endpoint.id });
+    const token = /"confirmationToken": "(cct_[^"]+)"/.exec(
+      (preview.content as { text: string }[])[0].text,
+    )?.[1];
+    const secretOf = async () =>
+      (await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).secretCiphertext;
+    const before = await secretOf();
+    // Three copies at once: exactly one rotates.
+    const results = await Promise.all(
+      [1, 2, 3].map(() =>
+        call(client, "service_webhooks_rotate_secret", { id: endpoint.id, confirmationToken: token }),
+      ),
+    );
+    const codes = results.map((result) => (result.isError ? errorCode(result) : "ok")).sort();
+    expect(codes[2]).toBe("ok");
+    expect(
+      codes.slice(0, 2).every((code) => code === "confirmation_used" || code === "confirmation_stale"),
+    ).toBe(true);
+    const after = await secretOf();
+    expect(after).not.toBe(before);
+    // Later, the same token again: refused, nothing rotates.
+    const replay = await call(client, "service_webhooks_rotate_secret", {
+      id: endpoint.id,
+      confirmationToken: token,
+    });
+    expect(errorCode(replay)).toMatch(/^confirmation_(used|stale)$/);
+    expect(await secretOf()).toBe(after);
+    expect(await db().usedConfirmation.count({ where: { organizationId: org.id } })).toBe(1);
+  });
+
+  it("refuses a token once the state it previewed changed, even for the same arguments", async () => {
+    const { client, organization: org } = await organization();
+    const paylink = data(
+      await call(client, "service_paylinks_create", { name: "Old name", amount: "1", currency: "USD" }),
+    );
+    const preview = await call(client, "service_paylinks_disable", { id: paylink.id });
+    const token = /"confirmationToken": "(cct_[^"]+)"/.exec(
+      (preview.content as { text: string }[])[0].text,
+    )?.[1];
+    data(await call(client, "service_paylinks_edit", { id: paylink.id, name: "New name" }));
+    const stale = await call(client, "service_paylinks_disable", {
+      id: paylink.id,
+      confirmationToken: token,
+    });
+    expect(errorCode(stale)).toBe("confirmation_stale");
+    expect(await db().paylink.count({ where: { organizationId: org.id, enabled: false } })).toBe(0);
+    expect(await db().usedConfirmation.count({ where: { organizationId: org.id } })).toBe(0);
+  });
 });
 
 describe("MCP server at /mcp: tenant isolation", () => {

@@ -8,6 +8,12 @@ import { processWide } from "../process-wide";
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
+/**
+ * Work a caller needs committed together with a domain change or not at all (e.g. marking the
+ * confirmation token that allowed it as used): domain functions run it inside their transaction.
+ */
+export type AlongsideWork = (tx: Tx) => Promise<void>;
+
 // Prisma and the few hot-path raw queries share one pg pool per client, so a process holds one
 // set of connections however it queries. The pool rides on the client under a global symbol:
 // the bundler may load this module more than once, and a module-level map would not be shared.

@@ -11,7 +11,7 @@ import { parseCreateCheckoutSession } from "../checkout/checkout-session-schemas
 import { createCheckoutSession } from "../checkout/create-checkout-session";
 import { getCheckoutSession } from "../checkout/get-checkout-session";
 import { serializeCheckoutSessionDetail } from "../checkout/serialize-checkout-session";
-import type { Db } from "../db/client";
+import type { AlongsideWork, Db } from "../db/client";
 import { invalidRequest } from "../errors";
 import { hashRequest } from "../idempotency/hash-request";
 import { parseIdempotencyKey } from "../idempotency/parse-idempotency-key";
@@ -62,6 +62,7 @@ import {
   redeliverSchema,
   updateWebhookEndpointSchema,
 } from "../webhooks/webhook-endpoint-schemas";
+import { useConfirmationToken } from "./use-confirmation-token";
 
 // The remote MCP server's tools: each parses its arguments with the REST route's schema, calls
 // the same domain function for the caller's organization and returns the REST serializer's
@@ -86,16 +87,32 @@ type Handler<N extends ToolName> = (input: ToolInput<N>, context: ToolContext) =
 const pageOf = (input: { page?: number; rows?: number }) =>
   parseOrThrow(pagingQuery, { page: input.page, rows: input.rows });
 
-/** The confirmation binds the token to the organization and the credential that asked. */
-function confirm(context: ToolContext, tool: RemoteToolName, args: Record<string, unknown>, preview: string) {
+/**
+ * The confirmation binds the token to the organization, the credential that asked, the arguments
+ * and the state the preview showed. Once it holds, `use` marks the token used inside the action's
+ * transaction, so it confirms exactly one action.
+ */
+function confirm(
+  context: ToolContext,
+  tool: RemoteToolName,
+  args: Record<string, unknown>,
+  preview: string,
+  state: unknown,
+): { proceed: false; result: ToolResult } | { proceed: true; use: AlongsideWork } {
   const { caller } = context;
-  return confirmDestructiveCall(context.confirmationKey, {
+  const gate = confirmDestructiveCall(context.confirmationKey, {
     tool,
     subject: `${caller.organizationId}:${caller.credential.kind}:${caller.credential.id}`,
     args,
     preview,
+    state,
     requestId: context.requestId,
   });
+  if (!gate.proceed) return gate;
+  return {
+    proceed: true,
+    use: (tx) => useConfirmationToken(tx, { token: gate.token, organizationId: caller.organizationId, tool }),
+  };
 }
 
 export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
@@ -167,9 +184,10 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
       "service_paylinks_disable",
       input,
       `Disable paylink "${paylink.name}" (${paylink.amount} ${paylink.currency}, ${paylink.url})? Buyers opening the link will get "not found" and no new payments can start through it.`,
+      paylink,
     );
     if (!gate.proceed) return gate.result;
-    return toolResult(serializePaylink(await disablePaylink(db, caller.organizationId, request)));
+    return toolResult(serializePaylink(await disablePaylink(db, caller.organizationId, request, gate.use)));
   },
 
   service_payments_status: async ({ checkoutSessionId }, { db, caller }) => {
@@ -216,11 +234,12 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
       "service_subscriptions_cancel",
       input,
       `Cancel subscription ${subscription.id} of ${who} (${subscription.amount} ${subscription.currency} every ${subscription.intervalCount} ${subscription.interval})${atPeriodEnd ? ` at the end of the paid period (${subscription.currentPeriodEnd})` : " now"}? No further renewals are issued; this cannot be undone.`,
+      { status: subscription.status, cancelAtPeriodEnd: subscription.cancelAtPeriodEnd },
     );
     if (!gate.proceed) return gate.result;
     return toolResult(
       serializeSubscriptionDetail(
-        await cancelSubscription(db, caller.organizationId, { id: subscription.id, atPeriodEnd }),
+        await cancelSubscription(db, caller.organizationId, { id: subscription.id, atPeriodEnd }, gate.use),
       ),
     );
   },
@@ -254,8 +273,10 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
       "service_settlement_configure",
       input,
       `Replace the settlement wallets of "${current.name}": now ${listWallets(current.settlementWallets)}; after: ${listWallets(update.settlementWallets ?? [])}. Received payments will be swept to the new addresses; a wrong address loses the money.`,
+      { settlementWallets: current.settlementWallets },
     );
     if (!gate.proceed) return gate.result;
+    await db.$transaction(gate.use);
     return toolResult(serializeOrganization(await updateOrganization(db, caller.organizationId, update)));
   },
 
@@ -297,9 +318,11 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
       "service_webhooks_rotate_secret",
       input,
       `Rotate the signing secret of webhook endpoint "${endpoint.name}" (${endpoint.url})? A new secret is returned once; the current one keeps signing alongside it for 24 hours, after which a receiver still using it rejects deliveries.`,
+      // A rotation since the preview changes what the user agreed to replace.
+      { url: endpoint.url, updatedAt: endpoint.updatedAt.toISOString() },
     );
     if (!gate.proceed) return gate.result;
-    const rotated = await rotateWebhookSecret(db, caller.organizationId, input.id);
+    const rotated = await rotateWebhookSecret(db, caller.organizationId, input.id, { alongside: gate.use });
     return toolResult({
       ...serializeWebhookEndpoint(rotated.endpoint),
       signingSecret: rotated.signingSecret,

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Db } from "../db/client";
+import type { AlongsideWork, Db } from "../db/client";
 import { invalidRequest } from "../errors";
 import { getPaylink } from "./get-paylink";
 import type { disablePaylinkSchema } from "./paylink-schemas";
@@ -9,6 +9,7 @@ export async function disablePaylink(
   database: Db,
   organizationId: string,
   input: z.output<typeof disablePaylinkSchema>,
+  alongside?: AlongsideWork,
 ) {
   const paylink = await getPaylink(database, organizationId, input.id);
   if (input.confirm !== true) {
@@ -18,6 +19,9 @@ export async function disablePaylink(
       "confirm",
     );
   }
-  if (!paylink.enabled) return paylink;
-  return database.paylink.update({ where: { id: paylink.id }, data: { enabled: false } });
+  return database.$transaction(async (tx) => {
+    await alongside?.(tx);
+    if (!paylink.enabled) return paylink;
+    return tx.paylink.update({ where: { id: paylink.id }, data: { enabled: false } });
+  });
 }

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { AlongsideWork, Db } from "../db/client";
 import { conflict, notFound } from "../errors";
 import { transactWithEvents } from "../events/transact-with-events";
 import type { Subscription } from "../generated/prisma/client";
@@ -15,9 +15,11 @@ export async function cancelSubscription(
   database: Db,
   organizationId: string,
   input: { id: string; atPeriodEnd: boolean },
+  alongside?: AlongsideWork,
   now = new Date(),
 ) {
   await transactWithEvents(database, async (tx) => {
+    await alongside?.(tx);
     const [subscription] = await tx.$queryRaw<Subscription[]>`
       SELECT * FROM "Subscription" WHERE "id" = ${input.id} AND "organizationId" = ${organizationId} FOR UPDATE`;
     if (!subscription) throw notFound("subscription");

@@ -4,6 +4,7 @@ import { config } from "../config";
 import { purgeIdempotencyKeys } from "../idempotency/purge-idempotency-keys";
 import { onDeliveriesDue } from "../jobs/deliveries-due";
 import type { PeriodicTask } from "../jobs/periodic-task";
+import { purgeUsedConfirmations } from "../mcp/purge-used-confirmations";
 import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
@@ -78,6 +79,12 @@ export const backgroundTasks: PeriodicTask[] = [
     intervalMs: 60 * 60_000,
     cron: "29 * * * *",
     run: (database) => purgeAgentSetups(database),
+  },
+  {
+    name: "purge-used-confirmations",
+    intervalMs: 60 * 60_000,
+    cron: "41 * * * *",
+    run: (database) => purgeUsedConfirmations(database),
   },
   // Daily: deposit addresses' on-chain balances against the ledger (differences are logged).
   {

@@ -1,5 +1,5 @@
 import { sealSecret } from "../crypto/secret-box";
-import type { Db } from "../db/client";
+import type { AlongsideWork, Db } from "../db/client";
 import { conflict } from "../errors";
 import { getWebhookEndpoint } from "./get-webhook-endpoint";
 import { generateSigningSecret } from "./signature";
@@ -17,8 +17,9 @@ export async function rotateWebhookSecret(
   database: Db,
   organizationId: string,
   id: string,
-  now = new Date(),
+  options: { now?: Date; alongside?: AlongsideWork } = {},
 ) {
+  const now = options.now ?? new Date();
   const endpoint = await getWebhookEndpoint(database, organizationId, id);
   const signingSecret = generateSigningSecret();
   const data = {
@@ -27,15 +28,18 @@ export async function rotateWebhookSecret(
     previousSecretExpiresAt: new Date(now.getTime() + rotationGraceMs),
     updatedAt: now,
   };
-  const { count } = await database.webhookEndpoint.updateMany({
-    where: { id, organizationId, secretCiphertext: endpoint.secretCiphertext },
-    data,
+  await database.$transaction(async (tx) => {
+    await options.alongside?.(tx);
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id, organizationId, secretCiphertext: endpoint.secretCiphertext },
+      data,
+    });
+    if (count === 0) {
+      throw conflict(
+        "concurrent_rotation",
+        "The signing secret was rotated by another request at the same time. Reload to see the current one.",
+      );
+    }
   });
-  if (count === 0) {
-    throw conflict(
-      "concurrent_rotation",
-      "The signing secret was rotated by another request at the same time. Reload to see the current one.",
-    );
-  }
   return { endpoint: { ...endpoint, ...data }, signingSecret };
 }

@@ -149,7 +149,18 @@ describe("confirmation tokens", () => {
       { ...binding, args: { ...binding.args, confirmationToken: issued }, preview: "" },
       later(10),
     );
-    expect(second).toEqual({ proceed: true });
+    expect(second).toEqual({ proceed: true, token: issued });
+    const stale = confirmDestructiveCall(
+      key,
+      {
+        ...binding,
+        args: { ...binding.args, confirmationToken: issued },
+        state: { enabled: false },
+        preview: "",
+      },
+      later(10),
+    );
+    expect(stale.proceed ? "" : stale.result.content[0].text).toMatch(/^confirmation_stale: /);
     const changed = confirmDestructiveCall(
       key,
       { ...binding, args: { id: "p2", confirmationToken: issued }, preview: "" },

@@ -1,10 +1,12 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { type ToolResult, toolError } from "./results";
 
-// Destructive tools act only after the user said yes (decisions doc). A bare `confirm: true` can
-// be set by the model itself, so without elicitation the first call returns a preview and a
-// short-lived token, HMAC-signed with the server's key and bound to the tool, the caller and a
-// hash of the arguments: the second call acts only with exactly the arguments the user saw.
+// Destructive tools act only after the user said yes. A bare `confirm: true` can be set by the
+// model itself, so without elicitation the first call returns a preview and a short-lived token,
+// HMAC-signed with the server's key and bound to the tool, the caller, a hash of the arguments and
+// a hash of the state the preview showed: the second call acts only with exactly the arguments
+// the user saw, on the state they saw. The caller records a used token (single use). A preview is
+// a courtesy to the user, never the authority: who may act is decided by the server's roles.
 
 export const confirmationTtlSeconds = 300;
 const prefix = "cct_";
@@ -15,6 +17,8 @@ type Binding = {
   subject: string;
   /** The tool's arguments without confirmationToken. */
   args: Record<string, unknown>;
+  /** What the preview showed (e.g. the wallet list); a token is refused once it changed. */
+  state?: unknown;
 };
 
 /** JSON with object keys sorted at every level, so equal arguments hash equally. */
@@ -29,9 +33,11 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+const hashOf = (value: unknown) => createHash("sha256").update(canonicalJson(value)).digest("base64url");
+
 function argumentsHash(args: Record<string, unknown>): string {
   const { confirmationToken: _ignored, ...rest } = args;
-  return createHash("sha256").update(canonicalJson(rest)).digest("base64url");
+  return hashOf(rest);
 }
 
 const sign = (key: Uint8Array, payload: string) => createHmac("sha256", key).update(payload).digest();
@@ -47,13 +53,14 @@ export function issueConfirmationToken(
       t: binding.tool,
       s: binding.subject,
       h: argumentsHash(binding.args),
+      st: hashOf(binding.state ?? null),
       e: Math.floor(expiresAt.getTime() / 1000),
     }),
   ).toString("base64url");
   return { token: `${prefix}${payload}.${sign(key, payload).toString("base64url")}`, expiresAt };
 }
 
-export type ConfirmationCheck = "valid" | "invalid" | "expired" | "arguments_changed";
+export type ConfirmationCheck = "valid" | "invalid" | "expired" | "arguments_changed" | "state_changed";
 
 export function checkConfirmationToken(
   key: Uint8Array,
@@ -67,7 +74,7 @@ export function checkConfirmationToken(
   const expected = sign(key, payload);
   const given = Buffer.from(signature, "base64url");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "invalid";
-  let claims: { t?: unknown; s?: unknown; h?: unknown; e?: unknown };
+  let claims: { t?: unknown; s?: unknown; h?: unknown; st?: unknown; e?: unknown };
   try {
     claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
   } catch {
@@ -75,7 +82,8 @@ export function checkConfirmationToken(
   }
   if (claims.t !== binding.tool || claims.s !== binding.subject) return "invalid";
   if (typeof claims.e !== "number" || claims.e * 1000 <= now.getTime()) return "expired";
-  return claims.h === argumentsHash(binding.args) ? "valid" : "arguments_changed";
+  if (claims.h !== argumentsHash(binding.args)) return "arguments_changed";
+  return claims.st === hashOf(binding.state ?? null) ? "valid" : "state_changed";
 }
 
 const refusals: Record<Exclude<ConfirmationCheck, "valid">, { code: string; message: string }> = {
@@ -88,22 +96,34 @@ const refusals: Record<Exclude<ConfirmationCheck, "valid">, { code: string; mess
     code: "confirmation_mismatch",
     message: "The arguments differ from the ones the user confirmed.",
   },
+  state_changed: {
+    code: "confirmation_stale",
+    message: "What the user confirmed has changed since the preview, so the confirmation no longer holds.",
+  },
+};
+
+/** What a used confirmation token is refused with (the caller keeps the record of use). */
+export const confirmationUsed = {
+  code: "confirmation_used",
+  message:
+    "This confirmation token was used already; each confirms one action. Call without confirmationToken for a new preview.",
 };
 
 /**
- * The confirmation step of a destructive tool: `proceed` once the call carries a valid token for
- * exactly these arguments; otherwise the result to return: a preview with a new token (code
+ * The confirmation step of a destructive tool: `proceed` (with the token, for the caller to
+ * record as used together with the action) once the call carries a valid token for exactly these
+ * arguments and this state; otherwise the result to return: a preview with a new token (code
  * confirmation_required, the REST API's code for a missing confirmation) or why the token failed.
  */
 export function confirmDestructiveCall(
   key: Uint8Array,
   binding: Binding & { preview: string; requestId?: string },
   now = new Date(),
-): { proceed: true } | { proceed: false; result: ToolResult } {
+): { proceed: true; token: string } | { proceed: false; result: ToolResult } {
   const token = binding.args.confirmationToken;
   if (typeof token === "string") {
     const check = checkConfirmationToken(key, token, binding, now);
-    if (check === "valid") return { proceed: true };
+    if (check === "valid") return { proceed: true, token };
     const refusal = refusals[check];
     return {
       proceed: false,

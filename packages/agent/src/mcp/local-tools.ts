@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  confirmationUsed,
   confirmDestructiveCall,
   listNote,
   type ToolInput,
@@ -37,12 +38,20 @@ async function subject(kit: Kit) {
     : "api_key";
 }
 
-/** A destructive call goes ahead only with the user's yes: elicited, else through a confirmation token. */
+// Tokens this process accepted: each confirms one action. They live five minutes and the key is
+// this process's own, so memory is the whole record.
+const usedTokens = new Set<string>();
+
+/**
+ * A destructive call goes ahead only with the user's yes: elicited, else through a confirmation
+ * token, used once, for the state the preview showed.
+ */
 async function confirmed(
   tool: ToolName,
   args: Json,
   preview: string,
   context: ToolContext,
+  state: unknown,
 ): Promise<ToolResult | null> {
   if (args.confirmationToken === undefined) {
     const answer = await context.askUser(preview);
@@ -58,8 +67,12 @@ async function confirmed(
     subject: await subject(context.kit),
     args,
     preview,
+    state,
   });
-  return check.proceed ? null : check.result;
+  if (!check.proceed) return check.result;
+  if (usedTokens.has(check.token)) return toolError({ error: confirmationUsed });
+  usedTokens.add(check.token);
+  return null;
 }
 
 const paging = (input: { page?: number; rows?: number }) => ({ page: input.page, rows: input.rows });
@@ -111,6 +124,7 @@ const handlers: { [N in ToolName]: Handler<N> } = {
       input,
       `Disable paylink "${paylink.name}" (${paylink.amount} ${paylink.currency}, ${paylink.url})? Buyers can no longer pay through it.`,
       context,
+      paylink,
     );
     return refusal ?? toolResult(await api.disablePaylink(context.kit, input.id));
   },
@@ -124,6 +138,7 @@ const handlers: { [N in ToolName]: Handler<N> } = {
       input,
       `Cancel subscription ${subscription.id} (${subscription.amount} ${subscription.currency} every ${subscription.intervalCount} ${subscription.interval})${input.atPeriodEnd ? " at the end of the paid period" : " now"}? No further renewals are issued.`,
       context,
+      subscription,
     );
     return (
       refusal ?? toolResult(await api.cancelSubscription(context.kit, input.id, input.atPeriodEnd ?? false))
@@ -147,6 +162,7 @@ const handlers: { [N in ToolName]: Handler<N> } = {
   service_organization_get: async (_input, { kit }) => toolResult(await api.getOrganization(kit)),
   service_organization_update: async (input, { kit }) => toolResult(await api.updateOrganization(kit, input)),
   service_settlement_configure: async (input, context) => {
+    const { settlementWallets, pendingSettlementWallets } = await api.getOrganization(context.kit);
     const wallets = input.settlementWallets
       .map((wallet) => `${wallet.network}: ${wallet.address}`)
       .join("; ");
@@ -155,6 +171,7 @@ const handlers: { [N in ToolName]: Handler<N> } = {
       input,
       `Send swept payments to these settlement wallets from now on (networks left out lose theirs): ${wallets || "none"}?`,
       context,
+      { settlementWallets, pendingSettlementWallets },
     );
     return (
       refusal ??
@@ -171,6 +188,7 @@ const handlers: { [N in ToolName]: Handler<N> } = {
       input,
       `Rotate the signing secret of webhook endpoint ${input.id}? Receivers must switch to the new secret before the old one expires.`,
       context,
+      null,
     );
     return refusal ?? toolResult(await api.rotateWebhookSecret(context.kit, input.id));
   },
