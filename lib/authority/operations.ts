@@ -1,6 +1,6 @@
 // Who may do what: one row per operation, naming every door it has (REST route, MCP tool, CLI
 // command, dashboard action) and what it needs. Every door reads this table on every request
-// (lib/authority/authorize.ts); scripts/authority.int.test.ts walks it with each kind of caller.
+// (lib/authority/authorize.ts); lib/authority/authority-table.int.test.ts walks it with each caller.
 
 export type Requirement = {
   /** `write` changes something; a read-only credential or token may only `read`. */
@@ -160,7 +160,7 @@ export const operations = {
       "createWebhookEndpoint",
       "setWebhookEndpointEnabled",
       "rotateWebhookSecret",
-      "deleteWebhookEndpoint",
+      "deleteEndpoint",
       "updateWebhookUrl",
     ],
   },
