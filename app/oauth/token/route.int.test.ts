@@ -35,6 +35,9 @@ describe("POST /oauth/token (authorization_code)", () => {
       organizationId: flow.organization.id,
       credential: { kind: "oauth", id: expect.stringMatching(/^ogr_/) },
       access: "write",
+      role: "owner",
+      name: expect.any(String),
+      userId: flow.owner.userId,
       apiVersion: "2026-11-22",
     });
     // Only hashes are stored.
@@ -394,6 +397,9 @@ describe("authenticateMerchant with an OAuth access token (C1)", () => {
       organizationId: flow.organization.id,
       credential: { kind: "oauth", id: expect.stringMatching(/^ogr_/) },
       access: "read",
+      role: "owner",
+      name: expect.any(String),
+      userId: flow.owner.userId,
       apiVersion: "2026-11-22",
     });
     await expect(
