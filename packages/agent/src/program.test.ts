@@ -332,9 +332,14 @@ describe("crypto-checkout with SERVICE_API_BASE_URL", () => {
     ["plain http to a private address", "http://10.0.0.8:3000/api", "insecure_base_url"],
     ["an odd scheme", "ftp://checkout.example.com/api", "invalid_base_url"],
   ])("refuses %s with exit 2 before any request", async (_name, baseUrl, code) => {
-    const result = await runCli(["auth:status", "--format", "json"], { SERVICE_API_BASE_URL: baseUrl });
-    expect(result).toMatchObject({ code: 2, stderr: "" });
-    expect(JSON.parse(result.stdout).error).toMatchObject({ code, param: "SERVICE_API_BASE_URL" });
+    for (const key of [apiKey, undefined]) {
+      const result = await runCli(["auth:status", "--format", "json"], {
+        SERVICE_API_BASE_URL: baseUrl,
+        SERVICE_API_KEY: key,
+      });
+      expect(result).toMatchObject({ code: 2, stderr: "" });
+      expect(JSON.parse(result.stdout).error).toMatchObject({ code, param: "SERVICE_API_BASE_URL" });
+    }
   });
 
   it("talks to plain http on loopback", async () => {
