@@ -1,11 +1,31 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { config as serviceConfig } from "./lib/config";
+import { ServiceError } from "./lib/errors";
 import { requestIdFor, requestIdHeader } from "./lib/http/request-id";
 import { formTargetsFor, newNonce, nonceHeader, securityHeaders } from "./lib/http/security-headers";
+import { tooManyRequestsPage } from "./lib/http/too-many-requests-page";
+import { isLimitedPageLoad, limitPageLoad } from "./lib/rate-limit/limit-page-load";
+
+/**
+ * A page cannot set its status from a server component (the render may already be streaming
+ * when the limiter answers), so a page that spends the public budget is counted here, before
+ * Next.js renders it: a client over its budget gets a real 429 with Retry-After and a page that
+ * says so. API routes count in their own wrappers (lib/http/route.ts) and answer the JSON envelope.
+ */
+async function refusedPageLoad(request: NextRequest): Promise<Response | null> {
+  if (!isLimitedPageLoad(request.method, request.nextUrl.pathname)) return null;
+  try {
+    await limitPageLoad(request.headers);
+    return null;
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 429) return tooManyRequestsPage(error);
+    throw error;
+  }
+}
 
 // Every response, page or API, carries X-Request-Id and the security headers; route handlers read
 // the same id from the forwarded request header so it also appears in error bodies and logs.
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const requestId = requestIdFor(request.headers);
   const { baseUrl, nodeEnv } = serviceConfig();
   const nonce = newNonce();
@@ -20,7 +40,7 @@ export function proxy(request: NextRequest) {
   headers.set(nonceHeader, nonce);
   // Next.js takes the nonce for its own scripts from the request's policy.
   headers.set("Content-Security-Policy", secure["Content-Security-Policy"]);
-  const response = NextResponse.next({ request: { headers } });
+  const response = (await refusedPageLoad(request)) ?? NextResponse.next({ request: { headers } });
   response.headers.set("X-Request-Id", requestId);
   for (const [name, value] of Object.entries(secure)) response.headers.set(name, value);
   return response;

@@ -112,7 +112,8 @@ test("an agent installs the kit, connects through the browser, sells, and verifi
   expect(started.code).toBe(0);
   expect(started.json).toMatchObject({ object: "agent_setup", status: "pending", agentName: "e2e-agent" });
   const { loginUrl, userCode } = started.json as { loginUrl: string; userCode: string };
-  expect(loginUrl).toBe(`${base}/agent/setup?code=${userCode}`);
+  // The kit prints the fixed approval page of its own base URL; the user types the code there.
+  expect(loginUrl).toBe(`${base}/agent/setup`);
   const pending = (await readStored(configHome)).pendingSetups["e2e-agent"];
 
   const early = await kit(configHome, base, ["checkin", "--agent", "e2e-agent", "--timeout", "0"]);

@@ -19,20 +19,20 @@ const expected: Record<
   Record<"live" | "expired", Record<SessionEvent, SessionStatus | null>>
 > = {
   OPEN: {
-    live: { begin_payment: "PROCESSING", invoice_created: null, expire: null },
-    expired: { begin_payment: null, invoice_created: null, expire: "EXPIRED" },
+    live: { begin_payment: "PROCESSING", invoice_created: null, expire: null, withdraw: "EXPIRED" },
+    expired: { begin_payment: null, invoice_created: null, expire: "EXPIRED", withdraw: "EXPIRED" },
   },
   PROCESSING: {
-    live: { begin_payment: null, invoice_created: "COMPLETED", expire: null },
-    expired: { begin_payment: null, invoice_created: null, expire: "EXPIRED" },
+    live: { begin_payment: null, invoice_created: "COMPLETED", expire: null, withdraw: "EXPIRED" },
+    expired: { begin_payment: null, invoice_created: null, expire: "EXPIRED", withdraw: "EXPIRED" },
   },
   COMPLETED: {
-    live: { begin_payment: null, invoice_created: null, expire: null },
-    expired: { begin_payment: null, invoice_created: null, expire: null },
+    live: { begin_payment: null, invoice_created: null, expire: null, withdraw: "EXPIRED" },
+    expired: { begin_payment: null, invoice_created: null, expire: null, withdraw: "EXPIRED" },
   },
   EXPIRED: {
-    live: { begin_payment: null, invoice_created: null, expire: null },
-    expired: { begin_payment: null, invoice_created: null, expire: null },
+    live: { begin_payment: null, invoice_created: null, expire: null, withdraw: null },
+    expired: { begin_payment: null, invoice_created: null, expire: null, withdraw: null },
   },
 };
 

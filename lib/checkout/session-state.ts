@@ -3,11 +3,13 @@ import { CheckoutSessionStatus } from "../generated/prisma/enums";
 // The checkout session state machine (decisions doc, "Session and invoice states"), pure.
 //   OPEN --begin_payment--> PROCESSING --invoice_created--> COMPLETED
 //   OPEN | PROCESSING past expiresAt --> EXPIRED (on read as well as by the job)
+//   any but EXPIRED --withdraw--> EXPIRED (a subscription's renewal once the subscription ends;
+//   the caller withdraws only a session whose invoice is unpaid)
 // PROCESSING is the claim of startPayment's one transaction (the session row lock): a start that
 // fails rolls back to OPEN with it, so no event leads back.
 
 export type SessionStatus = CheckoutSessionStatus;
-export type SessionEvent = "begin_payment" | "invoice_created" | "expire";
+export type SessionEvent = "begin_payment" | "invoice_created" | "expire" | "withdraw";
 
 /** Every session status, from the database enum: the one list filters and serializers use. */
 export const sessionStatuses = Object.values(CheckoutSessionStatus);
@@ -16,7 +18,12 @@ export const liveSessionStatuses: readonly SessionStatus[] = [
   CheckoutSessionStatus.OPEN,
   CheckoutSessionStatus.PROCESSING,
 ];
-export const sessionEvents: readonly SessionEvent[] = ["begin_payment", "invoice_created", "expire"];
+export const sessionEvents: readonly SessionEvent[] = [
+  "begin_payment",
+  "invoice_created",
+  "expire",
+  "withdraw",
+];
 
 type SessionClock = { status: SessionStatus; expiresAt: Date };
 
@@ -39,6 +46,8 @@ export function transitionSession(session: SessionClock, event: SessionEvent, no
         return status === "PROCESSING" ? "COMPLETED" : null;
       case "expire":
         return status === "EXPIRED" && session.status !== "EXPIRED" ? "EXPIRED" : null;
+      case "withdraw":
+        return session.status !== "EXPIRED" ? "EXPIRED" : null;
     }
   })();
   return next === null ? { ok: false, status } : { ok: true, status: next };

@@ -15,8 +15,16 @@ import { transitionSession } from "./session-state";
 /** First-payment invoices are due within an hour (spec 6.5). */
 export const invoiceDeadlineMs = 60 * 60 * 1000;
 
-/** A repeat of the same choice gets the invoice already made; another choice is a conflict. */
-function sameChoice(existing: Invoice, network: NetworkConfig, token: TokenConfig) {
+/**
+ * A repeat of the same choice gets the invoice already made; another choice is a conflict. An
+ * invoice whose session was withdrawn (a cancelled subscription's renewal) is paid no more.
+ */
+function sameChoice(
+  { checkoutSession, ...existing }: Invoice & { checkoutSession: { status: CheckoutSession["status"] } },
+  network: NetworkConfig,
+  token: TokenConfig,
+): Invoice {
+  if (checkoutSession.status === "EXPIRED") throw sessionExpired();
   if (existing.network === network.id && existing.token === token.symbol) return existing;
   throw conflict(
     "payment_already_started",
@@ -24,14 +32,16 @@ function sameChoice(existing: Invoice, network: NetworkConfig, token: TokenConfi
   );
 }
 
+const sessionExpired = () =>
+  invalidRequest("session_expired", "This checkout has expired.", "checkoutSessionId");
+
+const withSessionStatus = { checkoutSession: { select: { status: true } } } as const;
+
 function beginPayment(session: CheckoutSession, now: Date) {
   const begin = transitionSession(session, "begin_payment", now);
   if (begin.ok) return begin;
-  throw invalidRequest(
-    begin.status === "EXPIRED" ? "session_expired" : "session_not_open",
-    begin.status === "EXPIRED" ? "This checkout has expired." : "This checkout can no longer be paid.",
-    "checkoutSessionId",
-  );
+  if (begin.status === "EXPIRED") throw sessionExpired();
+  throw invalidRequest("session_not_open", "This checkout can no longer be paid.", "checkoutSessionId");
 }
 
 /**
@@ -49,6 +59,7 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
 
   const existing = await database.invoice.findUnique({
     where: { checkoutSessionId: input.checkoutSessionId },
+    include: withSessionStatus,
   });
   if (existing) return sameChoice(existing, network, token);
   const unlocked = await database.checkoutSession.findUnique({ where: { id: input.checkoutSessionId } });
@@ -68,7 +79,10 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
       SELECT * FROM "CheckoutSession" WHERE "id" = ${input.checkoutSessionId} FOR UPDATE`;
     if (!session) throw notFound("checkout session", "checkoutSessionId");
 
-    const raced = await tx.invoice.findUnique({ where: { checkoutSessionId: session.id } });
+    const raced = await tx.invoice.findUnique({
+      where: { checkoutSessionId: session.id },
+      include: withSessionStatus,
+    });
     if (raced) return sameChoice(raced, network, token);
     const begin = beginPayment(session, now);
     const [address] = await allocateDepositAddresses(tx, network.id);

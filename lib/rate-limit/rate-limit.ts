@@ -3,7 +3,7 @@ import {
   type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterPostgres,
-  RateLimiterRes,
+  type RateLimiterRes,
 } from "rate-limiter-flexible";
 import { config } from "../config";
 import { rateLimited, ServiceError } from "../errors";
@@ -74,12 +74,21 @@ function limiters() {
 
 const tooMany = (msBeforeNext: number) => rateLimited(Math.max(1, Math.ceil(msBeforeNext / 1000)));
 
+/**
+ * The limiter's "over budget" answer: a RateLimiterRes, not an Error (a store failure is one).
+ * Not `instanceof`: Next.js's bundles each load their own copy of rate-limiter-flexible, while
+ * the limiters are process-wide, made by whichever copy came first, so the class can differ.
+ */
+function isOverBudget(rejection: unknown): rejection is RateLimiterRes {
+  return !(rejection instanceof Error) && typeof (rejection as RateLimiterRes)?.msBeforeNext === "number";
+}
+
 /** Counts one request against `key` in `scope`; throws the 429 (with Retry-After) when over. */
 export async function consumeRateLimit(scope: RateLimitScope, key: string): Promise<void> {
   try {
     await limiters()[scope].consume(key);
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) throw tooMany(rejection.msBeforeNext);
+    if (isOverBudget(rejection)) throw tooMany(rejection.msBeforeNext);
     throw rejection;
   }
 }

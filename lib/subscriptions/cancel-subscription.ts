@@ -5,11 +5,13 @@ import type { Subscription } from "../generated/prisma/client";
 import { nextActionAt } from "./record-recurring-payment";
 import { recordSubscriptionEvent } from "./subscription-events";
 import { transitionSubscription } from "./subscription-state";
+import { withdrawOpenRenewal } from "./withdraw-open-renewal";
 
 /**
  * The merchant cancels: now (subscription.cancelled, reason requested), or at the end of the
  * paid period (no further renewal; the scheduler cancels it then). A past-due subscription has no
- * paid period left, so either way it ends now. Returns the subscription with its invoices.
+ * paid period left, so either way it ends now. Either way the next period will not come, so a
+ * renewal already issued for it is withdrawn at once. Returns the subscription with its invoices.
  */
 export async function cancelSubscription(
   database: Db,
@@ -25,6 +27,7 @@ export async function cancelSubscription(
     if (!subscription) throw notFound("subscription");
     if (subscription.status === "CANCELLED")
       throw conflict("subscription_cancelled", "This subscription is already cancelled.");
+    await withdrawOpenRenewal(tx, subscription, now);
     if (input.atPeriodEnd && subscription.status === "ACTIVE") {
       const pending = { ...subscription, cancelAtPeriodEnd: true };
       await tx.subscription.update({

@@ -286,6 +286,55 @@ describe("subscriptions on a devnet", () => {
   });
 
   it.each([
+    ["now", false, "CANCELLED"],
+    ["at period end", true, "ACTIVE"],
+  ])(
+    "cancelling %s withdraws the open renewal: its session expires and no payment starts on it",
+    async (_when, atPeriodEnd, status) => {
+      const { organization, subscription } = await subscribe();
+      const due = hoursFrom(subscription.currentPeriodEnd, -23);
+      await processDueSubscriptions(db(), due);
+      const renewal = await renewalOf(subscription.id, 1);
+      const start = { checkoutSessionId: renewal.checkoutSessionId, network: "devnet", token: "USDC" };
+      // Before the cancel the customer can pay it: a start returns the renewal itself.
+      expect((await startPayment(db(), start, hoursFrom(due, 1))).id).toBe(renewal.id);
+
+      const cancelledAt = hoursFrom(due, 2);
+      const result = await cancelSubscription(
+        db(),
+        organization.id,
+        { id: subscription.id, atPeriodEnd },
+        cancelledAt,
+      );
+      expect(result.status).toBe(status);
+      const session = await db().checkoutSession.findUniqueOrThrow({
+        where: { id: renewal.checkoutSessionId },
+      });
+      expect(session.status).toBe("EXPIRED");
+      expect(session.expiresAt.getTime()).toBe(cancelledAt.getTime());
+      const withdrawn = await renewalOf(subscription.id, 1);
+      expect(withdrawn.status).toBe("OVERDUE");
+      expect(withdrawn.deadline.getTime()).toBe(cancelledAt.getTime());
+      const overdue = (await eventsOf(organization.id)).filter(
+        (event) => event.type === "invoice.overdue" && event.invoiceId === renewal.id,
+      );
+      expect(overdue).toHaveLength(1);
+      await expect(startPayment(db(), start, hoursFrom(due, 3))).rejects.toMatchObject({
+        status: 400,
+        code: "session_expired",
+      });
+
+      // The period ends: the subscription ends (if it had not), and nothing is issued or reopened.
+      await processDueSubscriptions(db(), hoursFrom(subscription.currentPeriodEnd, 1));
+      expect(await subscriptionOf(subscription.id)).toMatchObject({ status: "CANCELLED" });
+      expect(await db().invoice.count({ where: { subscriptionId: subscription.id } })).toBe(2);
+      expect(
+        (await db().checkoutSession.findUniqueOrThrow({ where: { id: renewal.checkoutSessionId } })).status,
+      ).toBe("EXPIRED");
+    },
+  );
+
+  it.each([
     ["a cancelled subscription", "subscription_cancelled", 409],
     ["another organization's", "resource_missing", 404],
     ["an unknown id", "resource_missing", 404],

@@ -1,17 +1,13 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/dashboard/auth-card";
 import { OrganizationSelect } from "@/components/dashboard/organization-select";
 import { buttonStyles } from "@/components/ui/button-styles";
 import { db } from "@/lib/db/client";
-import { ServiceError } from "@/lib/errors";
 import { findMember } from "@/lib/http/dashboard-session";
-import { clientAddress } from "@/lib/net/client-address";
 import { authorizationRequestSchema } from "@/lib/oauth/oauth-schemas";
 import { signAuthorization } from "@/lib/oauth/signed-authorization";
 import { validateAuthorizationRequest } from "@/lib/oauth/validate-authorization-request";
-import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Connect an app" };
@@ -22,13 +18,8 @@ type Search = Record<string, string | string[] | undefined>;
 // and the consent form carries a server-signed copy of the checked request to the approval POST.
 export default async function AuthorizePage({ searchParams }: { searchParams: Promise<Search> }) {
   const search = await searchParams;
-  // Checking a request may fetch a client's metadata document: anonymous callers are limited.
-  try {
-    await consumeRateLimit("publicIp", clientAddress(await headers()));
-  } catch (error) {
-    if (!(error instanceof ServiceError && error.status === 429)) throw error;
-    return <Refused message="Too many requests from your network. Wait a minute and try again." />;
-  }
+  // Checking a request may fetch a client's metadata document: proxy.ts counts this page against
+  // the caller's public budget and answers 429 before it renders.
   const parsed = authorizationRequestSchema.safeParse(search);
   if (!parsed.success) {
     return (

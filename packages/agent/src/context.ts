@@ -1,3 +1,4 @@
+import { checkedApiBaseUrl } from "./config/base-url";
 import { readConfig, type StoredConfig, updateConfig } from "./config/config-file";
 import { readSettings, type Settings } from "./config/settings";
 import { requireToken } from "./http/api-client";
@@ -18,6 +19,8 @@ export function createKit(env: NodeJS.ProcessEnv = process.env): Kit {
     readConfig: () => readConfig(settings.configHome),
     updateConfig: (change) => updateConfig(settings.configHome, change),
     token: async () => {
+      // No credential is handed out for a base URL it must not travel to (callApi checks again).
+      checkedApiBaseUrl(settings.apiBaseUrl);
       const stored = (await kit.readConfig()).credential;
       // A credential belongs to the service that issued it; another base URL falls back to the key.
       const usable = stored && stored.apiBaseUrl === settings.apiBaseUrl ? stored.token : undefined;

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildProgram } from "./program";
+import { type BrowserOpener, buildProgram } from "./program";
 
 // The CLI as a process: what it prints on which stream and the exit code it ends with, against
 // a local HTTP server that answers like the service does.
@@ -264,5 +264,118 @@ describe("crypto-checkout in text mode", () => {
         new RegExp(`Example:\\n {2}\\$ crypto-checkout ${command.name()}`),
       );
     }
+  });
+});
+
+describe("crypto-checkout setup opens the approval page", () => {
+  const setupAnswer = (loginUrl: string) => ({
+    status: 201,
+    body: {
+      object: "agent_setup",
+      status: "pending",
+      agentName: "shop-agent",
+      access: "read",
+      userCode: "WDJB-MJHT",
+      loginUrl,
+      setupToken: "setup_unit",
+      checkinToken: "checkin_unit",
+      expiresAt: "2030-01-01T00:00:00.000Z",
+      pollIntervalSeconds: 5,
+    },
+  });
+
+  async function setupInProcess(browser: BrowserOpener, args: string[] = []) {
+    vi.stubEnv("SERVICE_API_BASE_URL", apiBaseUrl);
+    vi.stubEnv("SERVICE_CONFIG_HOME", configHome);
+    let printed = "";
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((text) => {
+      printed += String(text);
+      return true;
+    });
+    try {
+      await buildProgram(browser).parseAsync(["node", "cli", "setup", "--agent", "shop-agent", ...args]);
+    } finally {
+      write.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    return printed;
+  }
+
+  it.each([
+    ["another host", "https://evil.example/agent/setup?code=WDJB-MJHT"],
+    ["the same host with the code filled in", "http://127.0.0.1/agent/setup?code=WDJB-MJHT"],
+    ["a javascript: URL", "javascript:alert(1)"],
+  ])("with the URL built from the base URL when the service answers %s", async (_name, loginUrl) => {
+    answers.set("POST /api/agent/setup/start", setupAnswer(loginUrl));
+    const opened: string[] = [];
+    const printed = await setupInProcess({ mayOpen: () => true, open: async (url) => opened.push(url) });
+    const approvalPage = `${new URL(apiBaseUrl).origin}/agent/setup`;
+    expect(opened).toEqual([approvalPage]);
+    expect(printed).toContain(approvalPage);
+    expect(printed).not.toContain(loginUrl);
+  });
+
+  it.each([
+    ["no person at a terminal (pipe or agent)", () => false, []],
+    ["--no-open", () => true, ["--no-open"]],
+  ])("and opens nothing with %s", async (_name, mayOpen, args) => {
+    answers.set("POST /api/agent/setup/start", setupAnswer("https://evil.example/"));
+    const opened: string[] = [];
+    await setupInProcess({ mayOpen, open: async (url) => opened.push(url) }, args);
+    expect(opened).toEqual([]);
+  });
+});
+
+describe("crypto-checkout with SERVICE_API_BASE_URL", () => {
+  it.each([
+    ["plain http to a public host", "http://checkout.example.com/api", "insecure_base_url"],
+    ["plain http to a private address", "http://10.0.0.8:3000/api", "insecure_base_url"],
+    ["an odd scheme", "ftp://checkout.example.com/api", "invalid_base_url"],
+  ])("refuses %s with exit 2 before any request", async (_name, baseUrl, code) => {
+    for (const key of [apiKey, undefined]) {
+      const result = await runCli(["auth:status", "--format", "json"], {
+        SERVICE_API_BASE_URL: baseUrl,
+        SERVICE_API_KEY: key,
+      });
+      expect(result).toMatchObject({ code: 2, stderr: "" });
+      expect(JSON.parse(result.stdout).error).toMatchObject({ code, param: "SERVICE_API_BASE_URL" });
+    }
+  });
+
+  it("talks to plain http on loopback", async () => {
+    answers.set("GET /api/private/paylinks/7a1c", {
+      status: 200,
+      body: {
+        success: true,
+        data: { id: "7a1c", name: "Shirt", amount: "1", currency: "USD", enabled: true },
+      },
+    });
+    const result = await runCli(["paylinks:get", "--id", "7a1c", "--format", "json"], {
+      SERVICE_API_BASE_URL: apiBaseUrl.replace("127.0.0.1", "localhost"),
+    });
+    expect(result.code).toBe(0);
+  });
+});
+
+describe("crypto-checkout prints server text", () => {
+  const hostile = "\u001b]8;;https://evil.example\u0007Shirt\u001b]8;;\u0007\u001b[2J\u202Etxt.exe\u009b1m";
+
+  it.each([
+    ["text", (stdout: string) => expect(stdout).toContain("Shirttxt.exe")],
+    ["json", (stdout: string) => expect(JSON.parse(stdout).name).toBe(hostile)],
+  ])("without raw control characters in %s mode", async (format, check) => {
+    answers.set("GET /api/private/paylinks/7a1c", {
+      status: 200,
+      body: {
+        success: true,
+        data: { id: "7a1c", name: hostile, amount: "1", currency: "USD", enabled: true },
+      },
+    });
+    const result = await runCli(["paylinks:get", "--id", "7a1c", "--format", format]);
+    expect(result.code).toBe(0);
+    expect([...result.stdout].filter((character) => "\u001b\u0007\u009b\u202e".includes(character))).toEqual(
+      [],
+    );
+    check(result.stdout);
   });
 });

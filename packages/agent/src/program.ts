@@ -1,9 +1,10 @@
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import open from "open";
 import { sweepObject } from "./catalog/shapes";
-import { runningInAgent } from "./config/settings";
+import { approvalPageUrl } from "./config/base-url";
+import { mayOpenBrowser } from "./config/settings";
 import { createKit, type Kit } from "./context";
 import { checkFailed, type ExitCode, exitCodes, toKitError, usageError } from "./http/errors";
 import { registerAgent } from "./operations/agent-register";
@@ -62,18 +63,13 @@ function wholeNumber(max: number) {
   };
 }
 
-/** Opens the login URL for a person at a terminal; never for agents or pipes. */
-function openBrowser(url: string) {
-  const [command, args] =
-    process.platform === "darwin"
-      ? ["open", [url]]
-      : process.platform === "win32"
-        ? ["cmd", ["/c", "start", "", url]]
-        : ["xdg-open", [url]];
-  const child = spawn(command, args, { detached: true, stdio: "ignore" });
-  child.on("error", () => {});
-  child.unref();
-}
+/** How the CLI reaches the person's browser; tests pass their own to see what would open. */
+export type BrowserOpener = { mayOpen(): boolean; open(url: string): Promise<unknown> };
+
+const systemBrowser: BrowserOpener = {
+  mayOpen: () => mayOpenBrowser(process.stdout.isTTY),
+  open: (url) => open(url),
+};
 
 function line(label: string, value: unknown) {
   return `${`${label}:`.padEnd(16)} ${value ?? "-"}`;
@@ -81,7 +77,7 @@ function line(label: string, value: unknown) {
 
 type Handler<O> = (options: O, output: Output, kit: Kit) => Promise<ExitCode>;
 
-export function buildProgram(): Command {
+export function buildProgram(browser: BrowserOpener = systemBrowser): Command {
   const program = new Command("crypto-checkout")
     .description("Crypto Checkout for coding agents: connect, create paylinks and payments, verify webhooks.")
     .version(version)
@@ -121,7 +117,11 @@ export function buildProgram(): Command {
       run<{ format: "text" | "json"; agent: string; access: "read" | "write"; open: boolean }>(
         async (options, output, kit) => {
           const started = await startAgentSetup(kit, { agentName: options.agent, access: options.access });
-          if (options.open && process.stdout.isTTY && !runningInAgent()) openBrowser(started.loginUrl);
+          // Only the approval page of the configured service, never a URL from the answer; the
+          // printed URL is the fallback when no browser starts.
+          if (options.open && browser.mayOpen()) {
+            await browser.open(approvalPageUrl(kit.settings.apiBaseUrl)).catch(() => {});
+          }
           return output.result(started, [
             line("Login URL", started.loginUrl),
             line("Code", started.userCode),

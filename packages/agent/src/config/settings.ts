@@ -28,3 +28,8 @@ export function runningInAgent(env: NodeJS.ProcessEnv = process.env): boolean {
     Boolean(env[name]),
   );
 }
+
+/** A browser opens only for a person at a terminal: not in a pipe, not inside an agent. */
+export function mayOpenBrowser(isTTY: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return isTTY === true && !runningInAgent(env);
+}

@@ -1,3 +1,4 @@
+import { checkedApiBaseUrl } from "../config/base-url";
 import { authError, exitCodes, fromResponse, KitError } from "./errors";
 
 export type ApiResponse<T> = { status: number; body: T; requestId: string | undefined };
@@ -24,6 +25,7 @@ export async function callApi<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<ApiResponse<T>> {
+  checkedApiBaseUrl(apiBaseUrl);
   const url = new URL(`${apiBaseUrl}${path}`);
   for (const [name, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));

@@ -11,6 +11,7 @@ import {
 import { serverInstructions, type ToolName, toolError, toolsFor } from "../catalog";
 import { describeTool } from "../catalog/describe-tool";
 import { registerKnowledge } from "../catalog/knowledge";
+import { serviceBaseUrl } from "../config/base-url";
 import type { Kit } from "../context";
 import { callLocalTool, type ToolContext } from "./local-tools";
 
@@ -26,8 +27,8 @@ export async function buildLocalServer(kit: Kit): Promise<McpServer> {
   const server = new McpServer({ name: "crypto-checkout", version }, { instructions: serverInstructions });
   const stored = (await kit.readConfig()).credential;
   const access = stored?.apiBaseUrl === kit.settings.apiBaseUrl ? stored.access : "write";
-  // The service's own URL for the guides: the API base without its /api suffix.
-  const baseUrl = kit.settings.apiBaseUrl.replace(/\/api$/, "");
+  // The service's own URL for the guides.
+  const baseUrl = serviceBaseUrl(kit.settings.apiBaseUrl);
 
   const context: ToolContext = {
     kit,

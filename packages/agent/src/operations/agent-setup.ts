@@ -1,3 +1,4 @@
+import { approvalPageUrl } from "../config/base-url";
 import { configPath } from "../config/config-file";
 import type { Kit } from "../context";
 import { callApi } from "../http/api-client";
@@ -45,8 +46,12 @@ export async function storeCredential(kit: Kit, issued: CredentialIssued, apiBas
   return { ...summary, storedIn: configPath(kit.settings.configHome) };
 }
 
-/** Starts browser setup (C2) and keeps its one-time tokens in config.json, never on screen. */
+/**
+ * Starts browser setup (C2) and keeps its one-time tokens in config.json, never on screen. The
+ * login URL shown is the approval page built from the configured base URL, not the service's.
+ */
 export async function startAgentSetup(kit: Kit, input: { agentName: string; access?: "read" | "write" }) {
+  const loginUrl = approvalPageUrl(kit.settings.apiBaseUrl);
   const { body } = await callApi<SetupStarted>(kit.settings.apiBaseUrl, "POST", "/agent/setup/start", {
     body: { agentName: input.agentName, access: input.access ?? "write" },
   });
@@ -55,7 +60,7 @@ export async function startAgentSetup(kit: Kit, input: { agentName: string; acce
       setupToken: body.setupToken,
       checkinToken: body.checkinToken,
       userCode: body.userCode,
-      loginUrl: body.loginUrl,
+      loginUrl,
       access: body.access,
       expiresAt: body.expiresAt,
       apiBaseUrl: kit.settings.apiBaseUrl,
@@ -67,7 +72,7 @@ export async function startAgentSetup(kit: Kit, input: { agentName: string; acce
     agentName: body.agentName,
     access: body.access,
     userCode: body.userCode,
-    loginUrl: body.loginUrl,
+    loginUrl,
     expiresAt: body.expiresAt,
     pollIntervalSeconds: body.pollIntervalSeconds,
     next: `Open the login URL, approve code ${body.userCode}, then run: crypto-checkout checkin --agent ${JSON.stringify(body.agentName)}`,

@@ -35,14 +35,14 @@ export class Output {
 
   /** A note for people (text mode only, on stderr so stdout stays the answer). */
   note(text: string) {
-    if (this.format === "text") this.streams.stderr.write(`${text}\n`);
+    if (this.format === "text") this.streams.stderr.write(`${terminalText(text)}\n`);
   }
 
   result(value: unknown, lines: string[]): ExitCode {
     this.once();
     if (this.spinner?.isSpinning()) this.spinner.success();
     this.streams.stdout.write(
-      this.format === "json" ? `${JSON.stringify(value, null, 2)}\n` : `${lines.join("\n")}\n`,
+      this.format === "json" ? `${terminalJson(value)}\n` : `${lines.map(terminalText).join("\n")}\n`,
     );
     return exitCodes.ok;
   }
@@ -51,12 +51,12 @@ export class Output {
     this.once();
     if (this.spinner?.isSpinning()) this.spinner.error();
     if (this.format === "json") {
-      this.streams.stdout.write(`${JSON.stringify(error.envelope, null, 2)}\n`);
+      this.streams.stdout.write(`${terminalJson(error.envelope)}\n`);
     } else {
       const { code, message, param } = error.envelope.error;
       const where = param ? ` (${param})` : "";
       const requestId = error.envelope.requestId ? ` [request ${error.envelope.requestId}]` : "";
-      this.streams.stderr.write(`Error ${code}${where}: ${message}${requestId}\n`);
+      this.streams.stderr.write(terminalText(`Error ${code}${where}: ${message}${requestId}\n`));
     }
     return error.exitCode;
   }
@@ -65,6 +65,34 @@ export class Output {
     if (this.written) throw new Error("a command answers once");
     this.written = true;
   }
+}
+
+// What a terminal would act on rather than show: ANSI escape sequences (CSI, OSC such as
+// hyperlinks and window titles, other ESC pairs, and their 8-bit C1 forms), the remaining C0
+// and C1 controls and DEL (carriage return and backspace overwrite what was printed), and the
+// bidirectional overrides and isolates that reorder what a line seems to say.
+const escapeSequence =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const controlCharacter = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const bidiControl = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Server text made safe to print: newline and tab stay (answers span lines), no other control. */
+export function terminalText(text: string): string {
+  return text.replace(escapeSequence, "").replace(controlCharacter, "").replace(bidiControl, "");
+}
+
+/**
+ * The exact JSON document, written so no terminal acts on it: JSON.stringify already escapes
+ * C0 controls (ESC included) as \uXXXX; DEL, C1 and bidi controls get the same escape here,
+ * which every JSON parser reads back as the very same string.
+ */
+export function terminalJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    new RegExp(`[\\u007f-\\u009f]|${bidiControl.source}`, "g"),
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** `--format` as written anywhere on the command line, known before the parser runs. */
