@@ -239,7 +239,12 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
     if (!gate.proceed) return gate.result;
     return toolResult(
       serializeSubscriptionDetail(
-        await cancelSubscription(db, caller.organizationId, { id: subscription.id, atPeriodEnd }, gate.use),
+        await cancelSubscription(
+          db,
+          caller.organizationId,
+          { id: subscription.id, atPeriodEnd },
+          { alongside: gate.use },
+        ),
       ),
     );
   },

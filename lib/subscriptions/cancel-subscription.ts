@@ -17,11 +17,11 @@ export async function cancelSubscription(
   database: Db,
   organizationId: string,
   input: { id: string; atPeriodEnd: boolean },
-  alongside?: AlongsideWork,
-  now = new Date(),
+  options: { now?: Date; alongside?: AlongsideWork } = {},
 ) {
+  const now = options.now ?? new Date();
   await transactWithEvents(database, async (tx) => {
-    await alongside?.(tx);
+    await options.alongside?.(tx);
     const [subscription] = await tx.$queryRaw<Subscription[]>`
       SELECT * FROM "Subscription" WHERE "id" = ${input.id} AND "organizationId" = ${organizationId} FOR UPDATE`;
     if (!subscription) throw notFound("subscription");

@@ -304,7 +304,7 @@ describe("subscriptions on a devnet", () => {
         db(),
         organization.id,
         { id: subscription.id, atPeriodEnd },
-        cancelledAt,
+        { now: cancelledAt },
       );
       expect(result.status).toBe(status);
       const session = await db().checkoutSession.findUniqueOrThrow({
