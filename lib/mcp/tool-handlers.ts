@@ -29,6 +29,7 @@ import { createPaylinkSchema, disablePaylinkSchema, editPaylinkSchema } from "..
 import { serializePaylink } from "../paylinks/serialize-paylink";
 import { listTransactions } from "../payments/list-transactions";
 import { serializeInvoice } from "../payments/serialize-invoice";
+import { settlementRequester } from "../settlement/settlement-requester";
 import { cancelSubscription } from "../subscriptions/cancel-subscription";
 import { getSubscription } from "../subscriptions/get-subscription";
 import { listSubscriptions } from "../subscriptions/list-subscriptions";
@@ -235,12 +236,13 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
   service_organization_get: async (_input, { db, caller }) =>
     toolResult(serializeOrganization(await getOrganization(db, caller.organizationId))),
 
-  service_organization_update: async (input, { db, caller }) =>
-    toolResult(
-      serializeOrganization(
-        await updateOrganization(db, caller.organizationId, parseOrThrow(updateOrganizationSchema, input)),
-      ),
-    ),
+  service_organization_update: async (input, { db, caller }) => {
+    const update = parseOrThrow(updateOrganizationSchema, input);
+    const settlement = update.settlementWallets && settlementRequester(caller);
+    return toolResult(
+      serializeOrganization(await updateOrganization(db, caller.organizationId, update, settlement)),
+    );
+  },
 
   service_settlement_configure: async (input, context) => {
     const { db, caller } = context;
@@ -256,7 +258,15 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
       `Replace the settlement wallets of "${current.name}": now ${listWallets(current.settlementWallets)}; after: ${listWallets(update.settlementWallets ?? [])}. Received payments will be swept to the new addresses; a wrong address loses the money.`,
     );
     if (!gate.proceed) return gate.result;
-    return toolResult(serializeOrganization(await updateOrganization(db, caller.organizationId, update)));
+    const organization = serializeOrganization(
+      await updateOrganization(db, caller.organizationId, update, settlementRequester(caller)),
+    );
+    return toolResult(
+      organization,
+      context.decision === "propose"
+        ? "Proposed, not applied: every owner was emailed a link to confirm or reject it in the dashboard (pendingSettlementWallets). Sweeps go on to the wallets in settlementWallets."
+        : undefined,
+    );
   },
 
   service_webhooks_create: async (input, { db, caller }) => {

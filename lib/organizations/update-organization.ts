@@ -1,16 +1,25 @@
 import type { Db } from "../db/client";
 import { newId } from "../ids";
+import {
+  requestSettlementChange,
+  type SettlementChangeRequest,
+} from "../settlement/request-settlement-change";
 import { upsertDefaultWebhookEndpoint } from "../webhooks/upsert-default-webhook-endpoint";
-import { organizationSettingsInclude } from "./get-organization";
+import { getOrganization } from "./get-organization";
 import type { UpdateOrganizationInput } from "./organization-schemas";
 
-/** Applies settings changes in one transaction and returns the organization with its wallets. */
+/**
+ * Applies settings changes in one transaction and returns the organization with its wallets. A new
+ * settlement wallet list is not written here: it becomes settlement changes, proposed or decided
+ * as `settlement` says (lib/settlement/request-settlement-change.ts).
+ */
 export async function updateOrganization(
   database: Db,
   organizationId: string,
   input: UpdateOrganizationInput,
+  settlement?: Omit<SettlementChangeRequest, "wallets">,
 ) {
-  return database.$transaction(async (tx) => {
+  await database.$transaction(async (tx) => {
     await tx.organization.update({
       where: { id: organizationId },
       data: {
@@ -32,19 +41,13 @@ export async function updateOrganization(
     }
     if (input.webhookUrl !== undefined)
       await upsertDefaultWebhookEndpoint(tx, organizationId, input.webhookUrl);
-    if (input.settlementWallets) {
-      await tx.settlementWallet.deleteMany({ where: { organizationId } });
-      await tx.settlementWallet.createMany({
-        data: input.settlementWallets.map((wallet) => ({
-          id: newId("settlementWallet"),
-          organizationId,
-          ...wallet,
-        })),
-      });
-    }
-    return tx.organization.findUniqueOrThrow({
-      where: { id: organizationId },
-      include: organizationSettingsInclude,
-    });
   });
+  if (input.settlementWallets) {
+    if (!settlement) throw new Error("a settlement wallet list needs who asks for it");
+    await requestSettlementChange(database, organizationId, {
+      ...settlement,
+      wallets: input.settlementWallets,
+    });
+  }
+  return getOrganization(database, organizationId);
 }

@@ -34,8 +34,15 @@ export const updateSettlementWalletsAction = memberAction(
   "settlement.change",
   settlementWalletsFormSchema,
   async (member, input) => {
-    const organization = await updateOrganization(db(), member.organization.id, input);
-    return { wallets: organization.settlementWallets.length };
+    const organization = await updateOrganization(db(), member.organization.id, input, {
+      decision: "allow",
+      proposedBy: { kind: "owner", name: member.user.email, id: member.user.id },
+      clientAddress: clientAddress(await headers()),
+    });
+    return {
+      wallets: organization.settlementWallets.length,
+      pending: organization.settlementChanges.length,
+    };
   },
 );
 

@@ -5,13 +5,14 @@ import { getOrganization } from "@/lib/organizations/get-organization";
 import { updateOrganizationSchema } from "@/lib/organizations/organization-schemas";
 import { serializeOrganization } from "@/lib/organizations/serialize-organization";
 import { updateOrganization } from "@/lib/organizations/update-organization";
+import { settlementRequester } from "@/lib/settlement/settlement-requester";
 
 export const GET = apiKeyRoute("organization.read", async ({ organizationId }) => ({
   body: serializeOrganization(await getOrganization(db(), organizationId)),
 }));
 
-export const PUT = apiKeyRoute("organization.update", async ({ request, organizationId }) => ({
-  body: serializeOrganization(
-    await updateOrganization(db(), organizationId, await readJson(request, updateOrganizationSchema)),
-  ),
-}));
+export const PUT = apiKeyRoute("organization.update", async ({ request, organizationId, caller }) => {
+  const input = await readJson(request, updateOrganizationSchema);
+  const settlement = input.settlementWallets && settlementRequester(caller);
+  return { body: serializeOrganization(await updateOrganization(db(), organizationId, input, settlement)) };
+});
