@@ -21,7 +21,10 @@ export function settlementChangePath(id: string) {
   return `/dashboard/settlement/changes/${id}`;
 }
 
-function describe(change: SettlementChange, organizationName: string): { subject: string; text: string } {
+function announcementOf(
+  change: SettlementChange,
+  organizationName: string,
+): { subject: string; text: string } {
   const { serviceName, baseUrl } = config();
   const link = `${baseUrl}${settlementChangePath(change.id)}`;
   const what = change.address
@@ -70,7 +73,7 @@ export async function announceSettlementChanges(
     },
   });
   for (const change of changes) {
-    const email = describe(change, organization.name);
+    const email = announcementOf(change, organization.name);
     for (const { user } of organization.memberships) {
       try {
         await sendEmail(database, { to: user.email, ...email });

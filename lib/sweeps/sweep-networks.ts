@@ -2,21 +2,26 @@ import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { clientFor } from "../payments/watch-networks";
+import { applyDueSettlementChanges } from "../settlement/apply-due-settlement-changes";
 import { advanceSweeps } from "./advance-sweeps";
 import { planSweeps } from "./plan-sweeps";
 import { reportGasWallet } from "./report-gas-wallet";
 import type { SweeperKeys } from "./sweeper-keys";
 
-/** One sweeper pass over every configured network: gas wallet report, planning, then the sweeps. */
+/**
+ * One sweeper pass: settlement changes that are due take effect first, then per network the gas
+ * wallet report, planning and the sweeps.
+ */
 export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: AbortSignal) {
   const settings = config();
+  await applyDueSettlementChanges(database, new Date());
   for (const network of settings.networks) {
     signal?.throwIfAborted();
     const client = clientFor(network);
     try {
       await reportGasWallet(database, network, client, keys.gasWallet(network.chainId).address);
       await planSweeps(database, network, client, { dust: settings.sweeper.dust });
-      await advanceSweeps(database, network, client, { keys });
+      await advanceSweeps(database, network, client, { keys, destinations: settings.sweeper.destinations });
     } catch (error) {
       log.warn({ network: network.id, err: error }, "sweeper pass failed; retrying");
     }

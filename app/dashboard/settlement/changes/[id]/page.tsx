@@ -47,7 +47,9 @@ export default async function SettlementChangePage({ params }: { params: Promise
               [
                 "New address",
                 change.address ? (
-                  <span className="break-all font-mono text-xs">{change.address}</span>
+                  <span key="address" className="break-all font-mono text-xs">
+                    {change.address}
+                  </span>
                 ) : (
                   "None: the network's wallet is removed"
                 ),
@@ -55,7 +57,9 @@ export default async function SettlementChangePage({ params }: { params: Promise
               [
                 "Wallet in force when asked",
                 change.previousAddress ? (
-                  <span className="break-all font-mono text-xs">{change.previousAddress}</span>
+                  <span key="previous" className="break-all font-mono text-xs">
+                    {change.previousAddress}
+                  </span>
                 ) : (
                   "None"
                 ),
