@@ -236,13 +236,12 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
   service_organization_get: async (_input, { db, caller }) =>
     toolResult(serializeOrganization(await getOrganization(db, caller.organizationId))),
 
-  service_organization_update: async (input, { db, caller }) => {
-    const update = parseOrThrow(updateOrganizationSchema, input);
-    const settlement = update.settlementWallets && settlementRequester(caller);
-    return toolResult(
-      serializeOrganization(await updateOrganization(db, caller.organizationId, update, settlement)),
-    );
-  },
+  service_organization_update: async (input, { db, caller }) =>
+    toolResult(
+      serializeOrganization(
+        await updateOrganization(db, caller.organizationId, parseOrThrow(updateOrganizationSchema, input)),
+      ),
+    ),
 
   service_settlement_configure: async (input, context) => {
     const { db, caller } = context;
@@ -255,7 +254,11 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
       context,
       "service_settlement_configure",
       input,
-      `Replace the settlement wallets of "${current.name}": now ${listWallets(current.settlementWallets)}; after: ${listWallets(update.settlementWallets ?? [])}. Received payments will be swept to the new addresses; a wrong address loses the money.`,
+      `Replace the settlement wallets of "${current.name}": now ${listWallets(current.settlementWallets)}; after: ${listWallets(update.settlementWallets ?? [])}. ${
+        context.decision === "propose"
+          ? "This connection only proposes it: every owner is emailed and it takes effect only if an owner confirms it in the dashboard."
+          : "Every owner is emailed; a changed wallet takes effect after the settlement change delay (a network's first wallet at once). Received payments will then be swept to the new addresses; a wrong address loses the money."
+      }`,
     );
     if (!gate.proceed) return gate.result;
     const organization = serializeOrganization(
