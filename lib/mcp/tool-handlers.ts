@@ -30,6 +30,7 @@ import { serializePaylink } from "../paylinks/serialize-paylink";
 import { listTransactions } from "../payments/list-transactions";
 import { serializeInvoice } from "../payments/serialize-invoice";
 import { settlementRequester } from "../settlement/settlement-requester";
+import { updateOrganizationAndWallets } from "../settlement/update-organization-and-wallets";
 import { cancelSubscription } from "../subscriptions/cancel-subscription";
 import { getSubscription } from "../subscriptions/get-subscription";
 import { listSubscriptions } from "../subscriptions/list-subscriptions";
@@ -262,7 +263,9 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
     );
     if (!gate.proceed) return gate.result;
     const organization = serializeOrganization(
-      await updateOrganization(db, caller.organizationId, update, settlementRequester(caller)),
+      await updateOrganizationAndWallets(db, caller.organizationId, update, () =>
+        settlementRequester(caller),
+      ),
     );
     return toolResult(
       organization,

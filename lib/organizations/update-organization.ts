@@ -1,23 +1,17 @@
 import type { Db } from "../db/client";
 import { newId } from "../ids";
-import {
-  requestSettlementChange,
-  type SettlementChangeRequest,
-} from "../settlement/request-settlement-change";
 import { upsertDefaultWebhookEndpoint } from "../webhooks/upsert-default-webhook-endpoint";
 import { getOrganization } from "./get-organization";
 import type { UpdateOrganizationInput } from "./organization-schemas";
 
 /**
- * Applies settings changes in one transaction and returns the organization with its wallets. A new
- * settlement wallet list is not written here: it becomes settlement changes, proposed or decided
- * as `settlement` says (lib/settlement/request-settlement-change.ts).
+ * Applies settings changes in one transaction and returns the organization with its wallets. The
+ * settlement wallets are not among them: they change through lib/settlement.
  */
 export async function updateOrganization(
   database: Db,
   organizationId: string,
-  input: UpdateOrganizationInput,
-  settlement?: Omit<SettlementChangeRequest, "wallets">,
+  input: Omit<UpdateOrganizationInput, "settlementWallets">,
 ) {
   await database.$transaction(async (tx) => {
     await tx.organization.update({
@@ -42,12 +36,5 @@ export async function updateOrganization(
     if (input.webhookUrl !== undefined)
       await upsertDefaultWebhookEndpoint(tx, organizationId, input.webhookUrl);
   });
-  if (input.settlementWallets) {
-    if (!settlement) throw new Error("a settlement wallet list needs who asks for it");
-    await requestSettlementChange(database, organizationId, {
-      ...settlement,
-      wallets: input.settlementWallets,
-    });
-  }
   return getOrganization(database, organizationId);
 }

@@ -2,19 +2,14 @@ import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { clientFor } from "../payments/watch-networks";
-import { applyDueSettlementChanges } from "../settlement/apply-due-settlement-changes";
 import { advanceSweeps } from "./advance-sweeps";
 import { planSweeps } from "./plan-sweeps";
 import { reportGasWallet } from "./report-gas-wallet";
 import type { SweeperKeys } from "./sweeper-keys";
 
-/**
- * One sweeper pass: settlement changes that are due take effect first, then per network the gas
- * wallet report, planning and the sweeps.
- */
+/** One sweeper pass over every configured network: gas wallet report, planning, then the sweeps. */
 export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: AbortSignal) {
   const settings = config();
-  await applyDueSettlementChanges(database, new Date());
   for (const network of settings.networks) {
     signal?.throwIfAborted();
     const client = clientFor(network);

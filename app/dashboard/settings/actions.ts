@@ -20,6 +20,7 @@ import {
   removeMemberSchema,
 } from "@/lib/organizations/team-schemas";
 import { updateOrganization } from "@/lib/organizations/update-organization";
+import { updateOrganizationAndWallets } from "@/lib/settlement/update-organization-and-wallets";
 
 export const renameOrganizationAction = memberAction(
   "organization.update",
@@ -34,11 +35,12 @@ export const updateSettlementWalletsAction = memberAction(
   "settlement.change",
   settlementWalletsFormSchema,
   async (member, input) => {
-    const organization = await updateOrganization(db(), member.organization.id, input, {
+    const from = clientAddress(await headers());
+    const organization = await updateOrganizationAndWallets(db(), member.organization.id, input, () => ({
       decision: "allow",
       proposedBy: { kind: "owner", name: member.user.email, id: member.user.id },
-      clientAddress: clientAddress(await headers()),
-    });
+      clientAddress: from,
+    }));
     return {
       wallets: organization.settlementWallets.length,
       pending: organization.settlementChanges.length,
