@@ -13,6 +13,9 @@ export async function updateOrganization(
   organizationId: string,
   input: Omit<UpdateOrganizationInput, "settlementWallets">,
 ) {
+  // Loud, not silently dropped: a caller holding a parsed wallet list must go through lib/settlement.
+  if ("settlementWallets" in input && input.settlementWallets !== undefined)
+    throw new Error("settlement wallets change through lib/settlement/update-organization-and-wallets.ts");
   await database.$transaction(async (tx) => {
     await tx.organization.update({
       where: { id: organizationId },
