@@ -165,6 +165,11 @@ describe("settlement wallet changes", () => {
     );
     expect(confirmed).toMatchObject({ status: "SCHEDULED", previousAddress: walletA });
     expect(confirmed.effectiveAt?.getTime()).toBe(now.getTime() + delayMs);
+    // Confirmed, it is announced again with its time and the cancel link.
+    for (const email of ownerEmails) {
+      const announced = (await inbox(email)).filter((message) => message.text.includes(base.id));
+      expect(announced.at(-1)?.text).toContain(`takes effect at ${confirmed.effectiveAt?.toISOString()}`);
+    }
     expect(await walletsOf(organization.id)).toEqual([{ network: "base", address: walletA }]);
     await applyDueSettlementChanges(db(), new Date(now.getTime() + delayMs));
     expect(await walletsOf(organization.id)).toEqual([{ network: "base", address: walletB }]);
