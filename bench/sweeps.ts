@@ -14,8 +14,8 @@ import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
 import { startPayment } from "../lib/checkout/start-payment";
 import { closeDb, db } from "../lib/db/client";
 import { createOrganization } from "../lib/organizations/create-organization";
-import { updateOrganization } from "../lib/organizations/update-organization";
 import { scanNetwork } from "../lib/payments/scan-network";
+import { requestSettlementChange } from "../lib/settlement/request-settlement-change";
 import { advanceSweeps } from "../lib/sweeps/advance-sweeps";
 import { planSweeps } from "../lib/sweeps/plan-sweeps";
 import { sweeperKeysFromMnemonic } from "../lib/sweeps/sweeper-keys";
@@ -59,8 +59,11 @@ try {
     name: "Bench Store",
     ownerEmail: "bench@example.com",
   });
-  await updateOrganization(db(), organization.id, {
-    settlementWallets: [{ network: "devnet", address: "0x00000000000000000000000000000000005e771e" }],
+  await requestSettlementChange(db(), organization.id, {
+    wallets: [{ network: "devnet", address: "0x00000000000000000000000000000000005e771e" }],
+    decision: "allow",
+    proposedBy: { kind: "owner", name: "bench@example.com" },
+    clientAddress: null,
   });
   await wallet.sendTransaction({ to: keys.gasWallet(network.chainId).address, value: parseEther("100") });
 

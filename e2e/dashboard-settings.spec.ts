@@ -182,7 +182,10 @@ test("settings: the owner renames the organization, sets a checksum-checked wall
   );
   await page.getByLabel("Local devnet").fill(address.toLowerCase());
   await page.getByRole("button", { name: "Save wallets" }).click();
-  await expect(wallets.getByRole("status")).toHaveText("Saved.");
+  // The network's first wallet: in force at once.
+  await expect(wallets.getByRole("status")).toHaveText(
+    "Saved. Changes of a wallet are listed above with when they take effect.",
+  );
 
   await page.getByLabel("URL").fill("http://127.0.0.1:9/hooks");
   await page.getByRole("button", { name: "Save URL" }).click();

@@ -85,8 +85,53 @@ describe("parseConfig", () => {
     expect(parseConfig({ DATABASE_URL: "postgresql://db/x", SERVICE_SEED_DEMO: "true" }).seedDemo).toBe(true);
   });
 
+  it.each<[string, Record<string, string>, { inProcess: boolean; delayMs: number }]>([
+    ["the zero-setup start (no DATABASE_URL)", {}, { inProcess: true, delayMs: 0 }],
+    ["DATABASE_URL", { DATABASE_URL: "postgresql://db/x" }, { inProcess: false, delayMs: 86_400_000 }],
+    [
+      "DATABASE_URL with explicit settings",
+      {
+        DATABASE_URL: "postgresql://db/x",
+        SERVICE_SWEEPER: "in-process",
+        SERVICE_SETTLEMENT_CHANGE_DELAY: "3600",
+      },
+      { inProcess: true, delayMs: 3_600_000 },
+    ],
+  ])("signs sweeps in the web tier and delays wallet changes as set: %s", (_label, env, expected) => {
+    const parsed = parseConfig(env);
+    expect({ inProcess: parsed.sweeper.inProcess, delayMs: parsed.settlementChangeDelayMs }).toEqual(
+      expected,
+    );
+  });
+
+  it("reads the operator's sweep destinations, checksummed, one or many per network", () => {
+    const pin = parseConfig({
+      SERVICE_SWEEP_DESTINATIONS: JSON.stringify({
+        base: "0x52908400098527886e0f7030069857d2e4169ee7",
+        devnet: ["0x52908400098527886E0F7030069857D2E4169EE7", "0xde709f2102306220921060314715629080e2fb77"],
+      }),
+    }).sweeper.destinations;
+    expect(pin).toEqual({
+      base: ["0x52908400098527886E0F7030069857D2E4169EE7"],
+      devnet: ["0x52908400098527886E0F7030069857D2E4169EE7", "0xde709f2102306220921060314715629080e2fb77"],
+    });
+    expect(parseConfig({}).sweeper.destinations).toBeUndefined();
+  });
+
   it.each([
     [{ PORT: "abc" }, 'PORT must be a port number (got "abc")'],
+    ...[
+      '{"base": "0x52908400098527886E0F7030069857D2E4169Ee7"}',
+      '{"base": []}',
+      '["0x52908400098527886E0F7030069857D2E4169EE7"]',
+    ].map((value) => [
+      { SERVICE_SWEEP_DESTINATIONS: value },
+      `SERVICE_SWEEP_DESTINATIONS must be a JSON object of EIP-55 addresses the sweeper may pay per network, e.g. {"base": ["0xAb…"]} (got "${value}")`,
+    ]),
+    [
+      { SERVICE_SETTLEMENT_CHANGE_DELAY: "1h" },
+      'SERVICE_SETTLEMENT_CHANGE_DELAY must be a whole number from 0 to 2592000 (got "1h")',
+    ],
     // A token is never echoed, not even a short one.
     [{ SERVICE_METRICS_TOKEN: "short" }, "SERVICE_METRICS_TOKEN must be at least 16 characters"],
     [

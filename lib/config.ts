@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { HDKey } from "@scure/bip32";
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
+import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { parseNetworks } from "./chains/networks";
 import { isLoopbackAddress } from "./net/client-address";
@@ -158,7 +159,21 @@ export const configSchema = z
     ).optional(),
     SERVICE_SWEEPER: z
       .enum(["in-process", "separate"], { error: "must be in-process or separate" })
-      .default("in-process"),
+      .optional(),
+    // Seconds; the zero-setup start sets 0 (scripts/start.ts).
+    SERVICE_SETTLEMENT_CHANGE_DELAY: wholeNumber(0, 30 * 86_400).optional(),
+    SERVICE_SWEEP_DESTINATIONS: jsonRecord(
+      z.record(
+        z.string().regex(/^[a-z0-9-]+$/),
+        z
+          .union([z.string(), z.array(z.string()).min(1)])
+          .transform((value) => (Array.isArray(value) ? value : [value]))
+          // Checksummed (or all lower case): a typo in a pin must not pass.
+          .refine((addresses) => addresses.every((address) => isAddress(address)))
+          .transform((addresses) => addresses.map((address) => getAddress(address))),
+      ),
+      'must be a JSON object of EIP-55 addresses the sweeper may pay per network, e.g. {"base": ["0xAb…"]}',
+    ).optional(),
     SERVICE_SWEEP_DUST: jsonRecord(
       z.record(z.string().regex(/^[a-z0-9-]+\/[A-Z0-9]+$/), z.string().regex(/^\d+(\.\d+)?$/)),
       'must be a JSON object of least amounts swept per network/token, e.g. {"base/USDC": "5"}',
@@ -222,7 +237,17 @@ export const configSchema = z
       jobEngine: env.SERVICE_JOB_ENGINE,
       // The sweeper signs with the mnemonic: in this process (zero-setup start), or in its own
       // (`npm run sweeper`) while the web tier runs with the xpub alone.
-      sweeper: { inProcess: env.SERVICE_SWEEPER === "in-process", dust: env.SERVICE_SWEEP_DUST ?? {} },
+      // With DATABASE_URL the web tier signs nothing unless told to: a compromised web instance
+      // then holds no key that moves money.
+      sweeper: {
+        inProcess: (env.SERVICE_SWEEPER ?? (env.DATABASE_URL ? "separate" : "in-process")) === "in-process",
+        dust: env.SERVICE_SWEEP_DUST ?? {},
+        // The operator's pin: when set, the sweeper pays no address outside it.
+        destinations: env.SERVICE_SWEEP_DESTINATIONS,
+      },
+      // How long a direct change of an existing settlement wallet waits, so every owner can cancel it.
+      settlementChangeDelayMs:
+        (env.SERVICE_SETTLEMENT_CHANGE_DELAY ?? (env.DATABASE_URL ? 86_400 : 0)) * 1000,
       networks: env.SERVICE_NETWORKS ?? [],
       hdMnemonic: env.SERVICE_HD_MNEMONIC?.trim(),
       hdXpub: env.SERVICE_HD_XPUB,

@@ -59,6 +59,8 @@ const env: Record<string, string> = previous ?? {
   SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR: "100000",
   // Test receivers listen on loopback.
   SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+  // One process that also signs sweeps, on PostgreSQL or embedded alike.
+  SERVICE_SWEEPER: "in-process",
   // A devnet of its own, so buyers can pay end to end.
   SERVICE_DEVNET: "true",
   // E2E_DEVNET_PORT_BASE moves the devnets off ports another checkout's tests use.

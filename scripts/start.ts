@@ -188,6 +188,11 @@ async function main() {
         // The embedded server multiplexes connections into one PostgreSQL session, so transactions
         // on separate connections would not be isolated: one connection keeps them apart.
         ...(embedded ? { DATABASE_POOL_SIZE: "1" } : {}),
+        // One process on a laptop: it sweeps itself, and wallet changes take effect at once.
+        ...(embedded && !process.env.SERVICE_SWEEPER ? { SERVICE_SWEEPER: "in-process" } : {}),
+        ...(embedded && !process.env.SERVICE_SETTLEMENT_CHANGE_DELAY
+          ? { SERVICE_SETTLEMENT_CHANGE_DELAY: "0" }
+          : {}),
         NEXT_TELEMETRY_DISABLED: "1",
       },
     },

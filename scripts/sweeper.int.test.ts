@@ -17,10 +17,9 @@ import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
-import { updateOrganization } from "@/lib/organizations/update-organization";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestOrganization, setTestSettlementWallets } from "@/scripts/test-support/fixtures";
 
 // `npm run sweeper` as a real process, killed with SIGKILL while a sweep's transfer is in flight,
 // then started again: the sweep completes and the money moves once.
@@ -94,9 +93,7 @@ describe("npm run sweeper", () => {
   it("completes a sweep after a SIGKILL mid-transfer without a second transfer", async () => {
     const { organization } = await createTestOrganization();
     const settlement = "0x00000000000000000000000000000000005e771e";
-    await updateOrganization(db(), organization.id, {
-      settlementWallets: [{ network: "devnet", address: settlement }],
-    });
+    await setTestSettlementWallets(organization.id, [{ network: "devnet", address: settlement }]);
     const created = await createCheckoutSession(db(), {
       organizationId: organization.id,
       request: { mode: "standalone", amount: "40.00", currency: "USD", expiresInMinutes: 60 },

@@ -21,11 +21,12 @@ const errors: Record<string, string> = {
 export default async function LoginPage({
   searchParams,
 }: {
-  searchParams: Promise<{ error?: string; callbackUrl?: string }>;
+  searchParams: Promise<{ error?: string; callbackUrl?: string; reauth?: string }>;
 }) {
-  const { error, callbackUrl } = await searchParams;
+  const { error, callbackUrl, reauth } = await searchParams;
   const next = sameSitePath(callbackUrl);
-  if (await findMember()) redirect(next);
+  // reauth: a signed-in owner proves a fresh sign-in before deciding where money goes.
+  if (!reauth && (await findMember())) redirect(next);
   return (
     <AuthCard title="Sign in to your dashboard">
       {error ? (

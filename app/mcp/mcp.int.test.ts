@@ -704,3 +704,38 @@ describe("MCP server at /mcp: tenant isolation", () => {
     expect(await bState()).toEqual(before);
   });
 });
+
+describe("MCP server at /mcp: settlement wallets", () => {
+  it("turns an agent's confirmed change into a proposal; sweeps keep going to the wallet in force", async () => {
+    const org = await organization("Shop S");
+    const inForce = { network: "devnet", address: "0x000000000000000000000000000000000000dEaD" };
+    const elsewhere = "0x000000000000000000000000000000000000bEEF";
+    await confirmed(org.client, "service_settlement_configure", { settlementWallets: [inForce] });
+    const agent = await connect(
+      (await createTestAgentCredential(org.organization.id, "write")).auth.authorization,
+    );
+
+    const proposal = await confirmed(agent, "service_settlement_configure", {
+      settlementWallets: [{ network: "devnet", address: elsewhere }],
+    });
+    expect(data(proposal)).toMatchObject({
+      settlementWallets: [inForce],
+      pendingSettlementWallets: [
+        {
+          network: "devnet",
+          address: elsewhere,
+          status: "proposed",
+          proposedBy: { kind: "agent", name: "Test agent" },
+          effectiveAt: null,
+        },
+      ],
+    });
+    expect((proposal.content as { text: string }[])[1].text).toMatch(/^Proposed, not applied/);
+    expect(
+      await db().settlementWallet.findMany({
+        where: { organizationId: org.organization.id },
+        select: { network: true, address: true },
+      }),
+    ).toEqual([inForce]);
+  });
+});

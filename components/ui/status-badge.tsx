@@ -29,6 +29,10 @@ const toneOf: Record<string, keyof typeof tones> = {
   REVOKED: "grey",
   EXPIRED: "grey",
   DISABLED: "grey",
+  PROPOSED: "amber",
+  SCHEDULED: "blue",
+  APPLIED: "green",
+  REJECTED: "grey",
 };
 
 /** "PARTIALLY_PAID" → "Partially paid" */

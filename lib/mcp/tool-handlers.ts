@@ -29,6 +29,8 @@ import { createPaylinkSchema, disablePaylinkSchema, editPaylinkSchema } from "..
 import { serializePaylink } from "../paylinks/serialize-paylink";
 import { listTransactions } from "../payments/list-transactions";
 import { serializeInvoice } from "../payments/serialize-invoice";
+import { settlementRequester } from "../settlement/settlement-requester";
+import { updateOrganizationAndWallets } from "../settlement/update-organization-and-wallets";
 import { cancelSubscription } from "../subscriptions/cancel-subscription";
 import { getSubscription } from "../subscriptions/get-subscription";
 import { listSubscriptions } from "../subscriptions/list-subscriptions";
@@ -277,12 +279,29 @@ export const toolHandlers: { [N in RemoteToolName]: Handler<N> } = {
       context,
       "service_settlement_configure",
       input,
-      `Replace the settlement wallets of "${current.name}": now ${listWallets(current.settlementWallets)}; after: ${listWallets(update.settlementWallets ?? [])}. Received payments will be swept to the new addresses; a wrong address loses the money.`,
-      { settlementWallets: current.settlementWallets },
+      `Replace the settlement wallets of "${current.name}": now ${listWallets(current.settlementWallets)}; after: ${listWallets(update.settlementWallets ?? [])}. ${
+        context.decision === "propose"
+          ? "This connection only proposes it: every owner is emailed and it takes effect only if an owner confirms it in the dashboard."
+          : "Every owner is emailed; a changed wallet takes effect after the settlement change delay (a network's first wallet at once). Received payments will then be swept to the new addresses; a wrong address loses the money."
+      }`,
+      { settlementWallets: current.settlementWallets, pending: current.pendingSettlementWallets },
     );
     if (!gate.proceed) return gate.result;
-    await db.$transaction(gate.use);
-    return toolResult(serializeOrganization(await updateOrganization(db, caller.organizationId, update)));
+    const organization = serializeOrganization(
+      await updateOrganizationAndWallets(
+        db,
+        caller.organizationId,
+        update,
+        () => settlementRequester(caller),
+        gate.use,
+      ),
+    );
+    return toolResult(
+      organization,
+      context.decision === "propose"
+        ? "Proposed, not applied: every owner was emailed a link to confirm or reject it in the dashboard (pendingSettlementWallets). Sweeps go on to the wallets in settlementWallets."
+        : undefined,
+    );
   },
 
   service_webhooks_create: async (input, { db, caller }) => {

@@ -124,10 +124,8 @@ describe("authenticateMerchant", () => {
   it("accepts an agent credential for MCP with its own access", async () => {
     const { organization } = await createTestOrganization();
     const { credential, auth } = await createTestAgentCredential(organization.id, "read");
-    const caller = await authenticateMerchant(db(), auth.authorization, {
-      clientAddress: `mcp-${++addresses}`,
-      audience: "mcp",
-    });
+    const clientAddress = `mcp-${++addresses}`;
+    const caller = await authenticateMerchant(db(), auth.authorization, { clientAddress, audience: "mcp" });
     expect(caller).toEqual({
       organizationId: organization.id,
       credential: { kind: "agent", id: credential.id },
@@ -135,6 +133,8 @@ describe("authenticateMerchant", () => {
       role: "owner",
       name: credential.agentName,
       apiVersion: "2026-11-22",
+      // Owners see it on what the credential asks for (settlement changes).
+      clientAddress,
     });
   });
 

@@ -86,6 +86,6 @@ export function authenticateMerchant(
     if (!kind) throw unauthenticated(unknownCredential.code, unknownCredential.message);
     const caller = kind.shape.test(token) ? await kind.authenticate(database, token) : null;
     if (!caller) throw unauthenticated(kind.invalid.code, kind.invalid.message);
-    return caller;
+    return { ...caller, clientAddress: options.clientAddress };
   });
 }

@@ -12,6 +12,8 @@ export type MerchantCaller = {
   name: string;
   /** The signed-in user behind an OAuth token. */
   userId?: string;
+  /** Where the request came from (lib/net/client-address.ts): owners see it on what it asked for. */
+  clientAddress?: string;
   /** The organization's pinned REST API version (lib/api-version); absent means the latest. */
   apiVersion?: string;
 };

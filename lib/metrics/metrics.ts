@@ -59,6 +59,12 @@ function createMetrics() {
       labelNames: ["task", "outcome"] as const,
       registers,
     }),
+    sweepsDeferred: new Counter({
+      name: "checkout_sweeps_deferred_total",
+      help: "Sweeps the sweeper deferred instead of signing, by reason (destination_not_in_force, destination_not_pinned, no_wallet_in_force).",
+      labelNames: ["reason"] as const,
+      registers,
+    }),
     stateGauges: new Map<string, StateGauge>(),
   };
 }

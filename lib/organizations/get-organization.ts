@@ -1,8 +1,13 @@
 import type { Db } from "../db/client";
+import type { Prisma } from "../generated/prisma/client";
 
-/** What the organization serializer reads: the settlement wallets and the logo's id. */
+/** What the organization serializer reads: the settlement wallets, their open changes and the logo's id. */
 export const organizationSettingsInclude = {
   settlementWallets: { orderBy: { network: "asc" } },
+  settlementChanges: {
+    where: { status: { in: ["PROPOSED", "SCHEDULED"] } },
+    orderBy: [{ network: "asc" }, { createdAt: "asc" }],
+  } satisfies Prisma.Organization$settlementChangesArgs,
   brandLogo: { select: { id: true } },
 } as const;
 

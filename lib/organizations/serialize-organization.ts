@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { config } from "../config";
-import type { Organization, SettlementWallet } from "../generated/prisma/client";
+import type { Organization, SettlementChange, SettlementWallet } from "../generated/prisma/client";
 import { isoTimestamp } from "../openapi/common-schemas";
 
 /** Where a stored logo is served, on our own origin. */
@@ -16,13 +16,36 @@ export const brandingObject = z
   })
   .meta({ id: "Branding" });
 
+export const pendingSettlementWallet = z
+  .object({
+    id: z.string().meta({ example: "stc_…" }),
+    network: z.string(),
+    address: z.string().nullable().meta({ description: "null: the network's wallet is removed" }),
+    status: z.enum(["proposed", "scheduled"]).meta({
+      description:
+        "proposed: an owner confirms or rejects it in the dashboard; scheduled: takes effect at effectiveAt unless an owner cancels it",
+    }),
+    proposedBy: z.object({
+      kind: z.enum(["owner", "api_key", "agent", "oauth"]),
+      name: z.string().meta({ description: "The owner's email, or the key's, agent's or app's name" }),
+    }),
+    proposedAt: isoTimestamp,
+    effectiveAt: isoTimestamp.nullable().meta({ description: "null while proposed" }),
+  })
+  .meta({ id: "PendingSettlementWallet" });
+
 export const organizationObject = z
   .object({
     id: z.string(),
     object: z.literal("organization"),
     name: z.string(),
     webhookUrl: z.string().nullable(),
-    settlementWallets: z.array(z.object({ network: z.string(), address: z.string() })),
+    settlementWallets: z
+      .array(z.object({ network: z.string(), address: z.string() }))
+      .meta({ description: "The wallets in force: where sweeps go now" }),
+    pendingSettlementWallets: z
+      .array(pendingSettlementWallet)
+      .meta({ description: "Changes of the settlement wallets that wait for an owner or for their time" }),
     apiVersion: z.string().meta({
       description: "The API version requests are answered in unless they name one in X-Service-Version",
       example: "2026-11-22",
@@ -37,7 +60,11 @@ export const organizationObject = z
 
 /** The public shape of an organization and its settings. */
 export function serializeOrganization(
-  organization: Organization & { settlementWallets: SettlementWallet[]; brandLogo: { id: string } | null },
+  organization: Organization & {
+    settlementWallets: SettlementWallet[];
+    settlementChanges: SettlementChange[];
+    brandLogo: { id: string } | null;
+  },
 ): z.output<typeof organizationObject> {
   return {
     id: organization.id,
@@ -48,6 +75,24 @@ export function serializeOrganization(
       network: wallet.network,
       address: wallet.address,
     })),
+    pendingSettlementWallets: organization.settlementChanges.flatMap((change) =>
+      change.status === "PROPOSED" || change.status === "SCHEDULED"
+        ? [
+            {
+              id: change.id,
+              network: change.network,
+              address: change.address,
+              status: change.status === "PROPOSED" ? ("proposed" as const) : ("scheduled" as const),
+              proposedBy: {
+                kind: change.proposedByKind as "owner" | "api_key" | "agent" | "oauth",
+                name: change.proposedByName,
+              },
+              proposedAt: change.createdAt.toISOString(),
+              effectiveAt: change.status === "SCHEDULED" ? (change.effectiveAt?.toISOString() ?? null) : null,
+            },
+          ]
+        : [],
+    ),
     apiVersion: organization.apiVersion,
     subscriptionGraceDays: organization.subscriptionGraceDays,
     branding: {

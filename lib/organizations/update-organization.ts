@@ -1,16 +1,22 @@
 import type { Db } from "../db/client";
 import { newId } from "../ids";
 import { upsertDefaultWebhookEndpoint } from "../webhooks/upsert-default-webhook-endpoint";
-import { organizationSettingsInclude } from "./get-organization";
+import { getOrganization } from "./get-organization";
 import type { UpdateOrganizationInput } from "./organization-schemas";
 
-/** Applies settings changes in one transaction and returns the organization with its wallets. */
+/**
+ * Applies settings changes in one transaction and returns the organization with its wallets. The
+ * settlement wallets are not among them: they change through lib/settlement.
+ */
 export async function updateOrganization(
   database: Db,
   organizationId: string,
-  input: UpdateOrganizationInput,
+  input: Omit<UpdateOrganizationInput, "settlementWallets">,
 ) {
-  return database.$transaction(async (tx) => {
+  // Loud, not silently dropped: a caller holding a parsed wallet list must go through lib/settlement.
+  if ("settlementWallets" in input && input.settlementWallets !== undefined)
+    throw new Error("settlement wallets change through lib/settlement/update-organization-and-wallets.ts");
+  await database.$transaction(async (tx) => {
     await tx.organization.update({
       where: { id: organizationId },
       data: {
@@ -32,19 +38,6 @@ export async function updateOrganization(
     }
     if (input.webhookUrl !== undefined)
       await upsertDefaultWebhookEndpoint(tx, organizationId, input.webhookUrl);
-    if (input.settlementWallets) {
-      await tx.settlementWallet.deleteMany({ where: { organizationId } });
-      await tx.settlementWallet.createMany({
-        data: input.settlementWallets.map((wallet) => ({
-          id: newId("settlementWallet"),
-          organizationId,
-          ...wallet,
-        })),
-      });
-    }
-    return tx.organization.findUniqueOrThrow({
-      where: { id: organizationId },
-      include: organizationSettingsInclude,
-    });
   });
+  return getOrganization(database, organizationId);
 }

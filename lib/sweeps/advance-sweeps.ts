@@ -13,6 +13,7 @@ import type { Db } from "../db/client";
 import type { Sweep as SweepRow, SweepTransaction } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { log } from "../log";
+import { metrics } from "../metrics/metrics";
 import { fromBaseUnits, toBaseUnits } from "../money/decimal";
 import { allocateNonce } from "./allocate-nonce";
 import { nativeTransferGas } from "./dust-threshold";
@@ -39,6 +40,11 @@ export type AdvanceOptions = {
   now?: Date;
   /** A transaction still unmined after this long is replaced with a higher fee. */
   stuckAfterMs?: number;
+  /**
+   * The operator's pin (SERVICE_SWEEP_DESTINATIONS): per network, the only addresses a sweep may
+   * pay. Absent: the wallet in force is the only check.
+   */
+  destinations?: Record<string, string[]>;
   /** Called between recording a transaction and broadcasting it (tests: a crash in between). */
   beforeBroadcast?: (hash: Hex) => void | Promise<void>;
 };
@@ -93,6 +99,11 @@ export async function advanceSweeps(
     orderBy: { createdAt: "asc" },
     take: sweepsPerPass,
   });
+  for (const sweep of sweeps) {
+    // A retried sweep follows only its own attempt: an earlier attempt's reverted transfer or
+    // mined top-up says nothing about this one.
+    sweep.transactions = sweep.transactions.filter((transaction) => transaction.attempt === sweep.attempt);
+  }
   const result: AdvanceResult = {
     PENDING: 0,
     FUNDING: 0,
@@ -143,7 +154,9 @@ async function advanceSweep(context: Context, sweep: Sweep): Promise<SweepStatus
 }
 
 /** Starts a planned (or deferred) sweep: the native transfer, or the ERC-20 sweep's gas top-up. */
-async function start(context: Context, sweep: Sweep, token: TokenConfig): Promise<SweepStatus> {
+async function start(context: Context, planned: Sweep, token: TokenConfig): Promise<SweepStatus> {
+  const sweep = await checkDestination(context, planned);
+  if (!sweep) return "DEFERRED";
   const { client } = context;
   const from = sweep.fromAddress as Address;
   const amount = toBaseUnits(sweep.amount.toFixed(), token.decimals);
@@ -212,7 +225,9 @@ async function start(context: Context, sweep: Sweep, token: TokenConfig): Promis
 }
 
 /** The ERC-20 transfer from the (funded) deposit address to the settlement wallet. */
-async function sendTokenTransfer(context: Context, sweep: Sweep, token: TokenConfig): Promise<SweepStatus> {
+async function sendTokenTransfer(context: Context, funded: Sweep, token: TokenConfig): Promise<SweepStatus> {
+  const sweep = await checkDestination(context, funded);
+  if (!sweep) return "DEFERRED";
   const amount = toBaseUnits(sweep.amount.toFixed(), token.decimals);
   const gas = await tokenTransferGasLimit(context, sweep, token, amount);
   const fees = await context.client.estimateFeesPerGas();
@@ -240,6 +255,77 @@ async function sendTokenTransfer(context: Context, sweep: Sweep, token: TokenCon
     { amountSent: sweep.amount.toFixed() },
   );
   return "SUBMITTED";
+}
+
+/**
+ * The signer's own check, made right before it signs a transfer: the destination must be the
+ * organization's wallet in force for the network, read from the database now, and within the
+ * operator's pin when there is one. A sweep planned before a change that has since taken effect
+ * (applied after the sweep was planned) is re-targeted to the wallet now in force: that change
+ * was confirmed and waited out its delay, and the old wallet is exactly what it replaced. Any
+ * other destination is refused: the sweep is deferred with the reason, an alert-level log line
+ * and a metric, and nothing is sent. Returns the sweep to sign, or null when deferred.
+ */
+async function checkDestination(context: Context, sweep: Sweep): Promise<Sweep | null> {
+  const { database, network } = context;
+  const inForce = await database.settlementWallet.findUnique({
+    where: { organizationId_network: { organizationId: sweep.organizationId, network: network.id } },
+  });
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  let target = sweep;
+  if (inForce && !same(inForce.address, sweep.toAddress)) {
+    const change = await database.settlementChange.findFirst({
+      where: {
+        organizationId: sweep.organizationId,
+        network: network.id,
+        status: "APPLIED",
+        address: inForce.address,
+        updatedAt: { gt: sweep.createdAt },
+      },
+    });
+    if (change) {
+      const moved = await database.sweep.updateMany({
+        where: {
+          id: sweep.id,
+          organizationId: sweep.organizationId,
+          status: sweep.status,
+          toAddress: sweep.toAddress,
+        },
+        data: { toAddress: inForce.address },
+      });
+      if (moved.count !== 1) throw new Error(`sweep ${sweep.id} moved on meanwhile`);
+      log.warn(
+        { sweepId: sweep.id, from: sweep.toAddress, to: inForce.address, settlementChangeId: change.id },
+        "sweep re-targeted to the settlement wallet now in force",
+      );
+      target = { ...sweep, toAddress: inForce.address };
+    }
+  }
+  const pinned = context.options.destinations;
+  const refusal = !inForce
+    ? ["no_wallet_in_force", `${network.id} has no settlement wallet in force for this organization.`]
+    : !same(inForce.address, target.toAddress)
+      ? [
+          "destination_not_in_force",
+          `Refused to pay ${target.toAddress}: the settlement wallet in force on ${network.id} is ${inForce.address}.`,
+        ]
+      : pinned && !(pinned[network.id] ?? []).some((address) => same(address, target.toAddress))
+        ? [
+            "destination_not_pinned",
+            `Refused to pay ${target.toAddress}: it is not among the operator's SERVICE_SWEEP_DESTINATIONS for ${network.id}.`,
+          ]
+        : null;
+  if (!refusal) return target;
+  const [reason, message] = refusal;
+  if (target.status !== "DEFERRED" || target.failureReason !== message) {
+    await transition(context, target, "defer", { failureReason: message });
+    metrics().sweepsDeferred.inc({ reason });
+    log.error(
+      { alert: true, reason, sweepId: target.id, organizationId: target.organizationId, network: network.id },
+      `sweep refused: ${message}`,
+    );
+  }
+  return null;
 }
 
 async function tokenTransferGasLimit(context: Context, sweep: Sweep, token: TokenConfig, amount: bigint) {
@@ -306,6 +392,7 @@ async function sign(
       data: {
         id: newId("sweepTransaction"),
         sweepId: sweep.id,
+        attempt: sweep.attempt,
         kind,
         signer: account.address,
         nonce,

@@ -17,14 +17,16 @@ const network: NetworkConfig = {
 const gwei = 1_000_000_000n;
 
 // token, max fee per gas, override, threshold. ETH: 20 x 21,000 gas; USDC: 20 x (21,000 top-up +
-// 65,000 transfer) gas at 3,000 USD/ETH, rounded up to 6 decimals; XYZ has no rate: nothing waits.
-const table: [string, bigint, string | undefined, string][] = [
+// 65,000 transfer) gas at 3,000 USD/ETH, rounded up to 6 decimals; XYZ has no rate: no threshold
+// (null: nothing is swept), unless the operator set one.
+const table: [string, bigint, string | undefined, string | null][] = [
   ["ETH", 1n * gwei, undefined, "0.00042"],
   ["ETH", 10n * gwei, undefined, "0.0042"],
   ["USDC", 1n * gwei, undefined, "5.16"],
   ["USDC", 3n, undefined, "0.000001"],
   ["USDC", 1n * gwei, "2.5", "2.5"],
-  ["XYZ", 1n * gwei, undefined, "0"],
+  ["XYZ", 1n * gwei, undefined, null],
+  ["XYZ", 1n * gwei, "3", "3"],
   ["ETH", 0n, undefined, "0"],
 ];
 
@@ -33,6 +35,6 @@ describe("dustThreshold", () => {
     const token = network.tokens.find((candidate) => candidate.symbol === symbol);
     if (!token) throw new Error(symbol);
     const coinInToken = symbol === "USDC" ? "3000" : symbol === "ETH" ? "1" : null;
-    expect(dustThreshold(token, fee, coinInToken, override).toFixed()).toBe(expected);
+    expect(dustThreshold(token, fee, coinInToken, override)?.toFixed() ?? null).toBe(expected);
   });
 });

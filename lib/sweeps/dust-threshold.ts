@@ -16,18 +16,18 @@ export function sweepGas(token: TokenConfig): bigint {
 /**
  * The least value of `token` worth sweeping: `override` when the operator set one
  * (SERVICE_SWEEP_DUST), else dustCostMultiple times the sweep's cost at `maxFeePerGas`, priced in
- * the token at `coinInToken` (the native coin's price in the token; null when there is no fresh
- * price: nothing waits).
+ * the token at `coinInToken` (the native coin's price in the token). Null when there is no fresh
+ * price to judge it: nothing is swept until there is, rather than everything at any cost.
  */
 export function dustThreshold(
   token: TokenConfig,
   maxFeePerGas: bigint,
   coinInToken: string | null,
   override?: string,
-): Money {
+): Money | null {
   if (override !== undefined) return new Money(override);
   const cost = new Money(formatEther(sweepGas(token) * maxFeePerGas)).mul(dustCostMultiple);
   if (!token.address) return cost;
-  if (coinInToken === null) return new Money(0);
+  if (coinInToken === null) return null;
   return cost.mul(coinInToken).toDecimalPlaces(token.decimals, Money.ROUND_UP);
 }

@@ -21,11 +21,11 @@ export type PlanOptions = {
   dust?: Record<string, string>;
 };
 
-export type PlanResult = { planned: number; belowDust: number; noSettlementWallet: number };
+export type PlanResult = { planned: number; belowDust: number; noPrice: number; noSettlementWallet: number };
 
 /**
  * The native coin's price in each token of the network, from the same fresh prices quotes use;
- * null for a token with no fresh price (its dust threshold is then 0: nothing waits on it).
+ * null for a token with no fresh price (its value then waits: dust cannot be judged).
  */
 async function coinPricesInTokens(network: NetworkConfig, now: Date): Promise<Map<string, string | null>> {
   const prices = new Map<string, string | null>();
@@ -85,7 +85,7 @@ export async function planSweeps(
     LEFT JOIN "SettlementWallet" w ON w."organizationId" = i."organizationId" AND w."network" = i."network"
     WHERE i."network" = ${network.id}
       AND p."confirmed" > COALESCE((SELECT SUM(s."amount") FROM "Sweep" s WHERE s."invoiceId" = i."id"), 0)`;
-      const result: PlanResult = { planned: 0, belowDust: 0, noSettlementWallet: 0 };
+      const result: PlanResult = { planned: 0, belowDust: 0, noPrice: 0, noSettlementWallet: 0 };
       for (const candidate of candidates) {
         const token = findToken(network, candidate.token);
         if (!token) continue;
@@ -100,6 +100,10 @@ export async function planSweeps(
           coinPrices.get(token.symbol) ?? null,
           options.dust?.[`${network.id}/${token.symbol}`],
         );
+        if (threshold === null) {
+          result.noPrice++;
+          continue;
+        }
         if (amount.lt(threshold)) {
           result.belowDust++;
           continue;

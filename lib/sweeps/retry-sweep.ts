@@ -5,7 +5,10 @@ import { nextSweepStatus } from "./sweep-state";
 
 export const retrySweepSchema = z.strictObject({ sweepId: z.string().min(1).max(64) });
 
-/** Puts a failed sweep back to PENDING; the sweeper plans its transactions again on its next pass. */
+/**
+ * Puts a failed sweep back to PENDING as its next attempt; the sweeper signs that attempt's
+ * transactions on its next pass.
+ */
 export async function retrySweep(
   database: Db,
   organizationId: string,
@@ -17,7 +20,8 @@ export async function retrySweep(
   if (!next) throw invalidRequest("sweep_not_failed", "Only a failed sweep can be retried.", "sweepId");
   const moved = await database.sweep.updateMany({
     where: { id: sweep.id, organizationId, status: sweep.status },
-    data: { status: next, failureReason: null },
+    // A new attempt: the earlier attempt's transactions stay on record but are no longer followed.
+    data: { status: next, failureReason: null, attempt: { increment: 1 } },
   });
   if (moved.count !== 1)
     throw invalidRequest("sweep_not_failed", "Only a failed sweep can be retried.", "sweepId");

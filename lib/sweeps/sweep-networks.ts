@@ -16,7 +16,7 @@ export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: Ab
     try {
       await reportGasWallet(database, network, client, keys.gasWallet(network.chainId).address);
       await planSweeps(database, network, client, { dust: settings.sweeper.dust });
-      await advanceSweeps(database, network, client, { keys });
+      await advanceSweeps(database, network, client, { keys, destinations: settings.sweeper.destinations });
     } catch (error) {
       log.warn({ network: network.id, err: error }, "sweeper pass failed; retrying");
     }

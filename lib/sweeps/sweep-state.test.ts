@@ -14,7 +14,7 @@ const table: [SweepStatus, SweepEvent, SweepStatus | null][] = [
   ["PENDING", "retry", null],
   ["FUNDING", "start_native", null],
   ["FUNDING", "start_funding", null],
-  ["FUNDING", "defer", null],
+  ["FUNDING", "defer", "DEFERRED"],
   ["FUNDING", "funded", "SUBMITTED"],
   ["FUNDING", "replace", "FUNDING"],
   ["FUNDING", "reorg", "FUNDING"],

@@ -2,7 +2,8 @@
 // the same transaction as the transaction record that caused it:
 //   PENDING/DEFERRED --start_native--> SUBMITTED   (the deposit address pays its own fee)
 //   PENDING/DEFERRED --start_funding--> FUNDING    (the gas wallet tops the address up first)
-//   PENDING/DEFERRED --defer--> DEFERRED           (gas wallet too low; tried again later)
+//   PENDING/DEFERRED/FUNDING --defer--> DEFERRED   (gas wallet too low, or the destination is not
+//                                                   the wallet in force; tried again later)
 //   FUNDING --funded--> SUBMITTED                  (top-up mined; the token transfer is sent)
 //   FUNDING/SUBMITTED --replace|reorg--> itself    (fee bump, or re-broadcast after a reorg)
 //   SUBMITTED --confirm--> CONFIRMED               (the transfer is at confirmation depth)
@@ -25,7 +26,7 @@ export type SweepEvent =
 const transitions: Record<SweepEvent, Partial<Record<SweepStatus, SweepStatus>>> = {
   start_native: { PENDING: "SUBMITTED", DEFERRED: "SUBMITTED" },
   start_funding: { PENDING: "FUNDING", DEFERRED: "FUNDING" },
-  defer: { PENDING: "DEFERRED", DEFERRED: "DEFERRED" },
+  defer: { PENDING: "DEFERRED", DEFERRED: "DEFERRED", FUNDING: "DEFERRED" },
   funded: { FUNDING: "SUBMITTED" },
   replace: { FUNDING: "FUNDING", SUBMITTED: "SUBMITTED" },
   reorg: { FUNDING: "FUNDING", SUBMITTED: "SUBMITTED" },

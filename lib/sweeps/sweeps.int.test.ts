@@ -1,6 +1,23 @@
-import { createWalletClient, erc20Abi, type Hex, http, parseEther, parseEventLogs, parseUnits } from "viem";
+// Settlement changes are announced to owners; the development mailbox takes the emails.
+process.env.SERVICE_DEV_MAILBOX = "true";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import {
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  http,
+  keccak256,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+} from "viem";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUT as putOrganization } from "@/app/api/private/organization/current/route";
 import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
 import {
   type Devnet,
@@ -14,14 +31,24 @@ import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
-import { updateOrganization } from "@/lib/organizations/update-organization";
+import { newId } from "@/lib/ids";
+import { buildMcpServer } from "@/lib/mcp/build-mcp-server";
+import { metrics } from "@/lib/metrics/metrics";
 import { scanNetwork } from "@/lib/payments/scan-network";
+import { applyDueSettlementChanges } from "@/lib/settlement/apply-due-settlement-changes";
+import { requestSettlementChange } from "@/lib/settlement/request-settlement-change";
 import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
 import { sendTestEvent } from "@/lib/webhooks/send-test-event";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { callRoute } from "@/scripts/test-support/call-route";
+import {
+  createTestAgentCredential,
+  createTestOrganization,
+  setTestSettlementWallets,
+} from "@/scripts/test-support/fixtures";
 import { type AdvanceOptions, advanceSweeps } from "./advance-sweeps";
 import { planSweeps } from "./plan-sweeps";
 import { reconcileDepositBalances } from "./reconcile-deposit-balances";
+import { retrySweep } from "./retry-sweep";
 import { sweeperKeysFromMnemonic } from "./sweeper-keys";
 
 // A real Hardhat node (mining on transactions and when told), the real sweeper code and its keys;
@@ -81,9 +108,7 @@ async function invoiceFor(amount: string, token: "USDC" | "ETH", withWallet = tr
   const { organization } = await createTestOrganization();
   const settlement = `0x${crypto.randomUUID().replaceAll("-", "").padEnd(40, "5")}` as Hex;
   if (withWallet)
-    await updateOrganization(db(), organization.id, {
-      settlementWallets: [{ network: "devnet", address: settlement }],
-    });
+    await setTestSettlementWallets(organization.id, [{ network: "devnet", address: settlement }]);
   const created = await createCheckoutSession(db(), {
     organizationId: organization.id,
     request: { mode: "standalone", amount, currency: "USD", expiresInMinutes: 60 },
@@ -276,9 +301,9 @@ describe("sweeps on a devnet", () => {
 
   it("creates no sweep for a test event", async () => {
     const { organization } = await createTestOrganization();
-    await updateOrganization(db(), organization.id, {
-      settlementWallets: [{ network: "devnet", address: "0x000000000000000000000000000000000000dEaD" }],
-    });
+    await setTestSettlementWallets(organization.id, [
+      { network: "devnet", address: "0x000000000000000000000000000000000000dEaD" },
+    ]);
     const endpoint = await createWebhookEndpoint(db(), organization.id, {
       name: "Test",
       url: "https://example.com/hook",
@@ -304,5 +329,201 @@ describe("sweeps on a devnet", () => {
     expect(await reconcile()).toEqual([
       expect.objectContaining({ invoiceId: invoice.id, token: "USDC", expected: "0", onChain: "1.5" }),
     ]);
+  });
+});
+
+describe("where sweeps may go", () => {
+  const attacker = getAddress("0x000000000000000000000000000000000000bad1");
+  const deferrals = async (reason: string) =>
+    (await metrics().sweepsDeferred.get()).values.find((value) => value.labels.reason === reason)?.value ?? 0;
+
+  it("keeps sweeping to the wallet in force after an agent's and a member's attempts to change it", async () => {
+    const { organization, invoice, settlement } = await invoiceFor("15.00", "USDC");
+    const agent = await createTestAgentCredential(organization.id, "write");
+    const proposed = await callRoute(putOrganization, "/api/private/organization/current", {
+      method: "PUT",
+      headers: agent.auth,
+      body: { settlementWallets: [{ network: "devnet", address: attacker }] },
+    });
+    expect(proposed.status).toBe(200);
+    expect(proposed.json.data.pendingSettlementWallets).toMatchObject([
+      { address: attacker, status: "proposed" },
+    ]);
+
+    // A member connected over OAuth with write access: the MCP tool refuses it outright.
+    const member = await db().user.create({
+      data: { id: newId("user"), email: `member-${invoice.id.toLowerCase()}@example.com` },
+    });
+    await db().membership.create({
+      data: { id: newId("membership"), organizationId: organization.id, userId: member.id, role: "MEMBER" },
+    });
+    const server = buildMcpServer({
+      db: db(),
+      caller: {
+        organizationId: organization.id,
+        credential: { kind: "oauth", id: "oat_member" },
+        access: "write",
+        role: "member",
+        name: "Member's app",
+        userId: member.id,
+      },
+      requestId: "req_member",
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "member", version: "1.0.0" });
+    await client.connect(clientSide);
+    const refused = await client.callTool({
+      name: "service_settlement_configure",
+      arguments: { settlementWallets: [{ network: "devnet", address: attacker }] },
+    });
+    expect(refused.isError).toBe(true);
+    expect((refused.content as { text: string }[])[0].text).toMatch(/^owner_only/);
+    await client.close();
+
+    await payUsdc(invoice.depositAddress, "15");
+    await confirmPayments();
+    await applyDueSettlementChanges(db(), new Date(Date.now() + 365 * 24 * 3600_000));
+    expect(await plan()).toMatchObject({ planned: 1 });
+    const [sweep] = await sweepUntilSettled(invoice.id);
+    expect(sweep).toMatchObject({ status: "CONFIRMED", toAddress: settlement });
+    expect(await usdcBalance(settlement)).toBe(parseUnits("15", 6));
+    expect(await usdcBalance(attacker)).toBe(0n);
+  });
+
+  it("defers a sweep to an address outside the operator's pin: nothing is sent until the pin allows it", async () => {
+    const { invoice, settlement } = await invoiceFor("6.00", "USDC");
+    await payUsdc(invoice.depositAddress, "6");
+    await confirmPayments();
+    await plan();
+    const before = await deferrals("destination_not_pinned");
+    const pinned = { devnet: ["0x00000000000000000000000000000000000000b0"] };
+    await advanceSweeps(db(), network, devnet.client, { keys, destinations: pinned });
+    const deferred = await db().sweep.findFirstOrThrow({
+      where: { invoiceId: invoice.id },
+      include: { transactions: true },
+    });
+    expect(deferred).toMatchObject({ status: "DEFERRED", transactions: [] });
+    expect(deferred.failureReason).toMatch(/not among the operator's SERVICE_SWEEP_DESTINATIONS/);
+    expect(await deferrals("destination_not_pinned")).toBe(before + 1);
+    await mine(2);
+    expect(await usdcBalance(invoice.depositAddress)).toBe(parseUnits("6", 6));
+    expect(await usdcBalance(settlement)).toBe(0n);
+
+    const [sweep] = await sweepUntilSettled(invoice.id, { destinations: { devnet: [settlement] } });
+    expect(sweep.status).toBe("CONFIRMED");
+    expect(await usdcBalance(settlement)).toBe(parseUnits("6", 6));
+  });
+
+  it("refuses a sweep whose destination is not the wallet in force", async () => {
+    const { invoice, settlement } = await invoiceFor("4.00", "ETH");
+    await fund(invoice.depositAddress, "0.01");
+    await confirmPayments();
+    await plan();
+    // As if the sweep row had been written by something other than the planner.
+    await db().sweep.updateMany({ where: { invoiceId: invoice.id }, data: { toAddress: attacker } });
+    const before = await deferrals("destination_not_in_force");
+    await advanceSweeps(db(), network, devnet.client, { keys });
+    const deferred = await db().sweep.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    expect(deferred.status).toBe("DEFERRED");
+    expect(deferred.failureReason).toContain(`the settlement wallet in force on devnet is ${settlement}`);
+    expect(await deferrals("destination_not_in_force")).toBe(before + 1);
+    expect(await devnet.client.getBalance({ address: attacker })).toBe(0n);
+    expect(await devnet.client.getBalance({ address: invoice.depositAddress as Hex })).toBe(
+      parseEther("0.01"),
+    );
+  });
+
+  it("re-targets a sweep planned before a change took effect to the wallet now in force", async () => {
+    const { organization, invoice, settlement } = await invoiceFor("20.00", "USDC");
+    await payUsdc(invoice.depositAddress, "20");
+    await confirmPayments();
+    await plan();
+    const next = getAddress("0x0000000000000000000000000000000000000e37");
+    const [change] = await requestSettlementChange(db(), organization.id, {
+      wallets: [{ network: "devnet", address: next }],
+      decision: "allow",
+      proposedBy: { kind: "api_key", name: "Test key" },
+      clientAddress: null,
+    });
+    expect(change.status).toBe("SCHEDULED");
+    // The change takes effect (its delay over) before the planned sweep is signed.
+    await applyDueSettlementChanges(db(), change.effectiveAt as Date);
+    const [sweep] = await sweepUntilSettled(invoice.id);
+    expect(sweep).toMatchObject({ status: "CONFIRMED", toAddress: next });
+    expect(await usdcBalance(next)).toBe(parseUnits("20", 6));
+    expect(await usdcBalance(settlement)).toBe(0n);
+  });
+});
+
+describe("sweep retries and prices", () => {
+  it("follows only the retried attempt's transaction, not the earlier attempt's reverted one", async () => {
+    const { organization, invoice, settlement } = await invoiceFor("8.00", "ETH");
+    await fund(invoice.depositAddress, "0.01");
+    await confirmPayments();
+    await plan();
+    // The first attempt's transfer reverted on chain (a real reverted transaction).
+    const raw = await wallet().signTransaction(
+      await wallet().prepareTransactionRequest({
+        to: usdcAddress(),
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: "transfer",
+          args: [settlement, parseUnits("1000000", 6)],
+        }),
+        gas: 100_000n,
+      }),
+    );
+    const reverted = keccak256(raw);
+    // The node mines it and answers with the revert.
+    await devnet.client.sendRawTransaction({ serializedTransaction: raw }).catch(() => null);
+    expect((await devnet.client.waitForTransactionReceipt({ hash: reverted })).status).toBe("reverted");
+    const planned = await db().sweep.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    await db().sweep.update({
+      where: { id: planned.id },
+      data: {
+        status: "FAILED",
+        failureReason: "the transfer reverted",
+        transactions: {
+          create: {
+            id: newId("sweepTransaction"),
+            kind: "TRANSFER",
+            signer: devnetFunder.address,
+            nonce: 0,
+            hash: reverted,
+            raw: "0x02",
+            maxFeePerGas: "1000000000",
+          },
+        },
+      },
+    });
+    await retrySweep(db(), organization.id, { sweepId: planned.id });
+
+    await rpc("evm_setAutomine", [false]);
+    try {
+      await advanceSweeps(db(), network, devnet.client, { keys }); // signs the new transfer
+      await advanceSweeps(db(), network, devnet.client, { keys }); // still pending: waits
+      expect((await db().sweep.findUniqueOrThrow({ where: { id: planned.id } })).status).toBe("SUBMITTED");
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    await mine(1);
+    const [sweep] = await sweepUntilSettled(invoice.id);
+    expect(sweep).toMatchObject({ status: "CONFIRMED", attempt: 2 });
+    expect(await devnet.client.getBalance({ address: settlement })).toBe(
+      parseEther(sweep.amountSent?.toFixed() ?? "0"),
+    );
+  });
+
+  it("sweeps nothing while there is no price to judge dust by", async () => {
+    const { invoice } = await invoiceFor("30.00", "USDC");
+    await payUsdc(invoice.depositAddress, "30");
+    await confirmPayments();
+    const unpriced = { ...network, priceFeeds: [] };
+    expect((await planSweeps(db(), unpriced, devnet.client, {})).noPrice).toBeGreaterThanOrEqual(1);
+    expect(await db().sweep.count({ where: { invoiceId: invoice.id } })).toBe(0);
+    // With its price back, the value is judged and swept.
+    await plan();
+    expect(await db().sweep.count({ where: { invoiceId: invoice.id } })).toBe(1);
   });
 });

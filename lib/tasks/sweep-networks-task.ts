@@ -1,4 +1,5 @@
 import type { PeriodicTask } from "../jobs/periodic-task";
+import { applyDueSettlementChanges } from "../settlement/apply-due-settlement-changes";
 import { sweepNetworks } from "../sweeps/sweep-networks";
 import { sweeperKeysFromMnemonic } from "../sweeps/sweeper-keys";
 
@@ -14,6 +15,10 @@ export function sweepNetworksTask(mnemonic: string): PeriodicTask {
     // Never an Inngest function: the web tier holds no key. `npm run sweeper` runs it instead.
     cron: "* * * * *",
     leaseMs: 60_000,
-    run: (database, { signal }) => sweepNetworks(database, keys, signal),
+    run: async (database, { signal }) => {
+      // Due settlement changes take effect first, so this pass plans and signs for the wallets in force.
+      await applyDueSettlementChanges(database, new Date());
+      await sweepNetworks(database, keys, signal);
+    },
   };
 }

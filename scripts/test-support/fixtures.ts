@@ -2,6 +2,7 @@ import { createAgentCredential } from "../../lib/agent-access/create-agent-crede
 import { db } from "../../lib/db/client";
 import { newId, randomBase62 } from "../../lib/ids";
 import { createOrganization } from "../../lib/organizations/create-organization";
+import { requestSettlementChange } from "../../lib/settlement/request-settlement-change";
 import { createWebhookEndpoint } from "../../lib/webhooks/create-webhook-endpoint";
 import { type ScriptedAnswer, startWebhookReceiver } from "./webhook-receiver";
 
@@ -16,6 +17,22 @@ export async function createTestOrganization(name = "Test Store") {
     apiKey: result.apiKey,
     auth: { authorization: `Bearer ${result.apiKey}` },
   };
+}
+
+/**
+ * Sets the organization's settlement wallets as its API key would: a network's first wallet is
+ * in force at once (a change of an existing one waits out the delay).
+ */
+export function setTestSettlementWallets(
+  organizationId: string,
+  wallets: { network: string; address: string }[],
+) {
+  return requestSettlementChange(db(), organizationId, {
+    wallets,
+    decision: "allow",
+    proposedBy: { kind: "api_key", name: "Test key" },
+    clientAddress: null,
+  });
 }
 
 /** An agent credential for the organization, approved by its owner, as check-in hands it out. */

@@ -20,6 +20,7 @@ import {
   removeMemberSchema,
 } from "@/lib/organizations/team-schemas";
 import { updateOrganization } from "@/lib/organizations/update-organization";
+import { updateOrganizationAndWallets } from "@/lib/settlement/update-organization-and-wallets";
 
 export const renameOrganizationAction = memberAction(
   "organization.update",
@@ -34,8 +35,16 @@ export const updateSettlementWalletsAction = memberAction(
   "settlement.change",
   settlementWalletsFormSchema,
   async (member, input) => {
-    const organization = await updateOrganization(db(), member.organization.id, input);
-    return { wallets: organization.settlementWallets.length };
+    const from = clientAddress(await headers());
+    const organization = await updateOrganizationAndWallets(db(), member.organization.id, input, () => ({
+      decision: "allow",
+      proposedBy: { kind: "owner", name: member.user.email, id: member.user.id },
+      clientAddress: from,
+    }));
+    return {
+      wallets: organization.settlementWallets.length,
+      pending: organization.settlementChanges.length,
+    };
   },
 );
 

@@ -55,6 +55,7 @@ export default async function SettingsPage() {
           organizationName={organization.name}
           networks={listWalletNetworks(organization.settlementWallets)}
           wallets={new Map(organization.settlementWallets.map((w) => [w.network, w.address]))}
+          pending={organization.settlementChanges}
           update={isOwner ? updateSettlementWalletsAction : undefined}
         />
         <SubscriptionGraceCard

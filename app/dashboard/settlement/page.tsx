@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { PendingSettlementChanges } from "@/components/dashboard/pending-settlement-changes";
 import { SweepTransactions } from "@/components/dashboard/sweep-transactions";
 import { Card } from "@/components/ui/card";
 import { ConfirmAction } from "@/components/ui/confirm-action";
@@ -12,6 +13,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
+import { listOpenSettlementChanges } from "@/lib/settlement/list-settlement-changes";
 import { getSettlementOverview } from "@/lib/sweeps/get-settlement-overview";
 import { listSweeps, sweepListQuery } from "@/lib/sweeps/list-sweeps";
 import { readPageQuery } from "@/lib/validation/read-page-query";
@@ -30,9 +32,10 @@ export default async function SettlementPage({
   const isOwner = member.role === "OWNER";
   const query = readPageQuery(sweepListQuery, await searchParams);
   const networks = config().networks.map((network) => network.id);
-  const [overview, { sweeps, total }] = await Promise.all([
+  const [overview, { sweeps, total }, pending] = await Promise.all([
     getSettlementOverview(db(), member.organization.id, networks),
     listSweeps(db(), member.organization.id, query),
+    listOpenSettlementChanges(db(), member.organization.id),
   ]);
 
   const columns: Column<Row>[] = [
@@ -115,6 +118,11 @@ export default async function SettlementPage({
               </li>
             ))}
           </ul>
+          {pending.length > 0 ? (
+            <div className="border-t border-slate-100 p-5">
+              <PendingSettlementChanges changes={pending} />
+            </div>
+          ) : null}
         </Card>
         <Card
           title="Gas wallets"

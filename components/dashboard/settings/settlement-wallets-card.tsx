@@ -1,7 +1,9 @@
 import { ActionForm, type FormAction } from "@/components/ui/action-form";
 import { Card } from "@/components/ui/card";
 import { Field, inputStyles } from "@/components/ui/field";
+import type { SettlementChange } from "@/lib/generated/prisma/client";
 import type { WalletNetwork } from "@/lib/organizations/list-wallet-networks";
+import { PendingSettlementChanges } from "../pending-settlement-changes";
 import { ReadOnlyNote } from "./read-only-note";
 
 /** One settlement address per network: a form for owners, a list for everyone else. */
@@ -9,24 +11,32 @@ export function SettlementWalletsCard<T>({
   organizationName,
   networks,
   wallets,
+  pending,
   update,
 }: {
   organizationName: string;
   networks: WalletNetwork[];
   /** Address by network id. */
   wallets: Map<string, string>;
+  /** Changes not in force yet: they are listed, the inputs show the wallets in force. */
+  pending: SettlementChange[];
   /** The update action, for owners; absent, the wallets are shown read-only. */
   update?: FormAction<T>;
 }) {
   return (
     <Card
       title="Settlement wallets"
-      description="Where you are paid, one address per network. Mixed-case addresses are checked against their EIP-55 checksum."
+      description="Where you are paid, one address per network. Mixed-case addresses are checked against their EIP-55 checksum. A network's first wallet applies at once; a change of a wallet takes effect after a delay, and every owner is emailed."
       className="lg:col-span-2"
     >
-      <div className="p-5">
+      <div className="flex flex-col gap-5 p-5">
+        <PendingSettlementChanges changes={pending} />
         {update ? (
-          <ActionForm action={update} submitLabel="Save wallets" success="Saved.">
+          <ActionForm
+            action={update}
+            submitLabel="Save wallets"
+            success="Saved. Changes of a wallet are listed above with when they take effect."
+          >
             <div className="grid gap-4 md:grid-cols-2">
               {networks.map((network) => (
                 <Field

@@ -249,10 +249,24 @@ export function buildProgram(browser: BrowserOpener = systemBrowser): Command {
         const organization = await api.updateOrganization(kit, { settlementWallets: body.settlementWallets });
         const wallets =
           (organization.settlementWallets as { network: string; address: string }[] | undefined) ?? [];
-        return output.result(
-          organization,
-          wallets.map((wallet) => line(wallet.network, wallet.address)),
-        );
+        // A change is in force only once an owner confirmed it and its delay is over.
+        const pending =
+          (organization.pendingSettlementWallets as
+            | { network: string; address: string | null; status: string; effectiveAt: string | null }[]
+            | undefined) ?? [];
+        return output.result(organization, [
+          ...wallets.map((wallet) => line(wallet.network, wallet.address)),
+          ...pending.map((change) =>
+            line(
+              `${change.network} (${change.status})`,
+              `${change.address ?? "no wallet"}, ${
+                change.effectiveAt
+                  ? `from ${change.effectiveAt}`
+                  : "once an owner confirms it in the dashboard"
+              }`,
+            ),
+          ),
+        ]);
       }),
     );
 

@@ -174,7 +174,24 @@ export const organizationObject = z.object({
   object: z.literal("organization"),
   name: z.string(),
   webhookUrl: nullableText,
-  settlementWallets: z.array(z.object({ network: z.string(), address: z.string() })),
+  settlementWallets: z
+    .array(z.object({ network: z.string(), address: z.string() }))
+    .describe("The wallets in force: where sweeps go now"),
+  pendingSettlementWallets: z
+    .array(
+      z.object({
+        id: z.string(),
+        network: z.string(),
+        address: nullableText.describe("null: the network's wallet is removed"),
+        status: z
+          .enum(["proposed", "scheduled"])
+          .describe("proposed: waits for an owner in the dashboard; scheduled: takes effect at effectiveAt"),
+        proposedBy: z.object({ kind: z.enum(["owner", "api_key", "agent", "oauth"]), name: z.string() }),
+        proposedAt: timestamp,
+        effectiveAt: timestamp.nullable(),
+      }),
+    )
+    .describe("Settlement wallet changes that wait for an owner's confirmation or for their time"),
   branding: z.object({ displayName: nullableText, color: nullableText, logoUrl: nullableText }),
   createdAt: timestamp,
 });

@@ -22,6 +22,7 @@ describe("API key authentication (GET /api/private/organization/current)", () =>
         name: "First",
         webhookUrl: null,
         settlementWallets: [],
+        pendingSettlementWallets: [],
         apiVersion: "2026-11-22",
         subscriptionGraceDays: 3,
         branding: { displayName: null, color: null, logoUrl: null },

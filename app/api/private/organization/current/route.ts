@@ -4,14 +4,17 @@ import { apiKeyRoute } from "@/lib/http/route";
 import { getOrganization } from "@/lib/organizations/get-organization";
 import { updateOrganizationSchema } from "@/lib/organizations/organization-schemas";
 import { serializeOrganization } from "@/lib/organizations/serialize-organization";
-import { updateOrganization } from "@/lib/organizations/update-organization";
+import { settlementRequester } from "@/lib/settlement/settlement-requester";
+import { updateOrganizationAndWallets } from "@/lib/settlement/update-organization-and-wallets";
 
 export const GET = apiKeyRoute("organization.read", async ({ organizationId }) => ({
   body: serializeOrganization(await getOrganization(db(), organizationId)),
 }));
 
-export const PUT = apiKeyRoute("organization.update", async ({ request, organizationId }) => ({
-  body: serializeOrganization(
-    await updateOrganization(db(), organizationId, await readJson(request, updateOrganizationSchema)),
-  ),
-}));
+export const PUT = apiKeyRoute("organization.update", async ({ request, organizationId, caller }) => {
+  const input = await readJson(request, updateOrganizationSchema);
+  const organization = await updateOrganizationAndWallets(db(), organizationId, input, () =>
+    settlementRequester(caller),
+  );
+  return { body: serializeOrganization(organization) };
+});

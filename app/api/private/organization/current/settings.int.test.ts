@@ -32,6 +32,8 @@ describe("PUT /api/private/organization/current", () => {
         { network: "base", address },
         { network: "devnet", address },
       ],
+      // The networks' first wallets: in force at once, nothing left pending.
+      pendingSettlementWallets: [],
       apiVersion: "2026-11-22",
       subscriptionGraceDays: 3,
       branding: { displayName: null, color: null, logoUrl: null },
@@ -44,11 +46,22 @@ describe("PUT /api/private/organization/current", () => {
       headers: auth,
       body: { webhookUrl: null, settlementWallets: [] },
     });
+    // Removing wallets in force waits out SERVICE_SETTLEMENT_CHANGE_DELAY (24 h with DATABASE_URL):
+    // sweeps go on to them meanwhile.
     expect(cleared.json.data).toMatchObject({
       name: "Renamed Store",
       webhookUrl: null,
-      settlementWallets: [],
+      settlementWallets: [
+        { network: "base", address },
+        { network: "devnet", address },
+      ],
+      pendingSettlementWallets: [
+        { network: "base", address: null, status: "scheduled", proposedBy: { kind: "api_key" } },
+        { network: "devnet", address: null, status: "scheduled", proposedBy: { kind: "api_key" } },
+      ],
     });
+    const effectiveAt = Date.parse(cleared.json.data.pendingSettlementWallets[0].effectiveAt);
+    expect(effectiveAt - Date.now()).toBeGreaterThan(23.9 * 3600_000);
   });
 
   it("sets the subscription grace period (0 to 30 days) and reads it back", async () => {

@@ -1,0 +1,88 @@
+import { sendEmail } from "../auth/send-email";
+import { config } from "../config";
+import type { Db } from "../db/client";
+import type { SettlementChange } from "../generated/prisma/client";
+import { log } from "../log";
+
+const kindLabels: Record<string, string> = {
+  owner: "an owner, in the dashboard",
+  api_key: "an API key",
+  agent: "an agent credential",
+  oauth: "an app connected with OAuth",
+};
+
+/** "an agent credential": how the kind of whoever asked reads in emails and on the page. */
+export function proposedByLabel(kind: string): string {
+  return kindLabels[kind] ?? kind;
+}
+
+/** The dashboard page where an owner confirms, rejects or cancels the change. */
+export function settlementChangePath(id: string) {
+  return `/dashboard/settlement/changes/${id}`;
+}
+
+function announcementOf(
+  change: SettlementChange,
+  organizationName: string,
+): { subject: string; text: string } {
+  const { serviceName, baseUrl } = config();
+  const link = `${baseUrl}${settlementChangePath(change.id)}`;
+  const what = change.address
+    ? `New settlement wallet on ${change.network}: ${change.address}`
+    : `Remove the settlement wallet on ${change.network} (payments then stay on their deposit addresses)`;
+  const facts = [
+    what,
+    `Wallet in force: ${change.previousAddress ?? "none"}`,
+    `Asked by: ${change.proposedByName} (${proposedByLabel(change.proposedByKind)})`,
+    `From client address: ${change.clientAddress ?? "unknown"}`,
+  ].join("\n");
+  if (change.status === "PROPOSED") {
+    return {
+      subject: `Confirm or reject: settlement wallet change on ${change.network} for ${organizationName}`,
+      text: `A change of where ${organizationName} is paid out on ${serviceName} was proposed. Nothing changes unless an owner confirms it.\n\n${facts}\n\nConfirm or reject it (you will be asked to sign in again if your last sign-in is older than 10 minutes):\n\n${link}\n\nIf you do not recognise this request, reject it and revoke the credential that sent it.\n`,
+    };
+  }
+  const when =
+    change.status === "APPLIED"
+      ? "It took effect at once: this network had no settlement wallet."
+      : `It takes effect at ${change.effectiveAt?.toISOString()}; until then sweeps go on to the wallet in force.`;
+  return {
+    subject: `Settlement wallet change on ${change.network} for ${organizationName}`,
+    text: `Where ${organizationName} is paid out on ${serviceName} changes.\n\n${facts}\n\n${when}\n\n${
+      change.status === "SCHEDULED" ? "Cancel it before then" : "Review it"
+    }:\n\n${link}\n\nIf you did not expect this change, cancel it and revoke the credential that made it.\n`,
+  };
+}
+
+/**
+ * Tells every owner of the organization of each change: a proposal with the page to confirm or
+ * reject it, a decided change with when it takes effect and how to cancel it. A failed email is
+ * logged as an error and does not undo the change; the dashboard lists it either way.
+ */
+export async function announceSettlementChanges(
+  database: Db,
+  organizationId: string,
+  changes: SettlementChange[],
+) {
+  if (changes.length === 0) return;
+  const organization = await database.organization.findUniqueOrThrow({
+    where: { id: organizationId },
+    select: {
+      name: true,
+      memberships: { where: { role: "OWNER" }, select: { user: { select: { email: true } } } },
+    },
+  });
+  for (const change of changes) {
+    const email = announcementOf(change, organization.name);
+    for (const { user } of organization.memberships) {
+      try {
+        await sendEmail(database, { to: user.email, ...email });
+      } catch (error) {
+        log.error(
+          { err: error, organizationId, settlementChangeId: change.id, alert: true },
+          "a settlement change could not be announced to an owner",
+        );
+      }
+    }
+  }
+}

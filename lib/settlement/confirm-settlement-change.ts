@@ -1,0 +1,44 @@
+import type { Db } from "../db/client";
+import { announceSettlementChanges } from "./announce-settlement-change";
+import { applySettlementChange, effectiveAtFor, lockSettlement } from "./apply-settlement-change";
+import { decideSettlementChange, type SettlementDecision } from "./decide-settlement-change";
+
+/**
+ * An owner confirms a proposal: like the owner's own change, it replaces the network's first
+ * wallet at once and any other after the delay; older open changes for the network are
+ * cancelled. Every owner is told.
+ */
+export async function confirmSettlementChange(
+  database: Db,
+  organizationId: string,
+  decision: SettlementDecision,
+  now = new Date(),
+) {
+  const change = await database.$transaction(async (tx) => {
+    await lockSettlement(tx, organizationId);
+    const proposal = await tx.settlementChange.findFirst({ where: { id: decision.id, organizationId } });
+    // The wallet in force now, which may differ from the one the proposal saw.
+    const inForce = proposal
+      ? await tx.settlementWallet.findFirst({ where: { organizationId, network: proposal.network } })
+      : null;
+    const previousAddress = inForce?.address ?? null;
+    const confirmed = await decideSettlementChange(tx, organizationId, decision, "confirm", now, {
+      previousAddress,
+      effectiveAt: effectiveAtFor(previousAddress, now),
+    });
+    await tx.settlementChange.updateMany({
+      where: {
+        organizationId,
+        network: confirmed.network,
+        status: { in: ["PROPOSED", "SCHEDULED"] },
+        id: { not: confirmed.id },
+      },
+      data: { status: "CANCELLED", decidedAt: now },
+    });
+    if (confirmed.effectiveAt && confirmed.effectiveAt <= now && (await applySettlementChange(tx, confirmed)))
+      return { ...confirmed, status: "APPLIED" as const };
+    return confirmed;
+  });
+  await announceSettlementChanges(database, organizationId, [change]);
+  return change;
+}

@@ -1,0 +1,96 @@
+import type { Decision } from "../authority/authorize";
+import type { AlongsideWork, Db } from "../db/client";
+import type { SettlementChange } from "../generated/prisma/client";
+import { newId } from "../ids";
+import { announceSettlementChanges } from "./announce-settlement-change";
+import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
+import { applySettlementChange, effectiveAtFor, lockSettlement } from "./apply-settlement-change";
+import type { SettlementChangeStatus } from "./settlement-change-state";
+
+export type ProposedBy = {
+  kind: "owner" | "api_key" | "agent" | "oauth";
+  /** How people recognise it: the owner's email, the key's, agent's or app's name. */
+  name: string;
+  id?: string;
+};
+
+export type SettlementChangeRequest = {
+  /** The full list, as PUT sends it: a network left out loses its wallet. */
+  wallets: { network: string; address: string }[];
+  /** `propose`: nothing changes until an owner confirms (lib/authority/authorize.ts). */
+  decision: Decision;
+  proposedBy: ProposedBy;
+  clientAddress: string | null;
+};
+
+/**
+ * Turns a new wallet list into one change per network whose address differs from the wallet in
+ * force. A proposal waits for an owner; a decided change of an existing wallet is scheduled after
+ * the delay and a network's first wallet is applied at once. A request for a network supersedes
+ * the older open changes for it, except that a proposal never cancels what an owner scheduled.
+ * Every owner is told of each change.
+ */
+export async function requestSettlementChange(
+  database: Db,
+  organizationId: string,
+  request: SettlementChangeRequest,
+  options: { now?: Date; alongside?: AlongsideWork } = {},
+): Promise<SettlementChange[]> {
+  const now = options.now ?? new Date();
+  await applyDueSettlementChanges(database, now, organizationId);
+  const created = await database.$transaction(async (tx) => {
+    await options.alongside?.(tx);
+    await lockSettlement(tx, organizationId);
+    const inForce = new Map(
+      (await tx.settlementWallet.findMany({ where: { organizationId } })).map((wallet) => [
+        wallet.network,
+        wallet.address,
+      ]),
+    );
+    const wanted = new Map(request.wallets.map((wallet) => [wallet.network, wallet.address]));
+    const networks = [...new Set([...inForce.keys(), ...wanted.keys()])].sort();
+    const superseded: SettlementChangeStatus[] =
+      request.decision === "propose" ? ["PROPOSED"] : ["PROPOSED", "SCHEDULED"];
+    const changes: SettlementChange[] = [];
+    for (const network of networks) {
+      const previousAddress = inForce.get(network) ?? null;
+      const address = wanted.get(network) ?? null;
+      if (address === previousAddress) continue;
+      const open = await tx.settlementChange.findMany({
+        where: { organizationId, network, status: { in: superseded } },
+      });
+      const status = request.decision === "propose" ? "PROPOSED" : "SCHEDULED";
+      // The same request again (a retry) changes nothing and tells nobody twice.
+      if (open.some((change) => change.status === status && change.address === address)) continue;
+      if (open.length > 0)
+        await tx.settlementChange.updateMany({
+          where: { organizationId, id: { in: open.map((change) => change.id) }, status: { in: superseded } },
+          data: { status: "CANCELLED", decidedAt: now },
+        });
+      const change = await tx.settlementChange.create({
+        data: {
+          id: newId("settlementChange"),
+          organizationId,
+          network,
+          address,
+          previousAddress,
+          status,
+          proposedByKind: request.proposedBy.kind,
+          proposedByName: request.proposedBy.name,
+          proposedById: request.proposedBy.id ?? null,
+          clientAddress: request.clientAddress,
+          effectiveAt: status === "SCHEDULED" ? effectiveAtFor(previousAddress, now) : null,
+          createdAt: now,
+        },
+      });
+      if (change.effectiveAt && change.effectiveAt <= now && (await applySettlementChange(tx, change))) {
+        changes.push({ ...change, status: "APPLIED" });
+      } else {
+        changes.push(change);
+      }
+    }
+    return changes;
+  });
+  await announceSettlementChanges(database, organizationId, created);
+  return created;
+}

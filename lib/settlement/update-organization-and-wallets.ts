@@ -1,0 +1,31 @@
+import type { AlongsideWork, Db } from "../db/client";
+import { getOrganization } from "../organizations/get-organization";
+import type { UpdateOrganizationInput } from "../organizations/organization-schemas";
+import { updateOrganization } from "../organizations/update-organization";
+import { requestSettlementChange, type SettlementChangeRequest } from "./request-settlement-change";
+
+/**
+ * PUT /api/private/organization/current and its tool: the settings change at once, a new wallet
+ * list becomes settlement changes, proposed or decided as `requester` says (asked only then: a
+ * caller who sends no wallets needs no say over them). Returns the organization with its wallets
+ * in force and the open changes. `alongside` commits with the wallet changes (a confirmation's use).
+ */
+export async function updateOrganizationAndWallets(
+  database: Db,
+  organizationId: string,
+  { settlementWallets, ...settings }: UpdateOrganizationInput,
+  requester: () => Omit<SettlementChangeRequest, "wallets">,
+  alongside?: AlongsideWork,
+) {
+  // Refused before anything changes when the caller may not even propose.
+  const settlement = settlementWallets && requester();
+  await updateOrganization(database, organizationId, settings);
+  if (settlementWallets && settlement)
+    await requestSettlementChange(
+      database,
+      organizationId,
+      { ...settlement, wallets: settlementWallets },
+      { alongside },
+    );
+  return getOrganization(database, organizationId);
+}
