@@ -45,10 +45,13 @@ export async function storeCredential(kit: Kit, issued: CredentialIssued, apiBas
   return { ...summary, storedIn: configPath(kit.settings.configHome) };
 }
 
-/** Starts browser setup (C2) and keeps its one-time tokens in config.json, never on screen. */
+/**
+ * Starts browser setup (C2) and keeps its one-time tokens in config.json, never on screen. Asks
+ * for read access unless told otherwise (least privilege).
+ */
 export async function startAgentSetup(kit: Kit, input: { agentName: string; access?: "read" | "write" }) {
   const { body } = await callApi<SetupStarted>(kit.settings.apiBaseUrl, "POST", "/agent/setup/start", {
-    body: { agentName: input.agentName, access: input.access ?? "write" },
+    body: { agentName: input.agentName, access: input.access ?? "read" },
   });
   await kit.updateConfig((config) => {
     config.pendingSetups[body.agentName] = {
@@ -70,7 +73,7 @@ export async function startAgentSetup(kit: Kit, input: { agentName: string; acce
     loginUrl: body.loginUrl,
     expiresAt: body.expiresAt,
     pollIntervalSeconds: body.pollIntervalSeconds,
-    next: `Open the login URL, approve code ${body.userCode}, then run: crypto-checkout checkin --agent ${JSON.stringify(body.agentName)}`,
+    next: `Open ${body.loginUrl}, sign in, type the code ${body.userCode} and approve, then run: crypto-checkout checkin --agent ${JSON.stringify(body.agentName)}`,
   };
 }
 
@@ -116,7 +119,7 @@ export async function waitForCheckin(kit: Kit, agentName: string, timeoutSeconds
     if (Date.now() + waitMs > deadline) {
       throw checkFailed(
         "setup_pending",
-        `The setup is not approved yet: open ${answer.loginUrl}, approve code ${answer.userCode}, then run checkin again.`,
+        `The setup is not approved yet: open ${answer.loginUrl}, type the code ${answer.userCode} and approve, then run checkin again.`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, waitMs));
