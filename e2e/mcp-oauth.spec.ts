@@ -302,6 +302,7 @@ test.describe("the consent page", () => {
     const badRequests: Record<string, string>[] = [{ code_challenge_method: "plain" }, { scope: "admin" }];
     for (const overrides of badRequests) {
       const response = await page.request.get(authorizeUrl(clientId, overrides), { maxRedirects: 0 });
+      expect(response.status()).toBe(400);
       expect(response.headers().location).toBeUndefined();
       expect(response.headers()["content-type"]).toContain("text/html");
       await page.goto(authorizeUrl(clientId, overrides));
