@@ -7,7 +7,7 @@ import { buttonStyles } from "@/components/ui/button-styles";
 import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
 import { findMember } from "@/lib/http/dashboard-session";
-import { clientAddress, clientLimitKey } from "@/lib/net/client-address";
+import { clientAddress } from "@/lib/net/client-address";
 import { isClientMetadataUrl } from "@/lib/oauth/fetch-client-metadata-document";
 import { authorizationRequestSchema } from "@/lib/oauth/oauth-schemas";
 import { signAuthorization } from "@/lib/oauth/signed-authorization";
@@ -25,7 +25,7 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   const search = await searchParams;
   // Checking a request may fetch a client's metadata document: anonymous callers are limited.
   try {
-    await consumeRateLimit("publicIp", clientLimitKey(clientAddress(await headers())));
+    await consumeRateLimit("publicIp", clientAddress(await headers()));
   } catch (error) {
     if (!(error instanceof ServiceError && error.status === 429)) throw error;
     return <Refused message="Too many requests from your network. Wait a minute and try again." />;

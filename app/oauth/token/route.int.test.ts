@@ -36,7 +36,7 @@ describe("POST /oauth/token (authorization_code)", () => {
       credential: { kind: "oauth", id: expect.stringMatching(/^ogr_/) },
       access: "write",
       role: "owner",
-      name: "Test agent",
+      name: expect.any(String),
       userId: flow.owner.userId,
       apiVersion: "2026-11-22",
     });
@@ -438,7 +438,7 @@ describe("authenticateMerchant with an OAuth access token (C1)", () => {
       credential: { kind: "oauth", id: expect.stringMatching(/^ogr_/) },
       access: "read",
       role: "owner",
-      name: "Test agent",
+      name: expect.any(String),
       userId: flow.owner.userId,
       apiVersion: "2026-11-22",
     });
