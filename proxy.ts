@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { sessionCookieName } from "./lib/auth/session-cookie";
 import { config as serviceConfig } from "./lib/config";
 import { ServiceError } from "./lib/errors";
 import { requestIdFor, requestIdHeader } from "./lib/http/request-id";
@@ -40,7 +41,20 @@ export async function proxy(request: NextRequest) {
   headers.set(nonceHeader, nonce);
   // Next.js takes the nonce for its own scripts from the request's policy.
   headers.set("Content-Security-Policy", secure["Content-Security-Policy"]);
-  const response = (await refusedPageLoad(request)) ?? NextResponse.next({ request: { headers } });
+  // Signed out, the authorization endpoint is answered by a route handler, which can refuse a bad
+  // request with a real 400 instead of redirecting (app/oauth/authorize/signed-out/route.ts).
+  const signedOutAuthorization =
+    request.method === "GET" &&
+    request.nextUrl.pathname === "/oauth/authorize" &&
+    !request.cookies.has(sessionCookieName());
+  const refused = await refusedPageLoad(request);
+  const response = refused
+    ? refused
+    : signedOutAuthorization
+      ? NextResponse.rewrite(new URL(`/oauth/authorize/signed-out${request.nextUrl.search}`, request.url), {
+          request: { headers },
+        })
+      : NextResponse.next({ request: { headers } });
   response.headers.set("X-Request-Id", requestId);
   for (const [name, value] of Object.entries(secure)) response.headers.set(name, value);
   return response;

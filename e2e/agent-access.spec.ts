@@ -8,9 +8,13 @@ test("browser setup: start over HTTP, sign in and approve in the browser, check 
   request,
   merchant,
 }) => {
-  const started = await request.post("/api/agent/setup/start", { data: { agentName: "E2E agent" } });
+  const started = await request.post("/api/agent/setup/start", {
+    data: { agentName: "E2E agent", access: "write" },
+  });
   expect(started.status()).toBe(201);
   const setup = await started.json();
+  // A fixed page: the code is typed there by the owner, never carried by a link.
+  expect(new URL(setup.loginUrl)).toMatchObject({ pathname: "/agent/setup", search: "" });
   const setupAuth = { authorization: `Bearer ${setup.setupToken}` };
   const checkinAuth = { authorization: `Bearer ${setup.checkinToken}` };
   expect((await request.post("/api/agent/setup/checkin", { headers: checkinAuth })).status()).toBe(202);
@@ -22,11 +26,29 @@ test("browser setup: start over HTTP, sign in and approve in the browser, check 
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
   await openMailboxLink(page, merchant.email);
-  await expect(page).toHaveURL(/\/agent\/setup\?code=/);
+  await expect(page).toHaveURL(/\/agent\/setup$/);
 
+  // The page asks for the code and shows nothing about the setup before it is typed.
   await expect(page.getByRole("heading", { name: "Connect an agent" })).toBeVisible();
-  await expect(page.getByText("E2E agent")).toBeVisible();
-  await expect(page.getByTestId("user-code")).toHaveText(setup.userCode);
+  await expect(page.getByText("E2E agent")).toHaveCount(0);
+  await expect(page.locator("body")).not.toContainText(setup.userCode);
+  // A link carrying the code fills nothing in.
+  await page.goto(`/agent/setup?code=${setup.userCode}`);
+  await expect(page.getByLabel("Code from your agent")).toHaveValue("");
+  await expect(page.getByText("E2E agent")).toHaveCount(0);
+
+  // A wrong code is refused; the right one shows who asks, from where, since when, for what.
+  await page.getByLabel("Code from your agent").fill("BBBB-BBBB");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "No such agent setup" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await page.getByLabel("Code from your agent").fill(setup.userCode.toLowerCase());
+  await page.getByRole("button", { name: "Continue" }).click();
+  const details = page.getByTestId("agent-setup-details");
+  await expect(details).toContainText("E2E agent");
+  await expect(details).toContainText(/127\.0\.0\.1|::1/);
+  await expect(details).toContainText(/ago/);
+  await expect(details).toContainText("Read and write");
   await expect(page.getByText("E2E Store")).toBeVisible();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("status")).toContainText("Approved");
@@ -40,6 +62,15 @@ test("browser setup: start over HTTP, sign in and approve in the browser, check 
   expect(credential).toMatch(/^sk_agent_/);
   expect(organization.id).toBe(merchant.organizationId);
   expect((await request.post("/api/agent/setup/checkin", { headers: checkinAuth })).status()).toBe(410);
+
+  // The owner is told an agent credential exists, with a link to revoke it.
+  await page.goto("/dev/mailbox");
+  const notice = page
+    .getByTestId("dev-email")
+    .filter({ hasText: "An agent was connected to E2E Store" })
+    .first();
+  await expect(notice).toContainText(`To: ${merchant.email}`);
+  await expect(notice).toContainText("/dashboard/agents");
 
   const agentAuth = { authorization: `Bearer ${credential}` };
   const current = await request.get("/api/private/organization/current", { headers: agentAuth });
@@ -70,7 +101,8 @@ test("agent signup: register, confirm from the mailbox, collect the credential, 
   };
   const first = await request.post("/api/auth/agent/register", { data: input });
   expect(first.status()).toBe(202);
-  const { checkinToken } = await first.json();
+  const { checkinToken, pairingCode } = await first.json();
+  expect(pairingCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
   expect(
     (await request.post("/api/auth/agent/register", { data: { ...input, checkinToken } })).status(),
   ).toBe(202);
@@ -78,6 +110,14 @@ test("agent signup: register, confirm from the mailbox, collect the credential, 
   await openMailboxLink(page, input.email);
   await expect(page.getByRole("heading", { name: "Confirm your account" })).toBeVisible();
   await expect(page.getByText("E2E Coffee")).toBeVisible();
+  // The emailed link alone confirms nothing: the pairing code the agent printed is asked for.
+  await page.getByLabel("Pairing code from your agent").fill("BBBB-BBBB");
+  await page.getByRole("button", { name: "Confirm and open the dashboard" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "not the pairing code" })).toBeVisible();
+  expect(
+    (await request.post("/api/auth/agent/register", { data: { ...input, checkinToken } })).status(),
+  ).toBe(202);
+  await page.getByLabel("Pairing code from your agent").fill(pairingCode);
   await page.getByRole("button", { name: "Confirm and open the dashboard" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText("E2E Coffee").first()).toBeVisible();

@@ -90,10 +90,12 @@ function expectNoSecretsPrinted(secrets: string[]) {
   }
 }
 
-/** Approves a pending agent setup in the dashboard as a signed-in owner. */
-async function approveSetup(page: Page, loginUrl: string, userCode: string) {
+/** Approves a pending agent setup as a signed-in owner: the fixed page, where the code is typed. */
+async function approveSetup(page: Page, loginUrl: string, userCode: string, agentName: string) {
   await page.goto(loginUrl);
-  await expect(page.getByTestId("user-code")).toHaveText(userCode);
+  await page.getByLabel("Code from your agent").fill(userCode);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByTestId("agent-setup-details")).toContainText(agentName);
   await page.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(page.getByRole("status")).toContainText("Approved");
 }
@@ -108,11 +110,20 @@ test("an agent installs the kit, connects through the browser, sells, and verifi
   const base = baseURL as string;
   const configHome = path.join(installDir, "config-setup");
 
-  const started = await kit(configHome, base, ["setup", "--agent", "e2e-agent"]);
+  // Without --access the kit asks for read only.
+  const reader = await kit(configHome, base, ["setup", "--agent", "reader-agent"]);
+  expect(reader.json).toMatchObject({ agentName: "reader-agent", access: "read" });
+
+  const started = await kit(configHome, base, ["setup", "--agent", "e2e-agent", "--access", "write"]);
   expect(started.code).toBe(0);
-  expect(started.json).toMatchObject({ object: "agent_setup", status: "pending", agentName: "e2e-agent" });
+  expect(started.json).toMatchObject({
+    object: "agent_setup",
+    status: "pending",
+    agentName: "e2e-agent",
+    access: "write",
+  });
   const { loginUrl, userCode } = started.json as { loginUrl: string; userCode: string };
-  // The kit prints the fixed approval page of its own base URL; the user types the code there.
+  // The kit prints the fixed approval page of its own base URL; the owner types the code there.
   expect(loginUrl).toBe(`${base}/agent/setup`);
   const pending = (await readStored(configHome)).pendingSetups["e2e-agent"];
 
@@ -121,7 +132,7 @@ test("an agent installs the kit, connects through the browser, sells, and verifi
   expect(early.json).toMatchObject({ error: { code: "setup_pending" } });
 
   await signIn(page, merchant.email);
-  await approveSetup(page, loginUrl, userCode);
+  await approveSetup(page, loginUrl, userCode, "e2e-agent");
 
   const checkedIn = await kit(configHome, base, ["checkin", "--agent", "e2e-agent"]);
   expect(checkedIn.code).toBe(0);
@@ -267,11 +278,13 @@ test("a new user signs up from the agent: register, open the emailed link, regis
   const first = await kit(configHome, base, register);
   expect(first.code).toBe(0);
   expect(first.json).toMatchObject({ object: "agent_registration", status: "pending_confirmation" });
+  const { pairingCode } = first.json as { pairingCode: string };
+  expect(pairingCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
   const checkinToken = (await readStored(configHome)).pendingRegistration.checkinToken as string;
   expect(checkinToken).toMatch(/^cc_rct_/);
 
   const early = await kit(configHome, base, register);
-  expect(early.json).toMatchObject({ status: "pending_confirmation" });
+  expect(early.json).toMatchObject({ status: "pending_confirmation", pairingCode });
 
   await page.goto("/dev/mailbox");
   await page
@@ -282,6 +295,7 @@ test("a new user signs up from the agent: register, open the emailed link, regis
     .first()
     .click();
   await expect(page.getByText("Agent Signup Shop")).toBeVisible();
+  await page.getByLabel("Pairing code from your agent").fill(pairingCode);
   await page.getByRole("button", { name: "Confirm and open the dashboard" }).click();
   await expect(page).toHaveURL(/\/dashboard/);
 

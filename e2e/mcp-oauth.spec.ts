@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { auth, type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -7,7 +9,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Page } from "@playwright/test";
-import { appPort, expect, signIn, test } from "./fixtures";
+import { appPort, appSql, expect, signIn, test } from "./fixtures";
 
 // The MCP SDK's own client signs in to /mcp the way Claude Code or Cursor do: a 401 names the
 // protected resource metadata, the client discovers the authorization server, registers itself,
@@ -286,6 +288,96 @@ test.describe("the consent page", () => {
     await page.goto(authorizeUrl(clientId, { redirect_uri: "https://evil.example/callback" }));
     await expect(page.getByRole("heading", { name: "This app cannot connect" })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`^${base}/oauth/authorize`));
+  });
+
+  test("signed out, a bad request from a registered client gets an error page, never a redirect", async ({
+    page,
+  }) => {
+    const clientId = await registered();
+    let redirected = false;
+    await page.route(`${callbackUrl}**`, async (route) => {
+      redirected = true;
+      await route.fulfill({ body: "redirected" });
+    });
+    const badRequests: Record<string, string>[] = [{ code_challenge_method: "plain" }, { scope: "admin" }];
+    for (const overrides of badRequests) {
+      const response = await page.request.get(authorizeUrl(clientId, overrides), { maxRedirects: 0 });
+      expect(response.status()).toBe(400);
+      expect(response.headers().location).toBeUndefined();
+      expect(response.headers()["content-type"]).toContain("text/html");
+      await page.goto(authorizeUrl(clientId, overrides));
+      await expect(page.getByRole("heading", { name: "This app cannot connect" })).toBeVisible();
+      await expect(page).toHaveURL(new RegExp(`^${base}/oauth/authorize`));
+    }
+    expect(redirected).toBe(false);
+  });
+
+  test("an omitted scope asks for read only", async ({ page, merchant }) => {
+    await signIn(page, merchant.email);
+    const clientId = await registered();
+    const url = new URL(authorizeUrl(clientId), base);
+    url.searchParams.delete("scope");
+    await page.goto(url.toString());
+    await expect(page.getByTestId("consent-access")).toContainText("Read only");
+  });
+
+  test("a member is offered read only, told why, and the approval grants read", async ({
+    page,
+    merchant,
+  }) => {
+    await signIn(page, merchant.email);
+    await appSql(`UPDATE "Membership" SET "role" = 'MEMBER' WHERE "organizationId" = $1`, [
+      merchant.organizationId,
+    ]);
+    const clientId = await registered();
+    await page.goto(authorizeUrl(clientId, { scope: "read write" }));
+    await expect(page.getByTestId("consent-access")).toContainText("Read only");
+    await expect(page.getByTestId("consent-read-only-reason")).toContainText("only owners");
+    // The same form posted without its read-only field is refused: a member cannot grant write.
+    const signed = (await page.locator('input[name="request"]').getAttribute("value")) as string;
+    const forged = await page.request.post("/oauth/authorize/decision", {
+      headers: { origin: base },
+      form: { request: signed, decision: "approve" },
+      maxRedirects: 0,
+    });
+    expect(forged.status()).toBe(403);
+    let callback: URL | undefined;
+    await page.route(`${callbackUrl}**`, async (route) => {
+      callback = new URL(route.request().url());
+      await route.fulfill({ body: "ok" });
+    });
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByText("ok")).toBeVisible();
+    expect(callback?.searchParams.get("code")).toMatch(/^cc_ac_/);
+    const grants = await appSql(`SELECT "scope" FROM "OAuthGrant" WHERE "organizationId" = $1`, [
+      merchant.organizationId,
+    ]);
+    expect(grants).toEqual([{ scope: "read" }]);
+  });
+
+  test("a client described by a metadata document shows its host and is marked unverified", async ({
+    page,
+    merchant,
+  }) => {
+    const documentServer = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({ client_id: clientId, client_name: "Claude", redirect_uris: [callbackUrl] }),
+      );
+    });
+    await new Promise<void>((resolve) => documentServer.listen(0, "127.0.0.1", resolve));
+    const host = `127.0.0.1:${(documentServer.address() as AddressInfo).port}`;
+    const clientId = `http://${host}/client.json`;
+    try {
+      await signIn(page, merchant.email);
+      await page.goto(authorizeUrl(clientId));
+      await expect(page.getByRole("heading", { name: "Connect Claude?" })).toBeVisible();
+      const marking = page.getByTestId("consent-client-host");
+      await expect(marking).toContainText(host);
+      await expect(marking).toContainText("Unverified");
+    } finally {
+      documentServer.close();
+    }
   });
 
   test("plain PKCE goes back to the client as invalid_request", async ({ page, merchant }) => {

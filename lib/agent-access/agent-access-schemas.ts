@@ -8,13 +8,18 @@ const accessField = z.enum(["read", "write"], { error: "must be read or write" }
 
 export const startAgentSetupSchema = z.strictObject({
   agentName: text(64),
-  access: accessField.default("write"),
+  // Least privilege: an agent asks for write only when told to.
+  access: accessField.default("read"),
 });
 
 export const authorizeAgentSetupSchema = z.strictObject({
   userCode: z.string({ error: "must be the code shown by the agent" }).max(20),
   organizationId: z.string({ error: "must be an organization id" }).max(64),
   decision: z.enum(["approve", "deny"], { error: "must be approve or deny" }),
+});
+
+export const lookUpAgentSetupSchema = z.strictObject({
+  userCode: z.string({ error: "must be the code shown by the agent" }).max(20),
 });
 
 export const revokeAgentCredentialSchema = z.strictObject({ agentCredentialId: z.string().max(64) });
@@ -44,12 +49,23 @@ export const startedAgentSetupObject = agentSetupObject
     status: z.literal("pending"),
     access: accessField,
     userCode: z.string().meta({ example: "BCDF-GHJK" }),
-    loginUrl: z.string().meta({ description: "Open in a browser to approve the agent" }),
+    loginUrl: z.string().meta({
+      description: "The fixed approval page: the owner signs in there and types the userCode",
+    }),
     setupToken: z.string().meta({ description: "For the status endpoint (`cc_ast_…`)" }),
     checkinToken: z.string().meta({ description: "For the check-in endpoint, once (`cc_act_…`)" }),
     pollIntervalSeconds: z.number().int(),
   })
   .meta({ id: "StartedAgentSetup" });
+
+export const agentSetupForApprovalObject = agentSetupObject
+  .extend({
+    status: z.literal("pending"),
+    access: accessField,
+    clientAddress: z.string().meta({ description: "The address the agent started the setup from" }),
+    startedAt: isoTimestamp,
+  })
+  .meta({ id: "AgentSetupForApproval" });
 
 export const pendingCheckinObject = z.object({
   object: z.literal("agent_setup"),
@@ -77,6 +93,10 @@ export const agentRegistrationObject = z
       .string()
       .optional()
       .meta({ description: "`cc_rct_…`, on the first call only: send it with the same arguments to poll" }),
+    pairingCode: z.string().optional().meta({
+      description: "On the first call only: show it to the user, who types it on the confirmation page",
+      example: "BCDF-GHJK",
+    }),
     expiresAt: isoTimestamp,
     pollIntervalSeconds: z.number().int(),
   })

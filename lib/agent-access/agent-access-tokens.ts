@@ -24,8 +24,10 @@ export function agentTokenHash(kind: AgentTokenKind, token: string | null | unde
 }
 
 // User codes (RFC 8628 style): consonants only, so no words and no 0/O or 1/I mix-ups; 20^8
-// codes. The code is only a pointer a person can check by eye, not a credential: approving still
-// needs a signed-in owner, and the agent needs its check-in token.
+// codes. A person types one (an agent setup's code on the approval page, a signup's pairing code
+// on the confirmation page); a few wrong tries are allowed (lib/rate-limit "wrongCode"), so
+// guessing among 20^8 gets nowhere. Approving still needs a signed-in owner, and the agent its
+// check-in token.
 const userCodeAlphabet = "BCDFGHJKLMNPQRSTVWXZ";
 
 export function newUserCode(): string {

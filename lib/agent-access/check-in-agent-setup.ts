@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import { forbidden, gone, unauthenticated } from "../errors";
 import { agentTokenHash } from "./agent-access-tokens";
+import { announceAgentCredential } from "./announce-agent-credential";
 import { issueAgentCredentialOnce } from "./issue-agent-credential-once";
 import { checkinOutcome } from "./setup-state";
 
@@ -36,6 +37,7 @@ export async function checkInAgentSetup(database: Db, checkinToken: string | nul
   }
   const { organization, organizationId, decidedByUserId } = setup;
   if (!organization || !organizationId || !decidedByUserId) throw used();
+  const access = setup.access === "READ" ? "read" : "write";
   const issued = await issueAgentCredentialOnce(database, {
     claim: (tx) =>
       tx.agentSetup.updateMany({
@@ -46,10 +48,16 @@ export async function checkInAgentSetup(database: Db, checkinToken: string | nul
     credential: {
       organizationId,
       agentName: setup.agentName,
-      access: setup.access === "READ" ? "read" : "write",
+      access,
       createdByUserId: decidedByUserId,
     },
     used,
+  });
+  await announceAgentCredential(database, {
+    organizationId,
+    agentName: setup.agentName,
+    access,
+    clientAddress: setup.clientAddress,
   });
   return { status: "issued" as const, ...issued, organization };
 }

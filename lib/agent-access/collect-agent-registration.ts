@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import { gone, invalidRequest, unauthenticated } from "../errors";
 import type { RegisterAgentInput } from "./agent-access-schemas";
 import { agentTokenHash } from "./agent-access-tokens";
+import { announceAgentCredential } from "./announce-agent-credential";
 import { issueAgentCredentialOnce } from "./issue-agent-credential-once";
 import { collectOutcome } from "./registration-state";
 
@@ -69,6 +70,12 @@ export async function collectAgentRegistration(database: Db, input: RegisterAgen
       createdByUserId: userId,
     },
     used: completed,
+  });
+  await announceAgentCredential(database, {
+    organizationId,
+    agentName: registration.agentName,
+    access: "write",
+    clientAddress: registration.clientAddress,
   });
   return { status: "issued" as const, ...issued, organization };
 }

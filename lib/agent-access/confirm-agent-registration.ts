@@ -1,7 +1,9 @@
+import { digestsEqual } from "../crypto/tokens";
 import type { Db } from "../db/client";
-import { gone, notFound, ServiceError } from "../errors";
+import { gone, invalidRequest, notFound, ServiceError } from "../errors";
 import { newId } from "../ids";
-import { agentTokenHash } from "./agent-access-tokens";
+import { limitFailures } from "../rate-limit/rate-limit";
+import { agentTokenHash, userCodeHash } from "./agent-access-tokens";
 import { confirmOutcome } from "./registration-state";
 
 const alreadyConfirmed = () =>
@@ -17,12 +19,35 @@ export async function findAgentRegistrationByLink(database: Db, confirmToken: st
 }
 
 /**
- * The owner opened the confirmation link: provisions the user (email verified by this very
+ * The pairing code typed on the confirmation page must be the one the agent showed. Wrong codes
+ * count against the signup: a few, then 429 for an hour, so guessing among 20^8 gets nowhere.
+ */
+function assertPairingCode(
+  registration: { id: string; pairingCodeHash: string | null },
+  code: string | null,
+) {
+  return limitFailures("wrongCode", `signup:${registration.id}`, 400, async () => {
+    const typed = userCodeHash(code);
+    if (!typed || !registration.pairingCodeHash || !digestsEqual(typed, registration.pairingCodeHash)) {
+      throw invalidRequest(
+        "wrong_pairing_code",
+        "This is not the pairing code your agent showed. Type the code from your agent.",
+        "pairingCode",
+      );
+    }
+  });
+}
+
+/**
+ * The owner opened the confirmation link and typed the agent's pairing code: provisions the user (email verified by this very
  * link), an organization named after the project with them as owner, once. The agent's
  * credential is created when the agent collects it, so its secret is never stored.
  */
-export async function confirmAgentRegistration(database: Db, confirmToken: string | null) {
-  const found = await findAgentRegistrationByLink(database, confirmToken);
+export async function confirmAgentRegistration(
+  database: Db,
+  input: { confirmToken: string | null; pairingCode: string | null },
+) {
+  const found = await findAgentRegistrationByLink(database, input.confirmToken);
   if (!found) throw notFound("agent signup", "token");
   if (found.outcome === "already_confirmed") throw alreadyConfirmed();
   if (found.outcome === "expired") {
@@ -32,6 +57,7 @@ export async function confirmAgentRegistration(database: Db, confirmToken: strin
     );
   }
   const { registration } = found;
+  await assertPairingCode(registration, input.pairingCode);
   return database.$transaction(async (tx) => {
     const now = new Date();
     const { count } = await tx.agentRegistration.updateMany({

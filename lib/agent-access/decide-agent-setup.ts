@@ -1,7 +1,8 @@
+import { authorize } from "../authority/authorize";
 import type { Db } from "../db/client";
-import { forbidden, gone, notFound, ServiceError } from "../errors";
+import { notFound } from "../errors";
 import { listMemberships } from "../organizations/list-memberships";
-import { findAgentSetupByCode } from "./find-agent-setup-by-code";
+import { findDecidableAgentSetup, setupAlreadyDecided } from "./find-decidable-agent-setup";
 
 /**
  * An owner approves (for one of their organizations) or denies a pending setup. Creating an agent
@@ -16,17 +17,12 @@ export async function decideAgentSetup(
     (candidate) => candidate.organization.id === input.organizationId,
   );
   if (!membership) throw notFound("organization", "organizationId");
-  if (membership.role !== "OWNER") {
-    throw forbidden("owner_only", "Only an owner of the organization can connect agents to it.");
-  }
-  const found = await findAgentSetupByCode(database, input.userCode);
-  if (!found) throw notFound("agent setup", "userCode");
-  if (found.outcome === "expired")
-    throw gone("setup_expired", "This setup has expired. Start it again from the agent.");
+  authorize({ kind: membership.role === "OWNER" ? "owner" : "member" }, "agents.approve");
+  const setup = await findDecidableAgentSetup(database, input);
   const approve = input.decision === "approve";
   // Only a pending, unexpired setup changes, so a double click or a race decides once.
   const { count } = await database.agentSetup.updateMany({
-    where: { id: found.setup.id, status: "PENDING", expiresAt: { gt: new Date() } },
+    where: { id: setup.id, status: "PENDING", expiresAt: { gt: new Date() } },
     data: {
       status: approve ? "APPROVED" : "DENIED",
       organizationId: approve ? input.organizationId : null,
@@ -34,13 +30,6 @@ export async function decideAgentSetup(
       decidedAt: new Date(),
     },
   });
-  if (count !== 1) {
-    throw new ServiceError(
-      409,
-      "invalid_request_error",
-      "setup_already_decided",
-      "This setup was already approved or denied.",
-    );
-  }
+  if (count !== 1) throw setupAlreadyDecided();
   return { status: approve ? ("approved" as const) : ("denied" as const) };
 }

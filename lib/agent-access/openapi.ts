@@ -4,9 +4,11 @@ import type { OperationSpec } from "../openapi/operation-spec";
 import {
   agentCredentialObject,
   agentRegistrationObject,
+  agentSetupForApprovalObject,
   agentSetupObject,
   authorizeAgentSetupResult,
   authorizeAgentSetupSchema,
+  lookUpAgentSetupSchema,
   pendingCheckinObject,
   registerAgentSchema,
   startAgentSetupSchema,
@@ -39,6 +41,20 @@ export const agentAccessOperations: OperationSpec[] = [
     tags,
     auth: ["agentToken"],
     responses: { 200: { description: "Status", schema: agentSetupObject }, ...errorResponses(401, 429) },
+  },
+  {
+    method: "post",
+    path: "/api/private/agent/setup/lookup",
+    operationId: "lookUpAgentSetup",
+    summary: "What a typed setup code asks for (the approval page; session cookie, same origin, owners only)",
+    description: "Wrong codes count against the signed-in user: after a few, 429.",
+    tags,
+    auth: ["session"],
+    body: lookUpAgentSetupSchema,
+    responses: {
+      200: { description: "The pending setup", schema: privateEnvelope(agentSetupForApprovalObject) },
+      ...errorResponses(400, 401, 403, 404, 409, 410, 429),
+    },
   },
   {
     method: "post",

@@ -11,7 +11,11 @@ describe("purgeAgentSetups", () => {
     const ages = { live: -0.1, expiredAnHourAgo: 1, expiredYesterday: 25, expiredLastWeek: 24 * 7 };
     const ids: Record<string, string> = {};
     for (const [name, hoursAgo] of Object.entries(ages)) {
-      const setup = await startAgentSetup(db(), { agentName: name, access: "read" });
+      const setup = await startAgentSetup(db(), {
+        agentName: name,
+        access: "read",
+        clientAddress: "192.0.2.1",
+      });
       const row = await db().agentSetup.findFirstOrThrow({ where: { agentName: name } });
       await db().agentSetup.update({
         where: { id: row.id },

@@ -5,15 +5,15 @@ import type { agentRegistrationObject } from "./agent-access-schemas";
 /** How often an agent should poll its signup while the owner finds the email. */
 const registrationPollIntervalSeconds = 5;
 
-/** A pending signup; the check-in token only in the answer to the first call. */
+/** A pending signup; the check-in token and pairing code only in the answer to the first call. */
 export function serializePendingRegistration(
   registration: AgentRegistration,
-  checkinToken?: string,
+  started?: { checkinToken: string; pairingCode: string },
 ): z.output<typeof agentRegistrationObject> {
   return {
     object: "agent_registration",
     status: "pending_confirmation",
-    ...(checkinToken ? { checkinToken } : {}),
+    ...(started ? { checkinToken: started.checkinToken, pairingCode: started.pairingCode } : {}),
     expiresAt: registration.expiresAt.toISOString(),
     pollIntervalSeconds: registrationPollIntervalSeconds,
   };

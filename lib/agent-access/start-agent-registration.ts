@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import { gone, ServiceError } from "../errors";
 import { newId } from "../ids";
 import type { RegisterAgentInput } from "./agent-access-schemas";
-import { newAgentToken } from "./agent-access-tokens";
+import { newAgentToken, newUserCode, userCodeHash } from "./agent-access-tokens";
 
 /** A pending agent signup lives 24 hours (decisions.md). */
 export const registrationLifetimeMs = 24 * 60 * 60_000;
@@ -15,7 +15,9 @@ const refusal = (code: string, message: string) =>
 
 /**
  * First call of agent signup: for an email with no account, stores a pending signup (hashes
- * only) and mails its confirmation link. Counted against the same email budgets as sign-in
+ * only), mails its confirmation link and returns a pairing code for the agent to show its user.
+ * The confirmation page asks for that code, so the email alone (forwarded, or sent to an address
+ * the requester does not own) hands no credential to anyone. Counted against the same email budgets as sign-in
  * before anything is looked up, so it tells no more about which emails have accounts, and no
  * faster, than the sign-in page does.
  */
@@ -50,6 +52,7 @@ export async function startAgentRegistration(
 
   const checkin = newAgentToken("registrationCheckin");
   const confirm = newAgentToken("registrationConfirm");
+  const pairingCode = newUserCode();
   const registration = await database.agentRegistration.create({
     data: {
       id: newId("agentRegistration"),
@@ -59,6 +62,8 @@ export async function startAgentRegistration(
       ref: input.ref ?? null,
       checkinTokenHash: checkin.hash,
       confirmTokenHash: confirm.hash,
+      pairingCodeHash: userCodeHash(pairingCode),
+      clientAddress: options.clientAddress,
       expiresAt: new Date(Date.now() + registrationLifetimeMs),
     },
   });
@@ -67,12 +72,12 @@ export async function startAgentRegistration(
     await sendEmail(database, {
       to: input.email,
       subject: `Confirm your ${serviceName} account for ${input.projectName}`,
-      text: `Your coding agent "${input.agentName}" asked to create a ${serviceName} account for the project "${input.projectName}" with this email address.\n\nConfirm and open your dashboard:\n\n${baseUrl}/agent/register/confirm?token=${confirm.token}\n\nThe link expires in 24 hours. If you did not ask for this, ignore this email: nothing is created.\n`,
+      text: `A coding agent "${input.agentName}" at the address ${options.clientAddress} asked to create a ${serviceName} account for the project "${input.projectName}" with this email address.\n\nTo confirm, open this link and type the pairing code your agent shows you:\n\n${baseUrl}/agent/register/confirm?token=${confirm.token}\n\nThe link expires in 24 hours. If you did not ask for this, ignore this email: nothing is created. Never type a pairing code someone else sent you.\n`,
     });
   } catch (error) {
     // Nothing was sent, so nothing may be pending either: the caller can simply try again.
     await database.agentRegistration.delete({ where: { id: registration.id } });
     throw error;
   }
-  return { registration, checkinToken: checkin.token };
+  return { registration, checkinToken: checkin.token, pairingCode };
 }

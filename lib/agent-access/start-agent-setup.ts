@@ -7,9 +7,12 @@ export const setupLifetimeMs = 10 * 60_000;
 
 /**
  * Starts a browser setup: a pending row holding only hashes, and the three things the agent
- * needs, returned this once: the code a person checks by eye, a status token, a check-in token.
+ * needs, returned this once: the code the owner types on the approval page, a status token, a check-in token.
  */
-export async function startAgentSetup(database: Db, input: { agentName: string; access: "read" | "write" }) {
+export async function startAgentSetup(
+  database: Db,
+  input: { agentName: string; access: "read" | "write"; clientAddress: string },
+) {
   const setupToken = newAgentToken("setup");
   const checkinToken = newAgentToken("checkin");
   const expiresAt = new Date(Date.now() + setupLifetimeMs);
@@ -25,13 +28,15 @@ export async function startAgentSetup(database: Db, input: { agentName: string; 
         userCodeHash: userCodeHash(userCode) as string,
         setupTokenHash: setupToken.hash,
         checkinTokenHash: checkinToken.hash,
+        clientAddress: input.clientAddress,
         expiresAt,
       },
       skipDuplicates: true,
     });
     if (count === 1) {
       return {
-        ...input,
+        agentName: input.agentName,
+        access: input.access,
         userCode,
         setupToken: setupToken.token,
         checkinToken: checkinToken.token,

@@ -1,5 +1,4 @@
 import { forbidden, ServiceError } from "../errors";
-import type { MerchantCaller } from "../merchant-auth/merchant-caller";
 import { type OperationId, requirementOf } from "./operations";
 
 /**
@@ -15,8 +14,19 @@ export type Actor =
 /** `propose`: the caller may ask for it, and an owner decides (settlement wallets). */
 export type Decision = "allow" | "propose";
 
+/**
+ * What the table reads of a merchant caller (lib/merchant-auth/merchant-caller.ts), written out so
+ * lib/authority depends on no authentication code: the approval flows (lib/oauth,
+ * lib/agent-access) that authentication reads can then ask the table too.
+ */
+type CallerGrant = {
+  credential: { kind: "api_key" | "agent" | "oauth" };
+  access: "read" | "write";
+  role: "owner" | "member";
+};
+
 /** The actor a merchant credential stands for. */
-export function actorOf(caller: MerchantCaller): Actor {
+export function actorOf(caller: CallerGrant): Actor {
   switch (caller.credential.kind) {
     case "api_key":
       return { kind: "api_key" };

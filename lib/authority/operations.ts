@@ -191,7 +191,7 @@ export const operations = {
     ...write,
     ...owner,
     sessionOnly: true,
-    rest: ["POST /api/private/agent/setup/authorize"],
+    rest: ["POST /api/private/agent/setup/lookup", "POST /api/private/agent/setup/authorize"],
     dashboard: ["approveAgentSetup"],
   },
   "agents.revoke": { ...write, ...owner, sessionOnly: true, dashboard: ["revokeAgentCredential"] },

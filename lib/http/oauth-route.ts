@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
 import { invalidRequest, type ServiceError, toServiceError } from "../errors";
-import { clientAddress } from "../net/client-address";
+import { clientAddress, clientLimitKey } from "../net/client-address";
 import { consumeRateLimit } from "../rate-limit/rate-limit";
 import { maxJsonBodyBytes } from "./read-json";
 import { type PublicContext, publicRoute, type Reply } from "./route";
@@ -32,7 +32,7 @@ export function oauthRoute<P = Record<string, never>>(
   return publicRoute<P>(async (context) => {
     let response: Response;
     try {
-      await consumeRateLimit("publicIp", clientAddress(context.request.headers));
+      await consumeRateLimit("publicIp", clientLimitKey(clientAddress(context.request.headers)));
       const reply = await handler(context);
       response =
         reply instanceof Response

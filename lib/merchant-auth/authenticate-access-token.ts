@@ -31,7 +31,8 @@ export async function authenticateOAuthAccessToken(
   if (!accessTokenShape.test(token)) return null;
   // Every MCP request runs this lookup, so it skips the ORM (see sqlPool).
   const { rows } = await sqlPool(database).query<Row>(
-    `SELECT g."id" AS "grantId", g."userId", g."organizationId", g."scope", g."lastUsedAt",
+    `SELECT g."id" AS "grantId", g."userId", g."organizationId", COALESCE(t."scope", g."scope") AS "scope",
+            g."lastUsedAt",
             m."role"::text AS "role", c."name" AS "clientName", o."apiVersion"
        FROM "OAuthToken" t
        JOIN "OAuthGrant" g ON g."id" = t."grantId"

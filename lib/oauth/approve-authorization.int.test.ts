@@ -42,6 +42,27 @@ describe("approveAuthorization", () => {
     expect(grant.codeExpiresAt.getTime() - Date.now()).toBeLessThanOrEqual(10 * 60_000);
   });
 
+  it.each<[string, "OWNER" | "MEMBER", string, number | string]>([
+    ["an owner grants read", "OWNER", "read", 303],
+    ["an owner grants write", "OWNER", "read write", 303],
+    ["a member grants read", "MEMBER", "read", 303],
+    // The page offers a member read only; a form that asks for write anyway is refused.
+    ["a member cannot grant write", "MEMBER", "read write", "owner_only"],
+  ])("%s", async (_case, role, scope, outcome) => {
+    const { organization, approved } = await request();
+    await db().membership.updateMany({ where: { organizationId: organization.id }, data: { role } });
+    const approval = approveAuthorization(db(), { ...approved, scope }, organization.id);
+    if (outcome === 303) {
+      await approval;
+      expect(
+        (await db().oAuthGrant.findFirstOrThrow({ where: { organizationId: organization.id } })).scope,
+      ).toBe(scope);
+    } else {
+      await expect(approval).rejects.toMatchObject({ status: 403, code: outcome });
+      expect(await db().oAuthGrant.count({ where: { organizationId: organization.id } })).toBe(0);
+    }
+  });
+
   it("refuses an organization the user is not a member of, and stores nothing", async () => {
     const { approved } = await request();
     const other = await createTestOrganization("Other Store");

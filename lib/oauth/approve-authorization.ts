@@ -1,14 +1,17 @@
+import { authorize } from "../authority/authorize";
 import { hashSecret, newSecret } from "../crypto/tokens";
 import type { Db } from "../db/client";
 import { forbidden } from "../errors";
 import { newId } from "../ids";
 import { authorizationRedirect } from "./authorization-redirect";
 import { authorizationCodeTtlSeconds, tokenPrefixes } from "./oauth-settings";
+import { accessOfScope } from "./scope";
 import type { ApprovedRequest } from "./signed-authorization";
 
 /**
  * The user said yes on the consent page: a grant for the chosen organization and a single-use
- * code bound to everything the request said. Returns where to send the browser.
+ * code bound to everything the request said. Returns where to send the browser. Only an owner
+ * may grant write; a member grants read (the page offers nothing else), whatever a form says.
  */
 export async function approveAuthorization(
   database: Db,
@@ -19,6 +22,10 @@ export async function approveAuthorization(
     where: { organizationId_userId: { organizationId, userId: request.userId } },
   });
   if (!membership) throw forbidden("not_a_member", "You are not a member of that organization.");
+  authorize(
+    { kind: membership.role === "OWNER" ? "owner" : "member" },
+    accessOfScope(request.scope) === "write" ? "oauth.approveWrite" : "oauth.approveRead",
+  );
   const code = newSecret(tokenPrefixes.code, 43);
   await database.oAuthGrant.create({
     data: {

@@ -1,7 +1,7 @@
 import { hashSecret, newSecret } from "../crypto/tokens";
 import type { Tx } from "../db/client";
 import { newId } from "../ids";
-import { accessTokenTtlSeconds, refreshTokenTtlSeconds, tokenPrefixes } from "./oauth-settings";
+import { accessTokenTtlSeconds, grantEndsAt, refreshTokenTtlSeconds, tokenPrefixes } from "./oauth-settings";
 
 export type TokenResponse = {
   access_token: string;
@@ -11,9 +11,20 @@ export type TokenResponse = {
   scope: string;
 };
 
-/** A new access and refresh token for a grant (stored as hashes), as the token endpoint answers. */
-export async function issueTokens(tx: Tx, grant: { id: string; scope: string }): Promise<TokenResponse> {
+/**
+ * A new access and refresh token for a grant (stored as hashes), as the token endpoint answers.
+ * The access token may carry less than the grant (`scope`, from a refresh that asked for less);
+ * the refresh token always keeps the grant's scope (RFC 6749 section 6). Neither outlives the
+ * grant's absolute lifetime.
+ */
+export async function issueTokens(
+  tx: Tx,
+  grant: { id: string; scope: string; createdAt: Date },
+  scope = grant.scope,
+): Promise<TokenResponse> {
   const now = Date.now();
+  const end = grantEndsAt(grant);
+  const expiresAt = (ttlSeconds: number) => new Date(Math.min(now + ttlSeconds * 1000, end));
   const access = newSecret(tokenPrefixes.access, 43);
   const refresh = newSecret(tokenPrefixes.refresh, 43);
   await tx.oAuthToken.createMany({
@@ -23,15 +34,16 @@ export async function issueTokens(tx: Tx, grant: { id: string; scope: string }):
         grantId: grant.id,
         kind: "ACCESS",
         hash: hashSecret(access),
-        expiresAt: new Date(now + accessTokenTtlSeconds * 1000),
+        scope: scope === grant.scope ? null : scope,
+        expiresAt: expiresAt(accessTokenTtlSeconds),
       },
       {
         id: newId("oauthToken"),
         grantId: grant.id,
         kind: "REFRESH",
         hash: hashSecret(refresh),
-        // Sliding: every rotation starts a new 30 days.
-        expiresAt: new Date(now + refreshTokenTtlSeconds * 1000),
+        // Sliding: every rotation starts a new 30 days, up to the grant's end.
+        expiresAt: expiresAt(refreshTokenTtlSeconds),
       },
     ],
   });
@@ -39,8 +51,8 @@ export async function issueTokens(tx: Tx, grant: { id: string; scope: string }):
   return {
     access_token: access,
     token_type: "Bearer",
-    expires_in: accessTokenTtlSeconds,
+    expires_in: Math.max(0, Math.floor((expiresAt(accessTokenTtlSeconds).getTime() - now) / 1000)),
     refresh_token: refresh,
-    scope: grant.scope,
+    scope,
   };
 }

@@ -70,9 +70,13 @@ export const clientCredentialsSchema = z.object({
 /** The dashboard's "Disconnect" form. */
 export const revokeGrantSchema = z.strictObject({ grantId: z.string().max(64) });
 
-/** The consent page's answer: the signed request, the organization chosen and the decision. */
+/**
+ * The consent page's answer: the signed request, the organization chosen, the decision, and
+ * `scope=read` when the page offered less than the request asked for (a member's consent).
+ */
 export const consentDecisionSchema = z.object({
   request: z.string().max(8000),
   organizationId: z.string().max(64).optional(),
+  scope: z.literal("read").optional(),
   decision: z.enum(["approve", "deny"]),
 });

@@ -6,6 +6,13 @@ import { config } from "../config";
 export const accessTokenTtlSeconds = 60 * 60;
 export const refreshTokenTtlSeconds = 30 * 24 * 60 * 60;
 export const authorizationCodeTtlSeconds = 10 * 60;
+/** A grant's absolute lifetime from its approval: refreshing never extends access past it. */
+export const grantLifetimeSeconds = 90 * 24 * 60 * 60;
+
+/** When a grant approved at `createdAt` ends for good. */
+export function grantEndsAt(grant: { createdAt: Date }): number {
+  return grant.createdAt.getTime() + grantLifetimeSeconds * 1000;
+}
 /** How long a rotated refresh token still returns the same answer to an honest concurrent retry. */
 export const refreshReplayWindowSeconds = 10;
 

@@ -3,7 +3,7 @@ import { hashSecret } from "../crypto/tokens";
 import type { Db } from "../db/client";
 import { issueTokens, type TokenResponse } from "./issue-tokens";
 import { oauthError } from "./oauth-error";
-import { mcpResource, refreshReplayWindowSeconds, tokenShape } from "./oauth-settings";
+import { grantEndsAt, mcpResource, refreshReplayWindowSeconds, tokenShape } from "./oauth-settings";
 import { revokeGrantFamily } from "./revoke-grant-family";
 import { normalizeScope } from "./scope";
 
@@ -26,21 +26,26 @@ export async function refreshAccessToken(
   const token = await database.oAuthToken.findUnique({ where: { hash }, include: { grant: true } });
   if (token?.kind !== "REFRESH" || token.grant.clientId !== client.id) throw badToken();
   const { grant } = token;
-  if (grant.revokedAt || token.expiresAt.getTime() <= Date.now()) throw badToken();
+  if (grant.revokedAt || token.expiresAt.getTime() <= Date.now() || grantEndsAt(grant) <= Date.now()) {
+    throw badToken();
+  }
   if (input.resource !== undefined && input.resource !== mcpResource()) {
     throw oauthError("invalid_target", `The only resource is ${mcpResource()}.`);
   }
+  // A refresh may ask for less than the grant (the new access token carries only that), never more.
+  let scope = grant.scope;
   if (input.scope !== undefined) {
     const asked = normalizeScope(input.scope);
     if (asked === null || (asked.includes("write") && !grant.scope.includes("write"))) {
       throw oauthError("invalid_scope", "A refresh cannot widen the granted scope.");
     }
+    scope = asked;
   }
 
   if (!token.rotatedAt) {
     const issued = await database
       .$transaction(async (tx) => {
-        const response = await issueTokens(tx, grant);
+        const response = await issueTokens(tx, grant, scope);
         // Compare-and-swap: of two concurrent refreshes exactly one rotates this token.
         const { count } = await tx.oAuthToken.updateMany({
           where: { id: token.id, rotatedAt: null },

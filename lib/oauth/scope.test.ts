@@ -3,8 +3,8 @@ import { accessOfScope, normalizeScope } from "./scope";
 
 describe("normalizeScope", () => {
   it.each([
-    [undefined, "read write"],
-    ["", "read write"],
+    [undefined, "read"],
+    ["", "read"],
     ["read", "read"],
     ["write", "read write"],
     ["write read", "read write"],

@@ -42,12 +42,17 @@ describe("validateAuthorizationRequest", () => {
       { redirect_uri: "http://127.0.0.1:5999/callback" },
       "read write",
     ],
-    ["no scope (everything)", { scope: undefined }, "read write"],
+    ["no scope (read: least privilege)", { scope: undefined }, "read"],
     ["only write (implies read)", { scope: "write" }, "read write"],
     ["read only", { scope: "read" }, "read"],
     ["no resource (the MCP server)", { resource: undefined }, "read write"],
   ])("accepts %s", async (_case, overrides, scope) => {
     expect(await check(overrides)).toMatchObject({ kind: "valid", scope });
+  });
+
+  it("reads an omitted scope as read even for a client registered with read and write", async () => {
+    const { client_id } = await registerTestClient({ scope: "read write" });
+    expect(await check({ scope: undefined }, client_id)).toMatchObject({ kind: "valid", scope: "read" });
   });
 
   // Client and redirect URI problems must never send the browser anywhere (RFC 6749 4.1.2.1).
@@ -78,6 +83,8 @@ describe("validateAuthorizationRequest", () => {
     expect(location.searchParams.get("state")).toBe("st-1");
     expect(location.searchParams.get("iss")).toBe("http://localhost:3000");
     expect(location.searchParams.get("code")).toBeNull();
+    // What the page shows instead while nobody is signed in (no open redirect).
+    expect((result as { message: string }).message).toEqual(expect.any(String));
   });
 });
 

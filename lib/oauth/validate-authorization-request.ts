@@ -10,8 +10,11 @@ import { normalizeScope } from "./scope";
 export type AuthorizationCheck =
   /** The client or redirect URI cannot be trusted: show the problem, never redirect (RFC 6749 4.1.2.1). */
   | { kind: "refuse"; message: string }
-  /** A bad request from a known client: send the error back to its redirect URI. */
-  | { kind: "redirect"; location: string }
+  /**
+   * A bad request from a known client: send the error back to its redirect URI, but only once the
+   * user has signed in; before that, show `message` (RFC 9700 section 4.11.2: no open redirect).
+   */
+  | { kind: "redirect"; location: string; message: string }
   | {
       kind: "valid";
       client: { id: string; name: string };
@@ -48,6 +51,7 @@ export async function validateAuthorizationRequest(
   const fail = (error: string, description: string): AuthorizationCheck => ({
     kind: "redirect",
     location: authorizationRedirect(redirectUri, { error, error_description: description }, request.state),
+    message: description,
   });
   if (request.response_type !== "code") {
     return fail("unsupported_response_type", "Only response_type=code is supported.");
@@ -60,7 +64,7 @@ export async function validateAuthorizationRequest(
   if (!codeChallengeShape.test(request.code_challenge)) {
     return fail("invalid_request", "code_challenge must be a base64url SHA-256 digest.");
   }
-  const scope = normalizeScope(request.scope ?? client.scope);
+  const scope = normalizeScope(request.scope);
   if (scope === null) return fail("invalid_scope", "Scopes are read and write.");
   const resource = request.resource ?? mcpResource();
   if (resource !== mcpResource()) return fail("invalid_target", `The only resource is ${mcpResource()}.`);

@@ -29,6 +29,9 @@ export type RateLimitScope =
   | "authFailure"
   // Agent browser setups started per client address.
   | "agentSetup"
+  // Wrong typed codes (agent setup codes per signed-in user, pairing codes per signup): codes are
+  // short enough to type, so a few wrong tries end the guessing.
+  | "wrongCode"
   // OAuth client registrations per client address: each one is a stored row.
   | "oauthRegistration";
 
@@ -51,6 +54,7 @@ export function createRateLimiters(
     authFailure: { points: rateLimits.authFailuresPerMinute, duration: 60, keyPrefix: "authfail" },
     agentSetup: perHour(rateLimits.agentSetupsPerHour, "agent-setup"),
     oauthRegistration: perHour(20, "oauth-reg"),
+    wrongCode: perHour(5, "wrong-code"),
   };
   const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
   const make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>
@@ -104,16 +108,28 @@ async function assertWithinRateLimit(scope: RateLimitScope, key: string): Promis
  * Runs an authentication; a client (address, or IPv6 /64) that has failed too often gets 429
  * without running it, and a 401 it throws counts against that client.
  */
-export async function limitFailedAuthentications<T>(
+export function limitFailedAuthentications<T>(
   clientAddress: string,
   authenticate: () => Promise<T>,
 ): Promise<T> {
-  const client = clientLimitKey(clientAddress);
-  await assertWithinRateLimit("authFailure", client);
+  return limitFailures("authFailure", clientLimitKey(clientAddress), 401, authenticate);
+}
+
+/**
+ * Runs `attempt` unless `key` has spent its budget of failures in `scope` (then 429); a
+ * ServiceError of status `failureStatus` it throws counts as one failure.
+ */
+export async function limitFailures<T>(
+  scope: RateLimitScope,
+  key: string,
+  failureStatus: number,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  await assertWithinRateLimit(scope, key);
   try {
-    return await authenticate();
+    return await attempt();
   } catch (error) {
-    if (error instanceof ServiceError && error.status === 401) await consumeRateLimit("authFailure", client);
+    if (error instanceof ServiceError && error.status === failureStatus) await consumeRateLimit(scope, key);
     throw error;
   }
 }

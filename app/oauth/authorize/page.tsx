@@ -5,6 +5,7 @@ import { OrganizationSelect } from "@/components/dashboard/organization-select";
 import { buttonStyles } from "@/components/ui/button-styles";
 import { db } from "@/lib/db/client";
 import { findMember } from "@/lib/http/dashboard-session";
+import { isClientMetadataUrl } from "@/lib/oauth/fetch-client-metadata-document";
 import { authorizationRequestSchema } from "@/lib/oauth/oauth-schemas";
 import { signAuthorization } from "@/lib/oauth/signed-authorization";
 import { validateAuthorizationRequest } from "@/lib/oauth/validate-authorization-request";
@@ -28,9 +29,13 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   }
   const check = await validateAuthorizationRequest(db(), parsed.data);
   if (check.kind === "refuse") return <Refused message={check.message} />;
-  if (check.kind === "redirect") redirect(check.location);
-
   const member = await findMember();
+  if (check.kind === "redirect") {
+    // Anyone can register a client or publish a metadata document: redirecting a signed-out
+    // visitor to its redirect_uri would make this server an open redirector.
+    if (!member) return <Refused message={check.message} />;
+    redirect(check.location);
+  }
   if (!member) {
     const back = `/oauth/authorize?${new URLSearchParams(search as Record<string, string>)}`;
     redirect(`/login?callbackUrl=${encodeURIComponent(back)}`);
@@ -44,8 +49,15 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
     state: check.state,
     userId: member.user.id,
   });
-  const writes = check.scope.includes("write");
+  // Only owners may grant write: a member's consent offers read, and the form says so.
+  const ownsCurrent = member.memberships.some(
+    (m) => m.organization.id === member.organization.id && m.role === "OWNER",
+  );
+  const downgraded = check.scope.includes("write") && !ownsCurrent;
+  const writes = check.scope.includes("write") && !downgraded;
   const organizations = member.memberships.map((m) => m.organization);
+  // A client_id that is a URL names a metadata document anyone can publish: say whose it is.
+  const documentHost = isClientMetadataUrl(check.client.id) ? new URL(check.client.id).host : null;
 
   return (
     <AuthCard title={`Connect ${check.client.name}?`}>
@@ -54,6 +66,15 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
         through the MCP server. After you approve, it continues at{" "}
         <strong className="font-semibold text-slate-900">{new URL(check.redirectUri).host}</strong>.
       </p>
+      {documentHost ? (
+        <p className="mt-3 text-sm text-slate-600" data-testid="consent-client-host">
+          The app describes itself at <strong className="font-semibold text-slate-900">{documentHost}</strong>{" "}
+          <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-800">
+            Unverified
+          </span>{" "}
+          Its name is what that site says; connect it only if you trust {documentHost}.
+        </p>
+      ) : null}
       <div
         className="mt-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700"
         data-testid="consent-access"
@@ -62,8 +83,15 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
           ? "Read and write: see and create checkout sessions, paylinks, payments and webhooks, and change settings."
           : "Read only: see checkout sessions, paylinks, payments and webhooks. It cannot change anything."}
       </div>
+      {downgraded ? (
+        <p className="mt-2 text-sm text-slate-600" data-testid="consent-read-only-reason">
+          The app asked for write access too, but you are a member of {member.organization.name}, not an
+          owner: only owners can let an app make changes, so it gets read access.
+        </p>
+      ) : null}
       <form method="post" action="/oauth/authorize/decision" className="mt-5 flex flex-col gap-4">
         <input type="hidden" name="request" value={signed} />
+        {downgraded ? <input type="hidden" name="scope" value="read" /> : null}
         {organizations.length > 1 ? (
           <OrganizationSelect
             organizations={organizations}

@@ -256,6 +256,46 @@ describe("POST /oauth/token (refresh_token)", () => {
     expect(grant.revokedAt).toBeNull();
   });
 
+  it("a refresh that asks for less gets an access token with only that; the grant keeps its scope", async () => {
+    const t = await tokens("read write");
+    const narrowed = await refresh(t.flow.clientId, t.refresh_token, { scope: "read" });
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.json.scope).toBe("read");
+    expect(await authenticateOAuthAccessToken(db(), narrowed.json.access_token)).toMatchObject({
+      access: "read",
+    });
+    // The refresh token keeps the grant's scope (RFC 6749 section 6): a later refresh may ask for all of it.
+    const full = await refresh(t.flow.clientId, narrowed.json.refresh_token);
+    expect(full.json.scope).toBe("read write");
+    expect(await authenticateOAuthAccessToken(db(), full.json.access_token)).toMatchObject({
+      access: "write",
+    });
+  });
+
+  it("ends a grant 90 days after its approval: no refresh after that, no token outlives it", async () => {
+    const day = 24 * 60 * 60_000;
+    const t = await tokens();
+    const grant = { organizationId: t.flow.organization.id };
+    // Half an hour before the end: a refresh works, but its tokens end with the grant.
+    const end = Date.now() + 30 * 60_000;
+    await db().oAuthGrant.updateMany({ where: grant, data: { createdAt: new Date(end - 90 * day) } });
+    const refreshedAt = new Date();
+    const late = await refresh(t.flow.clientId, t.refresh_token);
+    expect(late.status).toBe(200);
+    expect(late.json.expires_in).toBeLessThanOrEqual(30 * 60);
+    const issued = await db().oAuthToken.findMany({ where: { grant, createdAt: { gte: refreshedAt } } });
+    expect(issued).toHaveLength(2);
+    for (const token of issued) expect(token.expiresAt.getTime()).toBeLessThanOrEqual(end);
+
+    await db().oAuthGrant.updateMany({
+      where: grant,
+      data: { createdAt: new Date(Date.now() - 90 * day - 1000) },
+    });
+    const over = await refresh(t.flow.clientId, late.json.refresh_token);
+    expect(over.status).toBe(400);
+    expect(over.json.error).toBe("invalid_grant");
+  });
+
   it("a read grant cannot widen to write on refresh", async () => {
     const t = await tokens("read");
     const response = await refresh(t.flow.clientId, t.refresh_token, { scope: "read write" });

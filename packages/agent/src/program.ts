@@ -110,7 +110,7 @@ export function buildProgram(browser: BrowserOpener = systemBrowser): Command {
   )
     .requiredOption("--agent <name>", "a name for this agent, shown when you approve it")
     .addOption(
-      new Option("--access <access>", "what the agent may do").choices(["read", "write"]).default("write"),
+      new Option("--access <access>", "what the agent may do").choices(["read", "write"]).default("read"),
     )
     .option("--no-open", "print the login URL without opening a browser")
     .action(
@@ -196,7 +196,12 @@ export function buildProgram(browser: BrowserOpener = systemBrowser): Command {
             line("Credential", `${result.credentialId} (stored in ${result.storedIn})`),
           ]);
         }
-        return output.result(result, [line("Status", result.status), "", result.next]);
+        return output.result(result, [
+          line("Status", result.status),
+          ...(result.pairingCode ? [line("Pairing code", result.pairingCode)] : []),
+          "",
+          result.next,
+        ]);
       }),
     );
 

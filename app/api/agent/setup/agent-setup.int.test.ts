@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { POST as authorize } from "@/app/api/private/agent/setup/authorize/route";
+import { POST as lookup } from "@/app/api/private/agent/setup/lookup/route";
 import {
   GET as organizationCurrent,
   PUT as updateOrganization,
@@ -16,6 +17,8 @@ import { POST as start } from "./start/route";
 import { GET as status } from "./status/route";
 
 process.env.SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR = "50";
+// Emails go to the development mailbox (a table), where the tests read them.
+process.env.SERVICE_DEV_MAILBOX = "true";
 
 let clients = 0;
 const client = () => ({ [clientAddressHeader]: `192.0.2.${++clients}` });
@@ -41,6 +44,12 @@ async function signedInOwner(name = "Agent Store") {
   };
 }
 
+const lookUp = (headers: Record<string, string>, userCode: string) =>
+  callRoute(lookup, "/api/private/agent/setup/lookup", { headers, body: { userCode } });
+
+/** The emails the dev mailbox holds for one address. */
+const mailTo = (to: string) => db().devEmail.findMany({ where: { to }, orderBy: { createdAt: "asc" } });
+
 const decide = (
   headers: Record<string, string>,
   body: { userCode: string; organizationId: string; decision: "approve" | "deny" },
@@ -57,7 +66,8 @@ describe("agent browser setup: start → approve → check in", () => {
       agentName: "Claude Code",
       access: "write",
       userCode: expect.stringMatching(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/),
-      loginUrl: `${config().baseUrl}/agent/setup?code=${setup.userCode}`,
+      // The fixed page where the owner types the code: no link carries it (RFC 8628 section 5.4).
+      loginUrl: `${config().baseUrl}/agent/setup`,
       setupToken: expect.stringMatching(/^cc_ast_[0-9A-Za-z]{40}$/),
       checkinToken: expect.stringMatching(/^cc_act_[0-9A-Za-z]{40}$/),
       expiresAt: expect.any(String),
@@ -72,6 +82,7 @@ describe("agent browser setup: start → approve → check in", () => {
     const stored = JSON.stringify(row);
     for (const secret of [setup.setupToken, setup.checkinToken, setup.userCode])
       expect(stored).not.toContain(secret);
+    expect(row.clientAddress).toMatch(/^192\.0\.2\.\d+$/);
 
     expect((await getStatus(setup.setupToken)).json).toEqual({
       object: "agent_setup",
@@ -84,6 +95,18 @@ describe("agent browser setup: start → approve → check in", () => {
     expect(early.json).toEqual({ object: "agent_setup", status: "pending", pollIntervalSeconds: 2 });
 
     const owner = await signedInOwner();
+    // The owner typed the code: the page shows who asks, from where, since when, for what.
+    const looked = await lookUp(owner.headers, setup.userCode.toLowerCase());
+    expect(looked.status).toBe(200);
+    expect(looked.json.data).toEqual({
+      object: "agent_setup",
+      status: "pending",
+      agentName: "Claude Code",
+      access: "write",
+      clientAddress: row.clientAddress,
+      startedAt: row.createdAt.toISOString(),
+      expiresAt: setup.expiresAt,
+    });
     const approved = await decide(owner.headers, {
       userCode: setup.userCode.toLowerCase().replace("-", ""),
       organizationId: owner.organization.id,
@@ -256,8 +279,47 @@ describe("agent browser setup: start → approve → check in", () => {
     expect(await db().agentSetup.count()).toBe(before);
   });
 
-  it("defaults to write access", async () => {
-    expect((await startSetup({ agentName: "Default" })).json.access).toBe("write");
+  it("defaults to read access", async () => {
+    const started = await startSetup({ agentName: "Default" });
+    expect(started.json.access).toBe("read");
+    expect((await db().agentSetup.findFirstOrThrow({ where: { agentName: "Default" } })).access).toBe("READ");
+  });
+
+  it("emails every owner of the organization when the credential is issued, with a revoke link", async () => {
+    const owner = await signedInOwner("Noticed Store");
+    const secondOwner = await db().user.create({ data: { id: newId("user"), email: "second@example.com" } });
+    const plainMember = await db().user.create({ data: { id: newId("user"), email: "member@example.com" } });
+    for (const [userId, role] of [
+      [secondOwner.id, "OWNER"],
+      [plainMember.id, "MEMBER"],
+    ] as const) {
+      await db().membership.create({
+        data: { id: newId("membership"), organizationId: owner.organization.id, userId, role },
+      });
+    }
+    const ownerEmail = (await db().user.findUniqueOrThrow({ where: { id: owner.userId } })).email;
+    const setup = (await startSetup({ agentName: "Watched agent", access: "write" })).json;
+    const { clientAddress } = await db().agentSetup.findFirstOrThrow({
+      where: { agentName: "Watched agent" },
+    });
+    await decide(owner.headers, {
+      userCode: setup.userCode,
+      organizationId: owner.organization.id,
+      decision: "approve",
+    });
+    expect(await mailTo(ownerEmail)).toEqual([]);
+    expect((await checkIn(setup.checkinToken)).status).toBe(200);
+
+    for (const to of [ownerEmail, "second@example.com"]) {
+      const [mail, ...more] = await mailTo(to);
+      expect(more).toEqual([]);
+      expect(mail.subject).toBe("An agent was connected to Noticed Store");
+      expect(mail.text).toContain('"Watched agent"');
+      expect(mail.text).toContain("Access: read and write");
+      expect(mail.text).toContain(`Requested from: ${clientAddress}`);
+      expect(mail.text).toContain(`${config().baseUrl}/dashboard/agents`);
+    }
+    expect(await mailTo("member@example.com")).toEqual([]);
   });
 });
 
@@ -334,6 +396,75 @@ describe("approving a setup (POST /api/private/agent/setup/authorize)", () => {
     });
     expect(response.status).toBe(404);
     expect(response.json.error.param).toBe(param);
+  });
+});
+
+describe("typing the code (POST /api/private/agent/setup/lookup)", () => {
+  it("refuses a member who owns no organization (403), before looking at the code", async () => {
+    const setup = (await startSetup()).json;
+    const owner = await signedInOwner();
+    const member = await db().user.create({ data: { id: newId("user"), email: "plain@example.com" } });
+    await db().membership.create({
+      data: {
+        id: newId("membership"),
+        organizationId: owner.organization.id,
+        userId: member.id,
+        role: "MEMBER",
+      },
+    });
+    const cookie = await startAuthSession(db(), member.id);
+    const headers = { cookie: `${cookie.name}=${cookie.value}`, origin: owner.headers.origin };
+    const looked = await lookUp(headers, setup.userCode);
+    expect(looked.status).toBe(403);
+    expect(looked.json.error.code).toBe("owner_only");
+    const approved = await decide(headers, {
+      userCode: setup.userCode,
+      organizationId: owner.organization.id,
+      decision: "approve",
+    });
+    expect(approved.status).toBe(403);
+    expect(approved.json.error.code).toBe("owner_only");
+    expect((await checkIn(setup.checkinToken)).status).toBe(202);
+  });
+
+  it("says when a typed code's setup expired or was decided", async () => {
+    const owner = await signedInOwner();
+    const decided = (await startSetup()).json;
+    await decide(owner.headers, {
+      userCode: decided.userCode,
+      organizationId: owner.organization.id,
+      decision: "deny",
+    });
+    const expired = (await startSetup({ agentName: "Late" })).json;
+    await db().agentSetup.updateMany({
+      where: { agentName: "Late" },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect((await lookUp(owner.headers, decided.userCode)).json.error.code).toBe("setup_already_decided");
+    expect((await lookUp(owner.headers, expired.userCode)).json.error.code).toBe("setup_expired");
+  });
+
+  it("allows a user 5 wrong codes, then answers 429 even for the right one", async () => {
+    const setup = (await startSetup()).json;
+    const owner = await signedInOwner();
+    const statuses = [];
+    for (const wrong of ["BBBB-BBBB", "CCCC-CCCC", "DDDD-DDDD", "FFFF-FFFF", "GGGG-GGGG", "HHHH-HHHH"]) {
+      statuses.push((await lookUp(owner.headers, wrong)).status);
+    }
+    expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
+    const right = await lookUp(owner.headers, setup.userCode);
+    expect(right.status).toBe(429);
+    expect(right.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    const approve = await decide(owner.headers, {
+      userCode: setup.userCode,
+      organizationId: owner.organization.id,
+      decision: "approve",
+    });
+    expect(approve.status).toBe(429);
+    expect((await checkIn(setup.checkinToken)).status).toBe(202);
+    // Another owner is not held back by this one's guesses.
+    const other = await signedInOwner("Other owner");
+    expect((await lookUp(other.headers, setup.userCode)).status).toBe(200);
   });
 });
 

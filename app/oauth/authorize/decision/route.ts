@@ -26,7 +26,11 @@ export const POST = publicRoute(async ({ request }) => {
   }
   const location =
     input.decision === "approve"
-      ? await approveAuthorization(db(), approved, input.organizationId ?? member.organization.id)
+      ? await approveAuthorization(
+          db(),
+          { ...approved, scope: input.scope ?? approved.scope },
+          input.organizationId ?? member.organization.id,
+        )
       : authorizationRedirect(approved.redirectUri, { error: "access_denied" }, approved.state);
   return new Response(null, { status: 303, headers: { Location: location } });
 });

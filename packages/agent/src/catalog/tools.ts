@@ -108,7 +108,7 @@ export const tools = [
     name: "service_agent_register",
     title: "Register a new account",
     description:
-      "Creates a new merchant account for a user who has none, from their email: we mail them a confirmation link, and calling again with the returned checkinToken after they opened it returns an agent credential once. Only for new users; for an existing account use browser setup (`crypto-checkout setup` or signing in through the MCP client). Sends an email.",
+      "Creates a new merchant account for a user who has none, from their email: we mail them a confirmation link and return a pairingCode: show it to the user, who types it on the page the link opens. Calling again with the returned checkinToken after they confirmed returns an agent credential once. Only for new users; for an existing account use browser setup (`crypto-checkout setup` or signing in through the MCP client). Sends an email.",
     inputSchema: z.strictObject({
       email: z.string().max(254).describe("The user's email address; they must open the link we send"),
       projectName: z.string().max(255).describe("Name of the new organization (the user's shop or project)"),
@@ -121,7 +121,10 @@ export const tools = [
         .optional()
         .describe("cc_rct_… from the first call; send it with the same arguments to poll"),
     }),
-    outputSchema: agentCredentialResult.extend({ checkinToken: z.string().optional() }),
+    outputSchema: agentCredentialResult.extend({
+      checkinToken: z.string().optional(),
+      pairingCode: z.string().optional(),
+    }),
     annotations: { ...create, openWorldHint: true },
     access: "write",
     scope: "remote-and-local",
@@ -472,10 +475,13 @@ export const tools = [
     name: "service_agent_setup",
     title: "Connect this agent to an account",
     description:
-      "Starts browser setup for a user who has an account: returns a login URL and a code for the user to open and approve in the dashboard. Then call service_agent_checkin until it reports approved; the credential is saved locally and never shown.",
+      "Starts browser setup for a user who has an account: returns a login URL (a fixed page) and a code; show both to the user, who signs in there, types the code and approves. Then call service_agent_checkin until it reports approved; the credential is saved locally and never shown.",
     inputSchema: z.strictObject({
       agentName: z.string().min(1).max(64).describe("Name of this agent, shown in the dashboard"),
-      access: z.enum(["read", "write"]).optional().describe("Default write"),
+      access: z
+        .enum(["read", "write"])
+        .optional()
+        .describe("Default read; ask for write only when the user wants the agent to make changes"),
     }),
     outputSchema: z.object({
       object: z.literal("agent_setup"),

@@ -34,6 +34,8 @@ const pendingRegistration = z.object({
   integrationIntent: z.string(),
   ref: z.string().optional(),
   checkinToken: z.string(),
+  // Shown again while pending: the user types it on the confirmation page.
+  pairingCode: z.string().optional(),
   expiresAt: z.string(),
   apiBaseUrl: z.string(),
 });

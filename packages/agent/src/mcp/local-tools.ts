@@ -210,7 +210,7 @@ const handlers: { [N in ToolName]: Handler<N> } = {
     if (answer.object === "agent_credential") return toolResult(answer);
     return toolResult(
       { object: answer.object, status: answer.status, pollIntervalSeconds: answer.pollIntervalSeconds },
-      `Still waiting for the user to approve code ${answer.userCode} at ${answer.loginUrl}; call again in ${answer.pollIntervalSeconds} s.`,
+      `Still waiting for the user to type the code ${answer.userCode} at ${answer.loginUrl} and approve; call again in ${answer.pollIntervalSeconds} s.`,
     );
   },
   service_webhooks_verify_signature: async (input, { kit }) => {

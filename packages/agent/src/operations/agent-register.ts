@@ -14,6 +14,7 @@ type RegistrationPending = {
   object: "agent_registration";
   status: "pending_confirmation";
   checkinToken?: string;
+  pairingCode?: string;
   expiresAt?: string;
   pollIntervalSeconds?: number;
 };
@@ -29,8 +30,9 @@ function sameArguments(a: RegisterInput, b: RegisterInput) {
 }
 
 /**
- * Agent signup for a new user (C2): the first call mails a confirmation link and keeps only the
- * temporary check-in token; the same call again, once the link was opened, stores the credential.
+ * Agent signup for a new user (C2): the first call mails a confirmation link and returns a pairing
+ * code the user types on the page it opens (so the email alone confirms nothing), keeping the
+ * check-in token; the same call again, once confirmed, stores the credential.
  */
 export async function registerAgent(kit: Kit, input: RegisterInput) {
   const pending = (await kit.readConfig()).pendingRegistration;
@@ -59,17 +61,20 @@ export async function registerAgent(kit: Kit, input: RegisterInput) {
       config.pendingRegistration = {
         ...input,
         checkinToken,
+        ...(body.pairingCode ? { pairingCode: body.pairingCode } : {}),
         expiresAt: body.expiresAt ?? "",
         apiBaseUrl: kit.settings.apiBaseUrl,
       };
     });
   }
+  const pairingCode = body.pairingCode ?? resume?.pairingCode;
   return {
     object: body.object,
     status: body.status,
     httpStatus: status,
     email: input.email,
+    pairingCode,
     expiresAt: body.expiresAt ?? resume?.expiresAt,
-    next: `Open the confirmation link mailed to ${input.email}, then run the same command again to receive the credential.`,
+    next: `Open the confirmation link mailed to ${input.email}, type the pairing code ${pairingCode} there, then run the same command again to receive the credential.`,
   };
 }

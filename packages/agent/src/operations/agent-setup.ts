@@ -48,12 +48,13 @@ export async function storeCredential(kit: Kit, issued: CredentialIssued, apiBas
 
 /**
  * Starts browser setup (C2) and keeps its one-time tokens in config.json, never on screen. The
- * login URL shown is the approval page built from the configured base URL, not the service's.
+ * login URL shown is the approval page built from the configured base URL, not the service's. Asks
+ * for read access unless told otherwise (least privilege).
  */
 export async function startAgentSetup(kit: Kit, input: { agentName: string; access?: "read" | "write" }) {
   const loginUrl = approvalPageUrl(kit.settings.apiBaseUrl);
   const { body } = await callApi<SetupStarted>(kit.settings.apiBaseUrl, "POST", "/agent/setup/start", {
-    body: { agentName: input.agentName, access: input.access ?? "write" },
+    body: { agentName: input.agentName, access: input.access ?? "read" },
   });
   await kit.updateConfig((config) => {
     config.pendingSetups[body.agentName] = {
@@ -75,7 +76,7 @@ export async function startAgentSetup(kit: Kit, input: { agentName: string; acce
     loginUrl,
     expiresAt: body.expiresAt,
     pollIntervalSeconds: body.pollIntervalSeconds,
-    next: `Open the login URL, approve code ${body.userCode}, then run: crypto-checkout checkin --agent ${JSON.stringify(body.agentName)}`,
+    next: `Open ${body.loginUrl}, sign in, type the code ${body.userCode} and approve, then run: crypto-checkout checkin --agent ${JSON.stringify(body.agentName)}`,
   };
 }
 
@@ -121,7 +122,7 @@ export async function waitForCheckin(kit: Kit, agentName: string, timeoutSeconds
     if (Date.now() + waitMs > deadline) {
       throw checkFailed(
         "setup_pending",
-        `The setup is not approved yet: open ${answer.loginUrl}, approve code ${answer.userCode}, then run checkin again.`,
+        `The setup is not approved yet: open ${answer.loginUrl}, type the code ${answer.userCode} and approve, then run checkin again.`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, waitMs));

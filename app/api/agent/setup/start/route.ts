@@ -9,6 +9,10 @@ import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
 
 export const POST = publicApiRoute(async ({ request }) => {
   const input = await readJson(request, startAgentSetupSchema);
-  await consumeRateLimit("agentSetup", clientLimitKey(clientAddress(request.headers)));
-  return { status: 201, body: serializeStartedAgentSetup(await startAgentSetup(db(), input)) };
+  const client = clientAddress(request.headers);
+  await consumeRateLimit("agentSetup", clientLimitKey(client));
+  return {
+    status: 201,
+    body: serializeStartedAgentSetup(await startAgentSetup(db(), { ...input, clientAddress: client })),
+  };
 });

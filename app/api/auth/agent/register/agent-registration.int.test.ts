@@ -34,10 +34,11 @@ async function confirmationToken(email: string) {
   return link[1];
 }
 
-const openLink = (token: string, origin = new URL(config().baseUrl).origin) =>
+/** The confirmation page's form: the link's token and the pairing code the user typed. */
+const openLink = (token: string, pairingCode?: string, origin = new URL(config().baseUrl).origin) =>
   callRoute(confirm, "/api/auth/agent/register/confirm", {
     headers: { ...client(), origin, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ token }).toString(),
+    body: new URLSearchParams({ token, ...(pairingCode === undefined ? {} : { pairingCode }) }).toString(),
   });
 
 describe("agent signup: register → confirm by email → collect the credential", () => {
@@ -49,13 +50,14 @@ describe("agent signup: register → confirm by email → collect the credential
       object: "agent_registration",
       status: "pending_confirmation",
       checkinToken: expect.stringMatching(/^cc_rct_[0-9A-Za-z]{40}$/),
+      pairingCode: expect.stringMatching(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/),
       expiresAt: expect.any(String),
       pollIntervalSeconds: 5,
     });
     const lifetime = Date.parse(first.json.expiresAt) - Date.now();
     expect(lifetime).toBeGreaterThan(23.9 * 3600_000);
     expect(lifetime).toBeLessThanOrEqual(24 * 3600_000);
-    const { checkinToken } = first.json;
+    const { checkinToken, pairingCode } = first.json;
     expect(await db().user.count({ where: { email: input.email } })).toBe(0);
 
     const poll = await call({ ...input, checkinToken });
@@ -73,8 +75,14 @@ describe("agent signup: register → confirm by email → collect the credential
     );
     expect(stored).not.toContain(token);
     expect(stored).not.toContain(checkinToken);
+    expect(stored).not.toContain(pairingCode);
+    // The email names the address that asked, and sends the reader to type the agent's code.
+    const mail = await db().devEmail.findFirstOrThrow({ where: { to: input.email } });
+    expect(mail.text).toContain("at the address 192.0.2.");
+    expect(mail.text).toContain("pairing code");
+    expect(mail.text).not.toContain(pairingCode);
 
-    const opened = await openLink(token);
+    const opened = await openLink(token, pairingCode.toLowerCase());
     expect(opened.status).toBe(303);
     expect(opened.headers.get("location")).toBe(`${config().baseUrl}/dashboard`);
     const cookie = /^([^=]+)=([^;]+);.*HttpOnly/i.exec(opened.headers.get("set-cookie") ?? "");
@@ -118,19 +126,64 @@ describe("agent signup: register → confirm by email → collect the credential
     expect(await db().agentCredential.count({ where: { organizationId: membership.organizationId } })).toBe(
       1,
     );
+    // The new owner hears that an agent credential was issued, and from where it was asked.
+    const notice = await db().devEmail.findFirstOrThrow({
+      where: { to: input.email, subject: "An agent was connected to Coffee Shop" },
+    });
+    expect(notice.text).toContain("Access: read and write");
+    expect(notice.text).toMatch(/Requested from: 192\.0\.2\.\d+/);
+    expect(notice.text).toContain(`${config().baseUrl}/dashboard/agents`);
+  });
+
+  it.each<[string, string | undefined]>([
+    ["without a pairing code", undefined],
+    ["with an empty pairing code", ""],
+    ["with a wrong pairing code", "BBBB-BBBB"],
+  ])("refuses a confirmation %s: the emailed link alone creates nothing", async (_case, typed) => {
+    const input = signup();
+    const { checkinToken, pairingCode } = (await call(input)).json;
+    const token = await confirmationToken(input.email);
+    const refused = await openLink(token, typed);
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get("location")).toBe(
+      `${config().baseUrl}/agent/register/confirm?token=${token}&error=wrong_pairing_code`,
+    );
+    expect(refused.headers.get("set-cookie")).toBeNull();
+    expect(await db().user.count({ where: { email: input.email } })).toBe(0);
+    expect((await call({ ...input, checkinToken })).status).toBe(202);
+    // The right code still works afterwards.
+    expect((await openLink(token, pairingCode)).headers.get("location")).toBe(
+      `${config().baseUrl}/dashboard`,
+    );
+  });
+
+  it("allows 5 wrong pairing codes per signup, then refuses even the right one", async () => {
+    const input = signup();
+    const { pairingCode } = (await call(input)).json;
+    const token = await confirmationToken(input.email);
+    const errors = [];
+    for (const wrong of ["BBBB-BBBB", "CCCC-CCCC", "DDDD-DDDD", "FFFF-FFFF", "GGGG-GGGG", "HHHH-HHHH"]) {
+      errors.push(
+        new URL((await openLink(token, wrong)).headers.get("location") ?? "").searchParams.get("error"),
+      );
+    }
+    expect(errors).toEqual([...Array(5).fill("wrong_pairing_code"), "rate_limited"]);
+    const right = await openLink(token, pairingCode);
+    expect(right.headers.get("location")).toMatch(/error=rate_limited$/);
+    expect(await db().user.count({ where: { email: input.email } })).toBe(0);
   });
 
   it("confirms once: a second confirmation creates nothing more and says so", async () => {
     const input = signup();
-    await call(input);
+    const { pairingCode } = (await call(input)).json;
     const token = await confirmationToken(input.email);
-    const [a, b] = await Promise.all([openLink(token), openLink(token)]);
+    const [a, b] = await Promise.all([openLink(token, pairingCode), openLink(token, pairingCode)]);
     const locations = [a, b].map((response) => response.headers.get("location")).sort();
     expect(locations).toEqual([
       `${config().baseUrl}/agent/register/confirm?token=${token}&error=registration_already_confirmed`,
       `${config().baseUrl}/dashboard`,
     ]);
-    const third = await openLink(token);
+    const third = await openLink(token, pairingCode);
     expect(third.headers.get("location")).toMatch(/error=registration_already_confirmed$/);
     expect(third.headers.get("set-cookie")).toBeNull();
     expect(await db().user.count({ where: { email: input.email } })).toBe(1);
@@ -143,8 +196,8 @@ describe("agent signup: register → confirm by email → collect the credential
 
   it("gives two concurrent polls after confirmation exactly one credential", async () => {
     const input = signup();
-    const { checkinToken } = (await call(input)).json;
-    await openLink(await confirmationToken(input.email));
+    const { checkinToken, pairingCode } = (await call(input)).json;
+    await openLink(await confirmationToken(input.email), pairingCode);
     const results = await Promise.all(Array.from({ length: 3 }, () => call({ ...input, checkinToken })));
     expect(results.map((result) => result.status).sort()).toEqual([200, 410, 410]);
     const user = await db().user.findUniqueOrThrow({
@@ -175,10 +228,10 @@ describe("agent signup: register → confirm by email → collect the credential
 
   it("refuses to confirm when the email got an account in the meantime, and leaves that account alone", async () => {
     const input = signup();
-    await call(input);
+    const { pairingCode } = (await call(input)).json;
     const token = await confirmationToken(input.email);
     await db().user.create({ data: { id: `usr_${randomBase62(24)}`, email: input.email } });
-    const opened = await openLink(token);
+    const opened = await openLink(token, pairingCode);
     expect(opened.headers.get("location")).toMatch(/error=account_exists$/);
     expect(
       await db().organization.count({
@@ -189,7 +242,7 @@ describe("agent signup: register → confirm by email → collect the credential
 
   it("expires after 24 hours and is never revived, neither by polling nor by registering again", async () => {
     const input = signup();
-    const { checkinToken } = (await call(input)).json;
+    const { checkinToken, pairingCode } = (await call(input)).json;
     const token = await confirmationToken(input.email);
     await db().agentRegistration.updateMany({
       where: { email: input.email },
@@ -199,7 +252,9 @@ describe("agent signup: register → confirm by email → collect the credential
     const poll = await call({ ...input, checkinToken });
     expect(poll.status).toBe(410);
     expect(poll.json.error.code).toBe("registration_expired");
-    expect((await openLink(token)).headers.get("location")).toMatch(/error=registration_expired$/);
+    expect((await openLink(token, pairingCode)).headers.get("location")).toMatch(
+      /error=registration_expired$/,
+    );
     const again = await call(input);
     expect(again.status).toBe(410);
     expect(again.json.error).toMatchObject({
@@ -212,8 +267,8 @@ describe("agent signup: register → confirm by email → collect the credential
 
   it("expires a confirmed signup whose credential was never collected: browser setup, not a new signup", async () => {
     const input = signup();
-    const { checkinToken } = (await call(input)).json;
-    await openLink(await confirmationToken(input.email));
+    const { checkinToken, pairingCode } = (await call(input)).json;
+    await openLink(await confirmationToken(input.email), pairingCode);
     await db().agentRegistration.updateMany({
       where: { email: input.email },
       data: { expiresAt: new Date(Date.now() - 1000) },

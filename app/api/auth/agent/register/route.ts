@@ -14,10 +14,8 @@ export const POST = publicApiRoute(async ({ request }) => {
   const input = await readJson(request, registerAgentSchema);
   const client = clientAddress(request.headers);
   if (!input.checkinToken) {
-    const { registration, checkinToken } = await startAgentRegistration(db(), input, {
-      clientAddress: client,
-    });
-    return { status: 202, body: serializePendingRegistration(registration, checkinToken) };
+    const { registration, ...started } = await startAgentRegistration(db(), input, { clientAddress: client });
+    return { status: 202, body: serializePendingRegistration(registration, started) };
   }
   const result = await limitFailedAuthentications(client, () => collectAgentRegistration(db(), input));
   return result.status === "pending"

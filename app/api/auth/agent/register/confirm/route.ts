@@ -11,10 +11,14 @@ import { assertSameOrigin } from "@/lib/http/same-origin";
 // A refusal goes back to the page, which says what happened.
 export const POST = publicApiRoute(async ({ request }) => {
   assertSameOrigin(request.headers);
-  const token = new URLSearchParams((await request.text()).slice(0, 1024)).get("token");
+  const form = new URLSearchParams((await request.text()).slice(0, 1024));
+  const token = form.get("token");
   const { baseUrl } = config();
   try {
-    const { user } = await confirmAgentRegistration(db(), token);
+    const { user } = await confirmAgentRegistration(db(), {
+      confirmToken: token,
+      pairingCode: form.get("pairingCode"),
+    });
     const session = await startAuthSession(db(), user.id);
     const response = NextResponse.redirect(`${baseUrl}/dashboard`, 303);
     response.cookies.set(session.name, session.value, session.options);
