@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import type { CheckoutSession } from "../generated/prisma/client";
-import { transitionSession } from "./session-state";
+import { transitionSession } from "../session-state/session-state";
 
 /**
  * Persists EXPIRED for a session read after its expiry, so reads and the expiry job agree and an

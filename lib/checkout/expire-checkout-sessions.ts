@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { liveSessionStatuses } from "./session-state";
+import { liveSessionStatuses } from "../session-state/session-state";
 
 /** Marks every open or processing session past its expiry EXPIRED (the periodic expiry job). */
 export async function expireCheckoutSessions(database: Db, now = new Date()): Promise<number> {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
+import { sessionStatuses } from "../session-state/session-state";
 import { pagingQuery } from "../validation/fields";
-import { sessionStatuses } from "./session-state";
 
 /** The dashboard's session list filters: status, and a search by id or merchant order id. */
 export const sessionListQuery = pagingQuery.extend({

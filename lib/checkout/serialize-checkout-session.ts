@@ -5,8 +5,8 @@ import { formatPrice } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { logoPath } from "../organizations/serialize-organization";
 import { type PaymentSummary, paymentSummaryObject } from "../payments/payment-summary";
+import { effectiveSessionStatus, sessionStatuses } from "../session-state/session-state";
 import { recurringObject, serializeRecurring } from "../subscriptions/serialize-recurring";
-import { effectiveSessionStatus, sessionStatuses } from "./session-state";
 
 const status = z.enum(sessionStatuses);
 

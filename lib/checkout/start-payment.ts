@@ -10,7 +10,7 @@ import { allocateDepositAddresses } from "../payments/allocate-deposit-address";
 import type { StartPaymentInput } from "../payments/payment-schemas";
 import { priceInvoice } from "../payments/price-invoice";
 import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
-import { transitionSession } from "./session-state";
+import { transitionSession } from "../session-state/session-state";
 
 /** First-payment invoices are due within an hour (spec 6.5). */
 export const invoiceDeadlineMs = 60 * 60 * 1000;

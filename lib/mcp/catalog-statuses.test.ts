@@ -2,8 +2,8 @@
 // lists out; this keeps them equal to the service's one source (the database enums).
 import { describe, expect, it } from "vitest";
 import { checkoutSessionObject, invoiceObject } from "@/packages/agent/src/catalog/shapes";
-import { sessionStatuses } from "../checkout/session-state";
 import { invoiceStatuses } from "../payments/invoice-state";
+import { sessionStatuses } from "../session-state/session-state";
 
 describe("the catalogue's status lists", () => {
   it.each([

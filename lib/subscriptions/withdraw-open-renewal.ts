@@ -1,7 +1,7 @@
-import { transitionSession } from "../checkout/session-state";
 import type { Tx } from "../db/client";
 import type { InvoiceStatus, Subscription } from "../generated/prisma/client";
 import { updateInvoiceFromPayments } from "../payments/update-invoice-from-payments";
+import { transitionSession } from "../session-state/session-state";
 
 // A renewal the customer could still pay into. A confirming one was paid in full and is left to
 // confirm (a payment completing a cancelled subscription's renewal is reported as late).

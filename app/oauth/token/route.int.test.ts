@@ -440,6 +440,7 @@ describe("authenticateMerchant with an OAuth access token (C1)", () => {
       role: "owner",
       name: expect.any(String),
       userId: flow.owner.userId,
+      clientAddress: "c1-mcp",
       apiVersion: "2026-11-22",
     });
     await expect(

@@ -1,6 +1,7 @@
 import { CheckoutSessionStatus } from "../generated/prisma/enums";
 
-// The checkout session state machine (decisions doc, "Session and invoice states"), pure.
+// The checkout session state machine, pure. Its own folder, below lib/checkout and
+// lib/subscriptions, since both move sessions (a renewal is withdrawn when its subscription ends).
 //   OPEN --begin_payment--> PROCESSING --invoice_created--> COMPLETED
 //   OPEN | PROCESSING past expiresAt --> EXPIRED (on read as well as by the job)
 //   any but EXPIRED --withdraw--> EXPIRED (a subscription's renewal once the subscription ends;
