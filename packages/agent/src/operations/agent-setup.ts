@@ -76,7 +76,7 @@ export async function startAgentSetup(kit: Kit, input: { agentName: string; acce
     loginUrl,
     expiresAt: body.expiresAt,
     pollIntervalSeconds: body.pollIntervalSeconds,
-    next: `Open ${body.loginUrl}, sign in, type the code ${body.userCode} and approve, then run: crypto-checkout checkin --agent ${JSON.stringify(body.agentName)}`,
+    next: `Open ${loginUrl}, sign in, type the code ${body.userCode} and approve, then run: crypto-checkout checkin --agent ${JSON.stringify(body.agentName)}`,
   };
 }
 
