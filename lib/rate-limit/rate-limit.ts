@@ -33,7 +33,9 @@ export type RateLimitScope =
   // short enough to type, so a few wrong tries end the guessing.
   | "wrongCode"
   // OAuth client registrations per client address: each one is a stored row.
-  | "oauthRegistration";
+  | "oauthRegistration"
+  // Settlement wallet changes asked per organization: each one emails every owner.
+  | "settlementChange";
 
 const perHour = (points: number, keyPrefix: string) => ({ points, duration: 60 * 60, keyPrefix });
 
@@ -55,6 +57,7 @@ export function createRateLimiters(
     agentSetup: perHour(rateLimits.agentSetupsPerHour, "agent-setup"),
     oauthRegistration: perHour(20, "oauth-reg"),
     wrongCode: perHour(5, "wrong-code"),
+    settlementChange: perHour(30, "settlement-change"),
   };
   const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
   const make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>

@@ -2,6 +2,7 @@ import type { Decision } from "../authority/authorize";
 import type { AlongsideWork, Db } from "../db/client";
 import type { SettlementChange } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { consumeRateLimit } from "../rate-limit/rate-limit";
 import { announceSettlementChanges } from "./announce-settlement-change";
 import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
 import { applySettlementChange, effectiveAtFor, lockSettlement } from "./apply-settlement-change";
@@ -28,7 +29,7 @@ export type SettlementChangeRequest = {
  * force. A proposal waits for an owner; a decided change of an existing wallet is scheduled after
  * the delay and a network's first wallet is applied at once. A request for a network supersedes
  * the older open changes for it, except that a proposal never cancels what an owner scheduled.
- * Every owner is told of each change.
+ * Every owner is told of each change. At most 30 requests an hour per organization (429 after).
  */
 export async function requestSettlementChange(
   database: Db,
@@ -37,6 +38,8 @@ export async function requestSettlementChange(
   options: { now?: Date; alongside?: AlongsideWork } = {},
 ): Promise<SettlementChange[]> {
   const now = options.now ?? new Date();
+  // Each change emails every owner: a runaway (or hijacked) caller must not bury the one that counts.
+  await consumeRateLimit("settlementChange", organizationId);
   await applyDueSettlementChanges(database, now, organizationId);
   const created = await database.$transaction(async (tx) => {
     await options.alongside?.(tx);

@@ -252,4 +252,30 @@ describe("settlement wallet changes", () => {
     expect(await status(secondProposal.id)).toBe("CANCELLED");
     expect(await status(latest.id)).toBe("SCHEDULED");
   });
+
+  it("caps change requests per organization, so owners' mail cannot be flooded", async () => {
+    const { organization, ownerEmails } = await organizationWithOwners();
+    const agent = await createTestAgentCredential(organization.id, "write");
+    const propose = (address: string) =>
+      callRoute(PUT, path, {
+        method: "PUT",
+        headers: agent.auth,
+        body: { settlementWallets: [{ network: "base", address }] },
+      });
+    for (let i = 0; i < 30; i++) expect((await propose(i % 2 ? walletA : walletB)).status).toBe(200);
+    const mailBefore = (await inbox(ownerEmails[0])).length;
+    const refused = await propose(walletC);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(
+      await db().settlementChange.count({ where: { organizationId: organization.id, address: walletC } }),
+    ).toBe(0);
+    expect((await inbox(ownerEmails[0])).length).toBe(mailBefore);
+    // Other organizations are not affected.
+    const other = await createTestOrganization();
+    expect(
+      (await callRoute(PUT, path, { method: "PUT", headers: other.auth, body: { settlementWallets: [] } }))
+        .status,
+    ).toBe(200);
+  });
 });
