@@ -44,7 +44,9 @@ function announcementOf(
   }
   const when =
     change.status === "APPLIED"
-      ? "It took effect at once: this network had no settlement wallet."
+      ? change.previousAddress
+        ? "It took effect at once: no delay is configured for settlement changes (SERVICE_SETTLEMENT_CHANGE_DELAY)."
+        : "It took effect at once: this network had no settlement wallet."
       : `It takes effect at ${change.effectiveAt?.toISOString()}; until then sweeps go on to the wallet in force.`;
   return {
     subject: `Settlement wallet change on ${change.network} for ${organizationName}`,
