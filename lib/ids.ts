@@ -42,7 +42,8 @@ export const idPrefixes = {
   oauthGrant: "ogr",
   oauthToken: "otk",
   sweep: "swp",
-  sweepTransaction: "swt",
+  signedTransaction: "swt",
+  refund: "rfd",
   organizationLogo: "logo",
   settlementChange: "stc",
 } as const;

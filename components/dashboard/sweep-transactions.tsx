@@ -1,7 +1,7 @@
 import { transactionUrl } from "@/lib/sweeps/get-settlement-overview";
 
 /** A sweep's transactions, each linked to the network's explorer where one is known. */
-export function SweepTransactions({
+export function SignedTransactions({
   sweep,
 }: {
   sweep: {

@@ -10,7 +10,7 @@ import {
 } from "viem";
 import { findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
 import type { Db } from "../db/client";
-import type { Sweep as SweepRow, SweepTransaction } from "../generated/prisma/client";
+import type { Sweep as SweepRow, SignedTransaction } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
@@ -49,7 +49,7 @@ export type AdvanceOptions = {
   beforeBroadcast?: (hash: Hex) => void | Promise<void>;
 };
 
-type Sweep = SweepRow & { transactions: SweepTransaction[]; invoice: { derivationIndex: number } };
+type Sweep = SweepRow & { transactions: SignedTransaction[]; invoice: { derivationIndex: number } };
 
 type Context = {
   database: Db;
@@ -357,7 +357,7 @@ async function sign(
   account: PrivateKeyAccount,
   unsigned: Unsigned,
   data: { amountSent?: string } = {},
-  replaces?: SweepTransaction,
+  replaces?: SignedTransaction,
 ) {
   const { database, network, client } = context;
   const chainCount = replaces
@@ -387,10 +387,10 @@ async function sign(
     });
     if (moved.count !== 1) throw new Error(`sweep ${sweep.id} moved on meanwhile`);
     if (replaces)
-      await tx.sweepTransaction.update({ where: { id: replaces.id }, data: { replacedAt: context.now } });
-    await tx.sweepTransaction.create({
+      await tx.signedTransaction.update({ where: { id: replaces.id }, data: { replacedAt: context.now } });
+    await tx.signedTransaction.create({
       data: {
-        id: newId("sweepTransaction"),
+        id: newId("signedTransaction"),
         sweepId: sweep.id,
         attempt: sweep.attempt,
         kind,
@@ -405,7 +405,7 @@ async function sign(
     return hash;
   });
   await context.options.beforeBroadcast?.(hash);
-  const raw = (await database.sweepTransaction.findUniqueOrThrow({ where: { hash } })).raw;
+  const raw = (await database.signedTransaction.findUniqueOrThrow({ where: { hash } })).raw;
   await broadcast(client, raw as Hex);
 }
 
@@ -467,7 +467,7 @@ async function follow(
     const receipt = await client.getTransactionReceipt({ hash: transaction.hash as Hex }).catch(() => null);
     if (!receipt) continue;
     if (transaction.blockHash !== receipt.blockHash)
-      await database.sweepTransaction.update({
+      await database.signedTransaction.update({
         where: { id: transaction.id },
         data: {
           blockNumber: receipt.blockNumber,
@@ -482,7 +482,7 @@ async function follow(
   if (reorged.length > 0) {
     // Its block left the chain: the same bytes go out again (same nonce, so still at most once).
     await database.$transaction(async (tx) => {
-      await tx.sweepTransaction.updateMany({
+      await tx.signedTransaction.updateMany({
         where: { id: { in: reorged.map((transaction) => transaction.id) } },
         data: { blockNumber: null, blockHash: null, gasUsed: null },
       });
@@ -511,8 +511,8 @@ async function replace(
   context: Context,
   sweep: Sweep,
   kind: "FUNDING" | "TRANSFER",
-  first: SweepTransaction,
-  current: SweepTransaction,
+  first: SignedTransaction,
+  current: SignedTransaction,
 ) {
   const parsed = parseTransaction(current.raw as Hex);
   const gas = parsed.gas ?? nativeTransferGas;

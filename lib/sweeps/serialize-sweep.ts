@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { Sweep, SweepTransaction } from "../generated/prisma/client";
+import type { Sweep, SignedTransaction } from "../generated/prisma/client";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { sweepStatuses } from "./sweep-state";
 
-export const sweepTransactionObject = z
+export const signedTransactionObject = z
   .object({
     hash: z.string(),
     kind: z
@@ -20,7 +20,7 @@ export const sweepTransactionObject = z
     gasUsed: z.string().nullable(),
     createdAt: isoTimestamp,
   })
-  .meta({ id: "SweepTransaction" });
+  .meta({ id: "SignedTransaction" });
 
 export const sweepObject = z
   .object({
@@ -41,12 +41,12 @@ export const sweepObject = z
     resubmissions: z.number().int(),
     createdAt: isoTimestamp,
     confirmedAt: isoTimestamp.nullable(),
-    transactions: z.array(sweepTransactionObject),
+    transactions: z.array(signedTransactionObject),
   })
   .meta({ id: "Sweep" });
 
 export function serializeSweep(
-  sweep: Sweep & { transactions: SweepTransaction[] },
+  sweep: Sweep & { transactions: SignedTransaction[] },
 ): z.output<typeof sweepObject> {
   return {
     id: sweep.id,

@@ -244,7 +244,7 @@ describe("sweeps on a devnet", () => {
     const snapshot = await rpc("evm_snapshot");
     await advanceSweeps(db(), network, devnet.client, { keys }); // transfer, mined at once
     await advanceSweeps(db(), network, devnet.client, { keys }); // sees it mined, 1 confirmation
-    const mined = await db().sweepTransaction.findFirstOrThrow({
+    const mined = await db().signedTransaction.findFirstOrThrow({
       where: { sweep: { invoiceId: invoice.id }, kind: "TRANSFER" },
     });
     expect(mined.blockHash).not.toBeNull();
@@ -486,7 +486,7 @@ describe("sweep retries and prices", () => {
         failureReason: "the transfer reverted",
         transactions: {
           create: {
-            id: newId("sweepTransaction"),
+            id: newId("signedTransaction"),
             kind: "TRANSFER",
             signer: devnetFunder.address,
             nonce: 0,

@@ -137,7 +137,7 @@ export async function createTestSweep(
       failureReason: input.status === "FAILED" ? "the transfer reverted" : null,
       transactions: {
         create: (input.transactions ?? []).map((transaction) => ({
-          id: newId("sweepTransaction"),
+          id: newId("signedTransaction"),
           signer: "0x0000000000000000000000000000000000000001",
           hash: `0x${randomBase62(32).toLowerCase().padEnd(64, "0")}`,
           raw: "0x02",

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PendingSettlementChanges } from "@/components/dashboard/pending-settlement-changes";
-import { SweepTransactions } from "@/components/dashboard/sweep-transactions";
+import { SignedTransactions } from "@/components/dashboard/sweep-transactions";
 import { Card } from "@/components/ui/card";
 import { ConfirmAction } from "@/components/ui/confirm-action";
 import { type Column, DataTable } from "@/components/ui/data-table";
@@ -65,7 +65,7 @@ export default async function SettlementPage({
         </div>
       ),
     },
-    { header: "Transactions", wide: true, cell: (sweep) => <SweepTransactions sweep={sweep} /> },
+    { header: "Transactions", wide: true, cell: (sweep) => <SignedTransactions sweep={sweep} /> },
     ...(isOwner
       ? [
           {

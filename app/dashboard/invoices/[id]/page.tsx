@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CopyButton } from "@/components/checkout/copy-button";
 import { InvoiceTimeline } from "@/components/dashboard/invoice-timeline";
-import { SweepTransactions } from "@/components/dashboard/sweep-transactions";
+import { SignedTransactions } from "@/components/dashboard/sweep-transactions";
 import { Card } from "@/components/ui/card";
 import { DetailList } from "@/components/ui/detail-list";
 import { formatDateTime, formatMoney } from "@/components/ui/format";
@@ -91,7 +91,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                   {sweep.failureReason ? (
                     <span className="text-xs text-slate-500">{sweep.failureReason}</span>
                   ) : null}
-                  <SweepTransactions sweep={sweep} />
+                  <SignedTransactions sweep={sweep} />
                 </li>
               ))}
             </ul>
