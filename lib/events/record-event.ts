@@ -10,6 +10,9 @@ export const eventTypes = [
   "payment.confirmed",
   "subscription.overdue",
   "subscription.cancelled",
+  "refund.created",
+  "refund.succeeded",
+  "refund.failed",
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
