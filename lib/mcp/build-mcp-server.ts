@@ -25,7 +25,7 @@ import type { MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { parseOrThrow } from "../validation/validation-error";
 import { confirmationKey } from "./confirmation-key";
 import { paymentAppHtml, paymentAppMimeType, paymentAppUri, qrMetaKey, qrSvg } from "./payment-app";
-import { toolHandlers } from "./tool-handlers";
+import { toolHandlers } from "./tools/tool-handlers";
 
 // One MCP server per request (the transport is stateless): tools from the shared catalogue,
 // filtered by the caller's access, with handlers over the REST routes' domain functions; the
