@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { RecurringInterval } from "../generated/prisma/client";
-import { recurringIntervals } from "./subscription-periods";
+import { recurringIntervals } from "../recurring/subscription-periods";
 
 export const recurringObject = z
   .object({ interval: z.enum(recurringIntervals), intervalCount: z.number().int() })

@@ -3,23 +3,8 @@ import { checkoutUrl } from "../config";
 import type { Invoice, Subscription } from "../generated/prisma/client";
 import { formatPrice } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
-import type { SubscriptionEventObject } from "../payments/serialize-invoice-event";
-import { recurringIntervals } from "./subscription-periods";
-import { subscriptionStatuses } from "./subscription-state";
-
-/** The subscription object inside events (shared event contract). */
-export function subscriptionEventObject(subscription: Subscription): SubscriptionEventObject {
-  return {
-    id: subscription.id,
-    status: subscription.status,
-    currentPeriodStart: subscription.currentPeriodStart.toISOString(),
-    currentPeriodEnd: subscription.currentPeriodEnd.toISOString(),
-    cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
-    cancellationReason: subscription.cancellationReason as SubscriptionEventObject["cancellationReason"],
-    interval: subscription.interval,
-    intervalCount: subscription.intervalCount,
-  };
-}
+import { recurringIntervals } from "../recurring/subscription-periods";
+import { subscriptionStatuses } from "../recurring/subscription-state";
 
 export const subscriptionObject = z
   .object({
