@@ -60,7 +60,7 @@ export const publicCheckoutSessionObject = z
   })
   .meta({ id: "PublicCheckoutSession" });
 
-/** Spec 2.1: the session object returned on create. */
+/** The session object returned on create (docs/api.md, "Create a checkout session"). */
 export function serializeCheckoutSession(
   session: CheckoutSession,
   now = new Date(),
@@ -85,8 +85,8 @@ export function serializeCheckoutSession(
 }
 
 /**
- * Spec 2.4: the merchant's retrieve view. `payment` summarises the invoice once the buyer has
- * started paying (null before).
+ * The merchant's retrieve view (docs/api.md, "Retrieve a session"). `payment` summarises the
+ * invoice once the buyer has started paying (null before).
  */
 export function serializeCheckoutSessionDetail(
   { session, payment }: { session: CheckoutSession; payment: PaymentSummary | null },

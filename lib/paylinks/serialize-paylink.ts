@@ -34,7 +34,7 @@ export const publicPaylinkObject = z
   })
   .meta({ id: "PublicPaylink" });
 
-/** Spec 2.6: a paylink as its owner sees it. `url` is where buyers pay it. */
+/** A paylink as its owner sees it (docs/api.md, "Paylinks"). `url` is where buyers pay it. */
 export function serializePaylink(paylink: Paylink): z.output<typeof paylinkObject> {
   return {
     id: paylink.id,

@@ -4,7 +4,7 @@ import { Money } from "../money/decimal";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { invoiceStatuses } from "./invoice-state";
 
-/** The payment part of the merchant's session view (spec 2.4): present once an invoice exists. */
+/** The payment part of the merchant's session view: present once an invoice exists. */
 export const paymentSummaryObject = z
   .object({
     invoiceId: z.string(),

@@ -4,10 +4,11 @@ import type { SubscriptionEventObject } from "../recurring/subscription-event-ob
 import { formatTokenAmount } from "./payment-summary";
 
 /**
- * Spec 6.3: the payload fields of invoice and payment events. The amounts are the invoice's frozen
- * quote, so every event of one invoice carries the same amountUsd, rate and tokenAmount; what was
- * received is reported beside them (amountPaid, overpaid). A recurring price's invoices are
- * RECURRING and, once the subscription exists (from the first payment's confirmation), carry it.
+ * The payload fields of invoice and payment events (docs/webhooks.md, "Events"). The amounts are
+ * the invoice's frozen quote, so every event of one invoice carries the same amountUsd, rate and
+ * tokenAmount; what was received is reported beside them (amountPaid, overpaid). A recurring
+ * price's invoices are RECURRING and, once the subscription exists (from the first payment's
+ * confirmation), carry it.
  */
 export function serializeInvoiceEvent(
   invoice: Invoice,
