@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Page } from "@playwright/test";
-import { tools, toolsFor } from "../packages/agent/src/catalog";
+import { tools, toolsFor } from "crypto-checkout-agent/catalog";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
 import { expect, signIn, test } from "./fixtures";
 

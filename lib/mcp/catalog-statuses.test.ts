@@ -1,7 +1,8 @@
 // The agent kit's catalogue is published on its own and imports only zod, so it spells the status
 // lists out; this keeps them equal to the service's one source (the database enums).
+
+import { checkoutSessionObject, invoiceObject } from "crypto-checkout-agent/catalog";
 import { describe, expect, it } from "vitest";
-import { checkoutSessionObject, invoiceObject } from "@/packages/agent/src/catalog/shapes";
 import { invoiceStatuses } from "../payments/invoice-state";
 import { sessionStatuses } from "../session-state/session-state";
 

@@ -5,7 +5,7 @@ import {
   type ToolName,
   type ToolResult,
   toolResult,
-} from "../../packages/agent/src/catalog";
+} from "crypto-checkout-agent/catalog";
 import type { Decision } from "../authority/authorize";
 import { parseCreateCheckoutSession } from "../checkout/checkout-session-schemas";
 import { createCheckoutSession } from "../checkout/create-checkout-session";
