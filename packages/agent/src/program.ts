@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import open from "open";
-import { sweepObject } from "./catalog/shapes";
 import { approvalPageUrl } from "./config/base-url";
 import { mayOpenBrowser } from "./config/settings";
 import { createKit, type Kit } from "./context";
@@ -11,6 +10,7 @@ import { registerAgent } from "./operations/agent-register";
 import { startAgentSetup, waitForCheckin } from "./operations/agent-setup";
 import * as api from "./operations/merchant-api";
 import { formatFromArgv, Output } from "./output/output";
+import { sweepObject } from "./shapes";
 import { verifyWebhookSignature } from "./webhooks/verify-signature";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
