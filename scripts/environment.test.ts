@@ -34,7 +34,7 @@ function environmentReads(text: string): string[] {
 describe("the environment", () => {
   it("is read through lib/config.ts", () => {
     const files = [
-      ...["app", "lib", "components", "inngest"].flatMap(sourceFiles),
+      ...["app", "lib", "components", "inngest"].flatMap((directory) => sourceFiles(directory)),
       "proxy.ts",
       "instrumentation.ts",
     ];

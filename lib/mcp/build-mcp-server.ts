@@ -9,13 +9,13 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
+  describeTool,
+  registerKnowledge,
   serverInstructions,
   type ToolDefinition,
   toolError,
   toolsFor,
-} from "../../packages/agent/src/catalog";
-import { describeTool } from "../../packages/agent/src/catalog/describe-tool";
-import { registerKnowledge } from "../../packages/agent/src/catalog/knowledge";
+} from "crypto-checkout-agent/catalog";
 import { type Actor, actorOf, authorize, insufficientScope } from "../authority/authorize";
 import { type OperationId, operationOfTool } from "../authority/operations";
 import { config } from "../config";
@@ -31,8 +31,9 @@ import { toolHandlers } from "./tools/tool-handlers";
 // filtered by the caller's access, with handlers over the REST routes' domain functions; the
 // knowledge resources and prompts of the catalogue.
 
-// The Markdown ships in the repository beside the catalogue; bundling moves modules, not files.
-const resourceDirectory = () => path.join(process.cwd(), "packages/agent/src/catalog/resources");
+// The Markdown is a published folder of the agent kit (its `resources/*` export), read where the
+// package is installed: bundling moves modules, not files.
+const resourceDirectory = () => path.join(process.cwd(), "node_modules/crypto-checkout-agent/resources");
 
 /** Tools whose result the payment app shows (price, QR code, live status) in clients with MCP Apps. */
 const appTools = new Set([

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { computeSignature } from "../../packages/agent/src/webhooks/verify-signature";
+import { computeSignature } from "crypto-checkout-agent/webhooks";
 
 // X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> keyed with the
 // whole whsec_… string (docs/webhooks.md, "Verifying the signature"). Stripe signs the same way,

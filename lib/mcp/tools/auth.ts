@@ -1,4 +1,4 @@
-import { toolResult } from "../../../packages/agent/src/catalog";
+import { toolResult } from "crypto-checkout-agent/catalog";
 import { invalidRequest } from "../../errors";
 import { getOrganization } from "../../organizations/get-organization";
 import type { ToolHandlers } from "./tool-context";

@@ -1,4 +1,4 @@
-import { confirmDestructiveCall, type ToolResult } from "../../../packages/agent/src/catalog";
+import { confirmDestructiveCall, type ToolResult } from "crypto-checkout-agent/catalog";
 import type { AlongsideWork } from "../../db/client";
 import { useConfirmationToken } from "../use-confirmation-token";
 import type { RemoteToolName, ToolContext } from "./tool-context";

@@ -1,4 +1,4 @@
-import { toolResult } from "../../../packages/agent/src/catalog";
+import { toolResult } from "crypto-checkout-agent/catalog";
 import { getOrganization } from "../../organizations/get-organization";
 import { updateOrganizationSchema } from "../../organizations/organization-schemas";
 import { serializeOrganization } from "../../organizations/serialize-organization";

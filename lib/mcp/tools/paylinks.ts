@@ -1,4 +1,4 @@
-import { listNote, toolResult } from "../../../packages/agent/src/catalog";
+import { listNote, toolResult } from "crypto-checkout-agent/catalog";
 import { createPaylink } from "../../paylinks/create-paylink";
 import { disablePaylink } from "../../paylinks/disable-paylink";
 import { editPaylink } from "../../paylinks/edit-paylink";

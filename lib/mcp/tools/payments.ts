@@ -1,4 +1,4 @@
-import { listNote, toolResult } from "../../../packages/agent/src/catalog";
+import { listNote, toolResult } from "crypto-checkout-agent/catalog";
 import { parseCreateCheckoutSession } from "../../checkout/checkout-session-schemas";
 import { createCheckoutSession } from "../../checkout/create-checkout-session";
 import { getCheckoutSession } from "../../checkout/get-checkout-session";

@@ -1,4 +1,4 @@
-import { listNote, toolResult } from "../../../packages/agent/src/catalog";
+import { listNote, toolResult } from "crypto-checkout-agent/catalog";
 import { cancelSubscription } from "../../subscriptions/cancel-subscription";
 import { getSubscription } from "../../subscriptions/get-subscription";
 import { listSubscriptions } from "../../subscriptions/list-subscriptions";

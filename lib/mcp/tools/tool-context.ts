@@ -1,4 +1,4 @@
-import type { ToolInput, ToolName, ToolResult } from "../../../packages/agent/src/catalog";
+import type { ToolInput, ToolName, ToolResult } from "crypto-checkout-agent/catalog";
 import type { Decision } from "../../authority/authorize";
 import type { Db } from "../../db/client";
 import type { MerchantCaller } from "../../merchant-auth/authenticate-merchant";

@@ -1,4 +1,4 @@
-import { listNote, toolResult } from "../../../packages/agent/src/catalog";
+import { listNote, toolResult } from "crypto-checkout-agent/catalog";
 import { invalidRequest } from "../../errors";
 import { parseOrThrow } from "../../validation/validation-error";
 import { createWebhookEndpoint } from "../../webhooks/create-webhook-endpoint";

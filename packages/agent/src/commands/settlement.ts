@@ -1,10 +1,10 @@
 import { type Command, Option } from "commander";
-import { sweepObject } from "../catalog/shapes";
 import { readJsonArgument, wholeNumber } from "../cli/arguments";
 import { commandDefiner, run } from "../cli/define-command";
 import { line, pageLines } from "../cli/text-lines";
 import { usageError } from "../http/errors";
 import * as api from "../operations/merchant-api";
+import { sweepObject } from "../shapes";
 
 /** Where payments are swept to, and the sweeps that moved them there. */
 export function registerSettlementCommands(program: Command) {
