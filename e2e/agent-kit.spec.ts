@@ -428,7 +428,9 @@ test("a project that installs the kit imports its exports from dist, and only it
     verify: "function",
     resolved: expect.stringMatching(/\/node_modules\/crypto-checkout-agent\/dist\/shapes\/index\.js$/),
   });
-  await expect(node('await import("crypto-checkout-agent/dist/shapes/index.js");')).rejects.toThrow(
+  // A path into the package is refused: its exports are its whole surface.
+  const filePath = ["crypto-checkout-agent", "dist/shapes/index.js"].join("/");
+  await expect(node(`await import(${JSON.stringify(filePath)});`)).rejects.toThrow(
     /ERR_PACKAGE_PATH_NOT_EXPORTED/,
   );
 });
