@@ -3,9 +3,8 @@ import { findToken, type NetworkConfig, type TokenConfig } from "../chains/netwo
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { fromBaseUnits, toBaseUnits } from "../money/decimal";
-import { estimateTransferGas } from "../signer/estimate-transfer-gas";
+import { estimateTransferGas, nativeTransferGas } from "../signer/estimate-transfer-gas";
 import { checkSweepDestination } from "./check-sweep-destination";
-import { nativeTransferGas } from "./dust-threshold";
 import { openSweepStatuses, type SweepStatus } from "./sweep-state";
 import {
   depositAccount,

@@ -5,9 +5,9 @@ import type { SignedTransaction, Sweep as SweepRow } from "../generated/prisma/c
 import { log } from "../log";
 import { fromBaseUnits } from "../money/decimal";
 import { bumpFee, withinFeeCap } from "../signer/bump-fee";
+import { nativeTransferGas } from "../signer/estimate-transfer-gas";
 import { followTransactions } from "../signer/follow-transactions";
 import { signTransaction, type UnsignedTransaction } from "../signer/sign-transaction";
-import { nativeTransferGas } from "./dust-threshold";
 import { nextSweepStatus, type SweepEvent, type SweepStatus } from "./sweep-state";
 import type { SweeperKeys } from "./sweeper-keys";
 
