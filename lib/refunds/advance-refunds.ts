@@ -12,7 +12,7 @@ import type { Db } from "../db/client";
 import type { Invoice, Payment, Refund } from "../generated/prisma/client";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
-import { fromBaseUnits, toBaseUnits } from "../money/decimal";
+import { formatDecimal, fromBaseUnits, toBaseUnits } from "../money/decimal";
 import { estimateTransferGas, nativeTransferGas } from "../signer/estimate-transfer-gas";
 import type { UnsignedTransaction } from "../signer/sign-transaction";
 import { checkRefundDestination } from "./check-refund-destination";
@@ -61,6 +61,10 @@ type InFlight = { tokens: Map<string, bigint>; coin: bigint };
 type Budget = InFlight & { blocked: Set<string> };
 
 const coinKey = "";
+
+/** Base units as a short decimal ("4", not "4.000000"); what is overdrawn reads as 0. */
+const shown = (units: bigint, decimals: number) =>
+  formatDecimal(fromBaseUnits(units < 0n ? 0n : units, decimals));
 
 /** One pass over the network's refunds; returns how many ended the pass in each status. */
 export async function advanceRefunds(
@@ -224,7 +228,7 @@ async function startRefund(
       return wait(
         context,
         refund,
-        `The refund wallet ${wallet.address} holds ${fromBaseUnits(available < 0n ? 0n : available, token.decimals)} ${token.symbol}; this refund needs ${refund.amount.toFixed()} ${token.symbol}.`,
+        `The refund wallet ${wallet.address} holds ${shown(available, token.decimals)} ${token.symbol}; this refund needs ${refund.amount.toFixed()} ${token.symbol}.`,
       );
     }
   }
@@ -239,11 +243,11 @@ async function startRefund(
   const coinNeeded = gas * fees.maxFeePerGas + (token.address ? 0n : amount);
   if (budget.coin < coinNeeded) {
     budget.blocked.add(coinKey);
-    const held = fromBaseUnits(budget.coin < 0n ? 0n : budget.coin, 18);
+    const held = shown(budget.coin, 18);
     return wait(
       context,
       refund,
-      `The refund wallet ${wallet.address} holds ${held} ${coin}; this refund needs ${fromBaseUnits(coinNeeded, 18)} ${coin}${token.address ? " for its fee" : ", its amount and fee"}.`,
+      `The refund wallet ${wallet.address} holds ${held} ${coin}; this refund needs ${shown(coinNeeded, 18)} ${coin}${token.address ? " for its fee" : ", its amount and fee"}.`,
     );
   }
   const unsigned: UnsignedTransaction = token.address
