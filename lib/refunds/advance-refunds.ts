@@ -107,6 +107,9 @@ export async function advanceRefunds(
     }
   }
 
+  // More in flight than one pass follows: what they will still take is not all known, so nothing
+  // new goes out until the passes have caught up.
+  if (submitted.length === refundsPerPass) return result;
   const pending = await database.refund.findMany({
     where: { network: network.id, status: "PENDING" },
     include: { transactions: true, invoice: { include: { payments: true, refunds: true } } },
@@ -259,9 +262,10 @@ async function startRefund(
         ...fees,
       }
     : { to, value: amount, gas, ...fees };
-  await signForRefund(context, refund, "submit", unsigned);
+  // Spent before signing: a transfer recorded but interrupted before its broadcast still counts.
   budget.coin -= coinNeeded;
   if (token.address) budget.tokens.set(token.symbol, (budget.tokens.get(token.symbol) ?? 0n) - amount);
+  await signForRefund(context, refund, "submit", unsigned);
   return "SUBMITTED";
 }
 

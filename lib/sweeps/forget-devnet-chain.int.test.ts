@@ -48,12 +48,12 @@ describe("forgetDevnetChain", () => {
     const submitted = await refund("SUBMITTED");
     const pending = await refund("PENDING");
     await forgetDevnetChain(db());
-    const after = async (id: string) => db().refund.findUniqueOrThrow({ where: { id } });
-    expect(await after(submitted.id)).toMatchObject({
+    const reread = async (id: string) => db().refund.findUniqueOrThrow({ where: { id } });
+    expect(await reread(submitted.id)).toMatchObject({
       status: "FAILED",
       failureReason: expect.stringMatching(/restarted/),
     });
-    expect((await after(pending.id)).status).toBe("PENDING");
+    expect((await reread(pending.id)).status).toBe("PENDING");
     expect(await db().event.count({ where: { type: "refund.failed", invoiceId: invoice.id } })).toBe(1);
   });
 });
