@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SignedTransaction, Sweep } from "../generated/prisma/client";
+import type { Sweep, SignedTransaction } from "../generated/prisma/client";
 import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { sweepStatuses } from "./sweep-state";
 
