@@ -1,9 +1,17 @@
 import path from "node:path";
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 const root = import.meta.dirname;
+// The agent kit's exports resolve to its TypeScript sources here (published installs get dist/);
+// otherwise Vitest's own server conditions, which leave out "module" to load packages as Node does.
+const conditions = [
+  "crypto-checkout-source",
+  ...defaultServerConditions.filter((condition) => condition !== "module"),
+];
 const shared = {
   resolve: { alias: { "@": root } },
+  ssr: { resolve: { conditions } },
 };
 
 export default defineConfig({
