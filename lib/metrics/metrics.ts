@@ -65,6 +65,12 @@ function createMetrics() {
       labelNames: ["reason"] as const,
       registers,
     }),
+    refundsRefused: new Counter({
+      name: "checkout_refunds_refused_total",
+      help: "Refunds the signer refused to sign and failed, by reason (not_the_payer, not_claimed, address_not_decided_by_owner, exceeds_payment, no_destination, not_positive, token_not_listed).",
+      labelNames: ["reason"] as const,
+      registers,
+    }),
     stateGauges: new Map<string, StateGauge>(),
   };
 }

@@ -1,4 +1,14 @@
-import { createPublicClient, createWalletClient, type Hex, http, parseEther, parseUnits } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  parseEther,
+  parseUnits,
+  zeroAddress,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
@@ -142,6 +152,40 @@ describe("scanNetwork against a devnet", () => {
     expect(await db().payment.count({ where: { invoiceId: invoice.id } })).toBe(2);
     expect(await status(invoice.id)).toBe("CONFIRMED");
     expect(await events(invoice.id, "payment.confirmed")).toBe(1);
+  });
+});
+
+describe("who paid", () => {
+  // Hardhat's second development account, as a buyer paying from their own wallet.
+  const buyer = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
+
+  it("records the sender of a token transfer, of a native payment, and the zero address for a mint", async () => {
+    const fromBuyer = await invoiceFor("8.00");
+    await pay(buyer.address, "8");
+    const buyerWallet = createWalletClient({
+      account: buyer,
+      chain: hardhat,
+      transport: http(devnet.rpcUrl),
+    });
+    await devnet.client.waitForTransactionReceipt({
+      hash: await buyerWallet.writeContract({
+        address: network.tokens[0].address as Hex,
+        abi,
+        functionName: "transfer",
+        args: [fromBuyer.depositAddress, parseUnits("8", 6)],
+      }),
+    });
+    const minted = await invoiceFor("3.00");
+    await pay(minted.depositAddress, "3");
+    const native = await invoiceFor("30.00", "ETH");
+    await payEth(native.depositAddress, "0.01");
+    await scanNetwork(db(), network, devnet.client);
+
+    const sender = async (invoiceId: string) =>
+      (await db().payment.findFirstOrThrow({ where: { invoiceId } })).fromAddress;
+    expect(await sender(fromBuyer.id)).toBe(getAddress(buyer.address));
+    expect(await sender(minted.id)).toBe(zeroAddress);
+    expect(await sender(native.id)).toBe(getAddress(devnetFunder.address));
   });
 });
 

@@ -1,4 +1,4 @@
-import { type Address, getAddress, type Hex, type PublicClient, parseAbiItem } from "viem";
+import { type Address, getAddress, type Hex, type PublicClient, parseAbiItem, zeroAddress } from "viem";
 import type { NetworkConfig, TokenConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import { transactWithEvents } from "../events/transact-with-events";
@@ -42,6 +42,8 @@ type Transfer = {
   amount: string;
   blockNumber: bigint;
   blockHash: Hex;
+  /** Checksummed sender; the zero address (a mint) stands for an unknown payer. */
+  fromAddress: Address;
 };
 
 const watchedSelect = { id: true, organizationId: true, depositAddress: true, token: true, deadline: true };
@@ -119,6 +121,7 @@ async function tokenTransfers(
         amount: fromBaseUnits(log.args.value ?? 0n, token.decimals),
         blockNumber: log.blockNumber,
         blockHash: log.blockHash as Hex,
+        fromAddress: getAddress(log.args.from ?? zeroAddress),
       });
     }
   }
@@ -179,6 +182,7 @@ async function nativeTransfers(
         amount: fromBaseUnits(transaction.value, token.decimals),
         blockNumber: block.number as bigint,
         blockHash: block.hash as Hex,
+        fromAddress: getAddress(transaction.from),
       });
     }
   }
@@ -201,6 +205,7 @@ async function recordTransfers(database: Db, transfers: Transfer[], now: Date) {
           amount: found.amount,
           blockNumber: found.blockNumber,
           blockHash: found.blockHash,
+          fromAddress: found.fromAddress,
           late: now.getTime() > invoice.deadline.getTime(),
         },
       ],

@@ -1,10 +1,8 @@
 import { formatEther } from "viem";
 import type { TokenConfig } from "../chains/networks";
 import { Money } from "../money/decimal";
+import { nativeTransferGas, tokenTransferGas } from "../signer/estimate-transfer-gas";
 
-/** Gas of a native transfer, and an upper estimate of an ERC-20 transfer to a fresh holder. */
-export const nativeTransferGas = 21_000n;
-export const tokenTransferGas = 65_000n;
 /** A sweep waits until the value is worth this many times what moving it costs. */
 export const dustCostMultiple = 20;
 

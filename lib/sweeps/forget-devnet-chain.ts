@@ -1,10 +1,11 @@
 import type { Db } from "../db/client";
+import { failDevnetRefunds } from "../refunds/fail-devnet-refunds";
 import { openSweepStatuses } from "./sweep-state";
 
 /**
  * The local devnet starts from block 0 on every start: the nonces recorded for its signers are
- * past the new chain's counts (a transaction signed with one would never be mined), and sweeps in
- * flight refer to a chain that is gone. Forgets the nonces and fails those sweeps, with the reason.
+ * past the new chain's counts (a transaction signed with one would never be mined), and sweeps and
+ * refunds in flight refer to a chain that is gone. Forgets the nonces and fails those, with the reason.
  */
 export async function forgetDevnetChain(database: Db) {
   await database.$transaction([
@@ -14,4 +15,5 @@ export async function forgetDevnetChain(database: Db) {
       data: { status: "FAILED", failureReason: "The devnet was restarted from block 0; its funds are gone." },
     }),
   ]);
+  await failDevnetRefunds(database);
 }

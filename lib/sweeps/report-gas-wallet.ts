@@ -3,7 +3,7 @@ import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { fromBaseUnits, Money } from "../money/decimal";
-import { nativeTransferGas, tokenTransferGas } from "./dust-threshold";
+import { nativeTransferGas, tokenTransferGas } from "../signer/estimate-transfer-gas";
 
 /** The gas wallet warns below what this many ERC-20 sweeps' top-ups cost at current fees. */
 export const gasWalletWarnSweeps = 20n;

@@ -2,12 +2,17 @@ import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { clientFor } from "../payments/watch-networks";
+import { advanceRefunds } from "../refunds/advance-refunds";
+import { reportRefundWallet } from "../refunds/report-refund-wallet";
 import { advanceSweeps } from "./advance-sweeps";
 import { planSweeps } from "./plan-sweeps";
 import { reportGasWallet } from "./report-gas-wallet";
 import type { SweeperKeys } from "./sweeper-keys";
 
-/** One sweeper pass over every configured network: gas wallet report, planning, then the sweeps. */
+/**
+ * One signer pass over every configured network: gas wallet report, planning, the sweeps; then
+ * the refunds and the refund wallet report (apart, so a failure in one leaves the other going).
+ */
 export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: AbortSignal) {
   const settings = config();
   for (const network of settings.networks) {
@@ -19,6 +24,14 @@ export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: Ab
       await advanceSweeps(database, network, client, { keys, destinations: settings.sweeper.destinations });
     } catch (error) {
       log.warn({ network: network.id, err: error }, "sweeper pass failed; retrying");
+    }
+    signal?.throwIfAborted();
+    try {
+      const wallet = keys.refundWallet(network.chainId);
+      await advanceRefunds(database, network, client, { wallet });
+      await reportRefundWallet(database, network, client, wallet.address);
+    } catch (error) {
+      log.warn({ network: network.id, err: error }, "refund pass failed; retrying");
     }
   }
 }

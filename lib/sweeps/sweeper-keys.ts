@@ -8,16 +8,22 @@ import { depositAccountPath } from "../payments/derive-deposit-address";
 // deposit addresses from the account xpub). Deposit addresses sign their own sweep; the gas
 // wallet, which tops ERC-20 deposit addresses up with the coin that pays their fee, lives on an
 // account of its own (m/44'/60'/1'), one address per chain id, so it never collides with a
-// deposit index and an operator can fund each network separately.
+// deposit index and an operator can fund each network separately. The refund wallet, which pays
+// refunds (lib/refunds/advance-refunds.ts) from funds the merchant puts there, is the same shape
+// on the next account (m/44'/60'/2'): refunds never spend the gas wallet's coin or a deposit.
 
 /** The account whose external chain holds one gas wallet per chain id. */
 export const gasWalletAccountPath = "m/44'/60'/1'";
+/** The account whose external chain holds one refund wallet per chain id. */
+export const refundWalletAccountPath = "m/44'/60'/2'";
 
 export type SweeperKeys = {
   /** The signing account of the deposit address at a BIP32 index. */
   deposit: (index: number) => PrivateKeyAccount;
   /** The gas wallet of a chain. */
   gasWallet: (chainId: number) => PrivateKeyAccount;
+  /** The refund wallet of a chain. */
+  refundWallet: (chainId: number) => PrivateKeyAccount;
 };
 
 function accountAt(key: HDKey): PrivateKeyAccount {
@@ -29,9 +35,12 @@ export function sweeperKeysFromMnemonic(mnemonic: string): SweeperKeys {
   const master = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic));
   const depositChain = master.derive(`${depositAccountPath}/0`);
   const gasChain = master.derive(`${gasWalletAccountPath}/0`);
+  const refundChain = master.derive(`${refundWalletAccountPath}/0`);
+  // Chain ids above 2^31 - 1 would be hardened indexes; folded into the non-hardened range.
+  const perChain = (chainId: number) => chainId % 2 ** 31;
   return {
     deposit: (index) => accountAt(depositChain.deriveChild(index)),
-    // Chain ids above 2^31 - 1 would be hardened indexes; folded into the non-hardened range.
-    gasWallet: (chainId) => accountAt(gasChain.deriveChild(chainId % 2 ** 31)),
+    gasWallet: (chainId) => accountAt(gasChain.deriveChild(perChain(chainId))),
+    refundWallet: (chainId) => accountAt(refundChain.deriveChild(perChain(chainId))),
   };
 }

@@ -1,0 +1,283 @@
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  type PrivateKeyAccount,
+  type PublicClient,
+  parseTransaction,
+} from "viem";
+import { findToken, type NetworkConfig } from "../chains/networks";
+import type { Db } from "../db/client";
+import type { Invoice, Payment, Refund } from "../generated/prisma/client";
+import { log } from "../log";
+import { metrics } from "../metrics/metrics";
+import { formatDecimal, fromBaseUnits, toBaseUnits } from "../money/decimal";
+import { estimateTransferGas, nativeTransferGas } from "../signer/estimate-transfer-gas";
+import type { UnsignedTransaction } from "../signer/sign-transaction";
+import { checkRefundDestination } from "./check-refund-destination";
+import { nextRefundStatus, type RefundStatus } from "./refund-state";
+import {
+  finishRefund,
+  followRefund,
+  type RefundContext,
+  type RefundWithTransactions,
+  signForRefund,
+} from "./refund-transactions";
+
+// The signer's pass over a network's refunds, paid from the network's refund wallet (a key of the
+// signing role, lib/sweeps/sweeper-keys.ts). Submitted refunds are followed first, so what is
+// still in flight is held back from the wallet's balance; then pending refunds go out in the
+// order they were created while the wallet can pay them, and together never more than it holds.
+// Once one cannot be paid, later ones in that token wait behind it (a big refund is not starved
+// by small ones); one the signer refuses fails with the reason.
+
+/** Refunds of each status handled per pass. */
+const refundsPerPass = 200;
+
+export type AdvanceRefundsOptions = {
+  /** The network's refund wallet. */
+  wallet: PrivateKeyAccount;
+  now?: Date;
+  /** A transaction still unmined after this long is replaced with a higher fee. */
+  stuckAfterMs?: number;
+  /** Called between recording a transaction and broadcasting it (tests: a crash in between). */
+  beforeBroadcast?: (hash: Hex) => void | Promise<void>;
+};
+
+export type AdvanceRefundsResult = Partial<Record<RefundStatus, number>>;
+
+type PendingRefund = RefundWithTransactions & {
+  invoice: Invoice & { payments: Payment[]; refunds: Refund[] };
+};
+
+/** What unmined transfers will still take from the wallet, in base units: per token, and coin. */
+type InFlight = { tokens: Map<string, bigint>; coin: bigint };
+
+/**
+ * What the wallet can still spend this pass, in base units: per token symbol, and its coin; and
+ * what already made a refund wait (a token's symbol, or coinKey when the coin ran short).
+ */
+type Budget = InFlight & { blocked: Set<string> };
+
+const coinKey = "";
+
+/** Base units as a short decimal ("4", not "4.000000"); what is overdrawn reads as 0. */
+const shown = (units: bigint, decimals: number) =>
+  formatDecimal(fromBaseUnits(units < 0n ? 0n : units, decimals));
+
+/** One pass over the network's refunds; returns how many ended the pass in each status. */
+export async function advanceRefunds(
+  database: Db,
+  network: NetworkConfig,
+  client: PublicClient,
+  options: AdvanceRefundsOptions,
+): Promise<AdvanceRefundsResult> {
+  const context: RefundContext = {
+    database,
+    network,
+    client,
+    wallet: options.wallet,
+    now: options.now ?? new Date(),
+    stuckAfterMs: options.stuckAfterMs ?? Math.max(3 * (network.blockTimeMs ?? 12_000), 30_000),
+    beforeBroadcast: options.beforeBroadcast,
+  };
+  const result: AdvanceRefundsResult = {};
+  const count = (status: RefundStatus) => {
+    result[status] = (result[status] ?? 0) + 1;
+  };
+  const inFlight: InFlight = { tokens: new Map(), coin: 0n };
+  const submitted = await database.refund.findMany({
+    where: { network: network.id, status: "SUBMITTED" },
+    include: { transactions: { orderBy: { createdAt: "asc" } } },
+    orderBy: { createdAt: "asc" },
+    take: refundsPerPass,
+  });
+  for (const refund of submitted) {
+    refund.transactions = refund.transactions.filter((transaction) => transaction.attempt === refund.attempt);
+    const status = await followSubmitted(context, refund).catch((error) => {
+      // A node hiccup leaves the refund where it is; the next pass continues from the records.
+      log.warn({ err: error, refundId: refund.id }, "refund pass interrupted");
+      return "waiting" as const;
+    });
+    if (status !== "waiting") count(status);
+    else {
+      count("SUBMITTED");
+      holdBack(context, inFlight, refund);
+    }
+  }
+
+  // More in flight than one pass follows: what they will still take is not all known, so nothing
+  // new goes out until the passes have caught up.
+  if (submitted.length === refundsPerPass) return result;
+  const pending = await database.refund.findMany({
+    where: { network: network.id, status: "PENDING" },
+    include: { transactions: true, invoice: { include: { payments: true, refunds: true } } },
+    orderBy: { createdAt: "asc" },
+    take: refundsPerPass,
+  });
+  if (pending.length === 0) return result;
+  const budget = await readBudget(context, pending, inFlight);
+  const fees = await client.estimateFeesPerGas();
+  for (const refund of pending) {
+    try {
+      count(await startRefund(context, refund, budget, fees));
+    } catch (error) {
+      log.warn({ err: error, refundId: refund.id }, "refund pass interrupted");
+      count(refund.status);
+    }
+  }
+  return result;
+}
+
+/** SUBMITTED: follows its transfer; SUCCEEDED at the network's depth, FAILED when it reverted. */
+async function followSubmitted(
+  context: RefundContext,
+  refund: RefundWithTransactions,
+): Promise<RefundStatus | "waiting"> {
+  const transfer = await followRefund(context, refund);
+  if (transfer === "waiting") return "waiting";
+  if (transfer === "reverted") {
+    await finishRefund(context, refund, { event: "fail", failureReason: "The refund's transfer reverted." });
+    return "FAILED";
+  }
+  const head = await context.client.getBlockNumber();
+  if (head - transfer.blockNumber + 1n < BigInt(context.network.confirmations)) return "SUBMITTED";
+  await finishRefund(context, refund, { event: "confirm", txHash: transfer.hash });
+  return "SUCCEEDED";
+}
+
+/** What an unmined transfer will still take from the wallet: its amount, and at most its fee. */
+function holdBack(context: RefundContext, inFlight: InFlight, refund: RefundWithTransactions) {
+  const current = refund.transactions.find((transaction) => !transaction.replacedAt);
+  const token = findToken(context.network, refund.token);
+  if (!current || !token) return;
+  const parsed = parseTransaction(current.raw as Hex);
+  inFlight.coin += (parsed.gas ?? 0n) * (parsed.maxFeePerGas ?? 0n) + (parsed.value ?? 0n);
+  if (token.address)
+    inFlight.tokens.set(
+      token.symbol,
+      (inFlight.tokens.get(token.symbol) ?? 0n) + toBaseUnits(refund.amount.toFixed(), token.decimals),
+    );
+}
+
+/** The wallet's balances now, less what is in flight. */
+async function readBudget(
+  context: RefundContext,
+  pending: PendingRefund[],
+  inFlight: InFlight,
+): Promise<Budget> {
+  const { client, network, wallet } = context;
+  const tokens = new Map<string, bigint>();
+  for (const symbol of new Set(pending.map((refund) => refund.token))) {
+    const token = findToken(network, symbol);
+    if (!token?.address) continue;
+    const held = await client.readContract({
+      address: token.address as Address,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [wallet.address],
+    });
+    tokens.set(symbol, held - (inFlight.tokens.get(symbol) ?? 0n));
+  }
+  const coin = (await client.getBalance({ address: wallet.address })) - inFlight.coin;
+  return { tokens, coin, blocked: new Set() };
+}
+
+/**
+ * PENDING: the signer's own check of where and how much, then the wallet's balance; signs the
+ * transfer (→ SUBMITTED) when the wallet can pay it, else the refund waits with the reason.
+ */
+async function startRefund(
+  context: RefundContext,
+  refund: PendingRefund,
+  budget: Budget,
+  fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
+): Promise<RefundStatus> {
+  const { network, wallet } = context;
+  const token = findToken(network, refund.token);
+  const refusal = token
+    ? checkRefundDestination(refund, refund.invoice)
+    : { reason: "token_not_listed", message: `Refused: ${network.id} no longer lists ${refund.token}.` };
+  if (refusal || !token) {
+    metrics().refundsRefused.inc({ reason: refusal?.reason ?? "token_not_listed" });
+    log.error(
+      {
+        alert: true,
+        reason: refusal?.reason,
+        refundId: refund.id,
+        organizationId: refund.organizationId,
+        network: network.id,
+      },
+      `refund refused: ${refusal?.message}`,
+    );
+    await finishRefund(context, refund, { event: "fail", failureReason: refusal?.message ?? "" });
+    return "FAILED";
+  }
+  const coin = network.tokens.find((candidate) => !candidate.address)?.symbol ?? "coin";
+  const key = token.address ? token.symbol : coinKey;
+  if (budget.blocked.has(key) || budget.blocked.has(coinKey))
+    return wait(
+      context,
+      refund,
+      `Queued behind an earlier refund that the refund wallet ${wallet.address} cannot pay yet.`,
+    );
+  const amount = toBaseUnits(refund.amount.toFixed(), token.decimals);
+  const to = refund.toAddress as Address;
+  if (token.address) {
+    const available = budget.tokens.get(token.symbol) ?? 0n;
+    if (available < amount) {
+      budget.blocked.add(key);
+      return wait(
+        context,
+        refund,
+        `The refund wallet ${wallet.address} holds ${shown(available, token.decimals)} ${token.symbol}; this refund needs ${refund.amount.toFixed()} ${token.symbol}.`,
+      );
+    }
+  }
+  const gas = token.address
+    ? await estimateTransferGas(context.client, {
+        token: token.address as Address,
+        from: wallet.address,
+        to,
+        amount,
+      })
+    : nativeTransferGas;
+  const coinNeeded = gas * fees.maxFeePerGas + (token.address ? 0n : amount);
+  if (budget.coin < coinNeeded) {
+    budget.blocked.add(coinKey);
+    const held = shown(budget.coin, 18);
+    return wait(
+      context,
+      refund,
+      `The refund wallet ${wallet.address} holds ${held} ${coin}; this refund needs ${shown(coinNeeded, 18)} ${coin}${token.address ? " for its fee" : ", its amount and fee"}.`,
+    );
+  }
+  const unsigned: UnsignedTransaction = token.address
+    ? {
+        to: token.address as Address,
+        value: 0n,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, amount] }),
+        gas,
+        ...fees,
+      }
+    : { to, value: amount, gas, ...fees };
+  // Spent before signing: a transfer recorded but interrupted before its broadcast still counts.
+  budget.coin -= coinNeeded;
+  if (token.address) budget.tokens.set(token.symbol, (budget.tokens.get(token.symbol) ?? 0n) - amount);
+  await signForRefund(context, refund, "submit", unsigned);
+  return "SUBMITTED";
+}
+
+/** Stays PENDING with the reason shown to the merchant (written when it changes). */
+async function wait(context: RefundContext, refund: PendingRefund, reason: string): Promise<RefundStatus> {
+  if (refund.pendingReason === reason) return "PENDING";
+  const status = nextRefundStatus(refund.status, "wait");
+  if (!status) throw new Error(`refund ${refund.id}: wait does not apply in ${refund.status}`);
+  await context.database.refund.updateMany({
+    where: { id: refund.id, organizationId: refund.organizationId, status: refund.status },
+    data: { status, pendingReason: reason },
+  });
+  log.warn({ refundId: refund.id, network: context.network.id }, `refund waits: ${reason}`);
+  return status;
+}

@@ -1,0 +1,445 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import {
+  type Address,
+  createWalletClient,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  http,
+  parseEther,
+  parseUnits,
+  zeroAddress,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { hardhat } from "viem/chains";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
+import {
+  type Devnet,
+  deployPriceFeeds,
+  deployTestUsdc,
+  devnetNetwork,
+  startDevnet,
+} from "@/lib/chains/devnet";
+import { devnetFunder } from "@/lib/chains/devnet-account";
+import type { NetworkConfig } from "@/lib/chains/networks";
+import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
+import { startPayment } from "@/lib/checkout/start-payment";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/ids";
+import { metrics } from "@/lib/metrics/metrics";
+import { scanNetwork } from "@/lib/payments/scan-network";
+import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
+import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
+import { type AdvanceRefundsOptions, advanceRefunds } from "./advance-refunds";
+import { getRefundWallets } from "./get-refund-wallets";
+import { reportRefundWallet } from "./report-refund-wallet";
+
+// A real Hardhat node (mining on transactions and when told), the real signer and its keys, real
+// PostgreSQL; refunds are created as rows (the API builds them), balances read back from the chain.
+const root = path.resolve(import.meta.dirname, "../..");
+const mnemonic =
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+const keys = sweeperKeysFromMnemonic(mnemonic);
+let devnet: Devnet;
+let network: NetworkConfig;
+let refundWallet: ReturnType<typeof keys.refundWallet>;
+const { abi } = compileTestUsdc();
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port: 9000 + Math.floor(Math.random() * 50), blockIntervalMs: 0 });
+  const usdc = await deployTestUsdc(devnet.rpcUrl);
+  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
+  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2, priceFeeds });
+  process.env.SERVICE_NETWORKS = JSON.stringify([network]);
+  process.env.SERVICE_HD_MNEMONIC = mnemonic;
+  refundWallet = keys.refundWallet(network.chainId);
+  await fund(refundWallet.address, "10");
+  await mint(refundWallet.address, "10000");
+}, 120_000);
+afterAll(async () => devnet?.stop());
+
+const funder = () =>
+  createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(devnet.rpcUrl) });
+const rpc = (method: string, params: unknown[] = []) =>
+  devnet.client.request({ method: method as never, params: params as never });
+const mine = (blocks = 1) => rpc("hardhat_mine", [`0x${blocks.toString(16)}`]);
+const usdcAddress = () => network.tokens[0].address as Hex;
+
+async function fund(to: string, eth: string) {
+  const hash = await funder().sendTransaction({ to: to as Hex, value: parseEther(eth) });
+  await devnet.client.waitForTransactionReceipt({ hash });
+}
+
+async function mint(to: string, amount: string) {
+  const hash = await funder().writeContract({
+    address: usdcAddress(),
+    abi,
+    functionName: "mint",
+    args: [to, parseUnits(amount, 6)],
+  });
+  await devnet.client.waitForTransactionReceipt({ hash });
+}
+
+const usdcBalance = (address: string) =>
+  devnet.client.readContract({
+    address: usdcAddress(),
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [address as Hex],
+  });
+
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+/** A confirmed invoice of `amount` paid by `payer` (the payment as the watcher records it). */
+async function paidInvoice(amount: string, payer: string = freshAddress(), token = "USDC") {
+  const { organization } = await createTestOrganization();
+  const invoice = await createTestInvoice(organization.id, { amount, status: "CONFIRMED" });
+  await db().invoice.update({ where: { id: invoice.id }, data: { token, amountPaid: amount } });
+  await db().payment.create({
+    data: {
+      id: newId("payment"),
+      organizationId: organization.id,
+      invoiceId: invoice.id,
+      txHash: `0x${crypto.randomUUID().replaceAll("-", "").padEnd(64, "0")}`,
+      logIndex: 0,
+      amount,
+      blockNumber: 1n,
+      blockHash: "0x00",
+      status: "CONFIRMED",
+      fromAddress: payer,
+    },
+  });
+  return { ...invoice, token, payer };
+}
+
+type RefundInput = {
+  amount: string;
+  destination?: "PAYER" | "CLAIM" | "ADDRESS";
+  toAddress?: string | null;
+  requestedByKind?: string;
+  claimedAt?: Date | null;
+  decidedByUserId?: string | null;
+};
+
+async function createRefund(invoice: Awaited<ReturnType<typeof paidInvoice>>, input: RefundInput) {
+  return db().refund.create({
+    data: {
+      id: newId("refund"),
+      organizationId: invoice.organizationId,
+      invoiceId: invoice.id,
+      checkoutSessionId: invoice.checkoutSessionId,
+      network: "devnet",
+      token: invoice.token,
+      amount: input.amount,
+      amountUsd: input.amount,
+      status: "PENDING",
+      destination: input.destination ?? "PAYER",
+      toAddress: input.toAddress === undefined ? invoice.payer : input.toAddress,
+      claimedAt: input.claimedAt ?? null,
+      decidedByUserId: input.decidedByUserId ?? null,
+      requestedByKind: input.requestedByKind ?? "api_key",
+      requestedByName: "Test key",
+    },
+  });
+}
+
+const pass = (options: Partial<AdvanceRefundsOptions> = {}) =>
+  advanceRefunds(db(), network, devnet.client, { wallet: refundWallet, ...options });
+
+/** Refund passes with a block mined after each, until the refunds are done. */
+async function refundUntilSettled(ids: string[], options: Partial<AdvanceRefundsOptions> = {}) {
+  for (let round = 0; round < 10; round++) {
+    await pass(options);
+    const open = await db().refund.count({
+      where: { id: { in: ids }, status: { in: ["PENDING", "SUBMITTED"] } },
+    });
+    if (open === 0) break;
+    await mine(1);
+  }
+  return db().refund.findMany({
+    where: { id: { in: ids } },
+    include: { transactions: true },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
+const eventCount = (refundId: string, type: string) =>
+  db().event.count({ where: { type, payload: { path: ["refund", "id"], equals: refundId } } });
+
+/** ERC-20 Transfer events into `to` on the whole chain. */
+const transfersTo = async (to: string) =>
+  (
+    await devnet.client.getContractEvents({
+      address: usdcAddress(),
+      abi: erc20Abi,
+      eventName: "Transfer",
+      args: { to: to as Address },
+      fromBlock: 0n,
+    })
+  ).length;
+
+describe("refunds on a devnet", () => {
+  it("refunds 16 of 40 USDC to the address that paid: the buyer's own wallet, read on chain", async () => {
+    const buyer = privateKeyToAccount(generatePrivateKey());
+    await fund(buyer.address, "1");
+    await mint(buyer.address, "40");
+    const { organization } = await createTestOrganization();
+    const created = await createCheckoutSession(db(), {
+      organizationId: organization.id,
+      request: { mode: "standalone", amount: "40.00", currency: "USD", expiresInMinutes: 60 },
+      idempotency: null,
+    });
+    const invoice = await startPayment(db(), {
+      checkoutSessionId: (created.body as { id: string }).id,
+      network: "devnet",
+      token: "USDC",
+    });
+    const wallet = createWalletClient({ account: buyer, chain: hardhat, transport: http(devnet.rpcUrl) });
+    await devnet.client.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: usdcAddress(),
+        abi,
+        functionName: "transfer",
+        args: [invoice.depositAddress, parseUnits("40", 6)],
+      }),
+    });
+    await mine(2);
+    await scanNetwork(db(), network, devnet.client);
+    const payment = await db().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    expect(payment).toMatchObject({ status: "CONFIRMED", fromAddress: getAddress(buyer.address) });
+    const refund = await createRefund(
+      { ...invoice, token: "USDC", payer: payment.fromAddress as string },
+      { amount: "16" },
+    );
+
+    const [done] = await refundUntilSettled([refund.id]);
+    expect(done).toMatchObject({ status: "SUCCEEDED", failureReason: null, pendingReason: null });
+    expect(done.submittedAt).not.toBeNull();
+    expect(done.confirmedAt).not.toBeNull();
+    expect(done.transactions).toHaveLength(1);
+    expect(done.txHash).toBe(done.transactions[0].hash);
+    expect(await usdcBalance(buyer.address)).toBe(parseUnits("16", 6));
+    await pass();
+    await mine(3);
+    await pass();
+    expect(await eventCount(refund.id, "refund.succeeded")).toBe(1);
+    expect(await usdcBalance(buyer.address)).toBe(parseUnits("16", 6));
+  });
+
+  it("refunds native ETH to an address an owner named", async () => {
+    const to = freshAddress();
+    const invoice = await paidInvoice("0.05", freshAddress(), "ETH");
+    const refund = await createRefund(invoice, {
+      amount: "0.02",
+      destination: "ADDRESS",
+      toAddress: to,
+      requestedByKind: "user",
+    });
+    const [done] = await refundUntilSettled([refund.id]);
+    expect(done.status).toBe("SUCCEEDED");
+    expect(await devnet.client.getBalance({ address: to })).toBe(parseEther("0.02"));
+  });
+
+  it("broadcasts the refund again once when its block is reorganised away, and succeeds once", async () => {
+    const invoice = await paidInvoice("7");
+    const refund = await createRefund(invoice, { amount: "7" });
+    const snapshot = await rpc("evm_snapshot");
+    await pass(); // signed and mined at once
+    await pass(); // sees it mined, one confirmation
+    const mined = await db().signedTransaction.findFirstOrThrow({ where: { refundId: refund.id } });
+    expect(mined.blockHash).not.toBeNull();
+    await rpc("evm_revert", [snapshot]);
+    await mine(1);
+    expect(await usdcBalance(invoice.payer)).toBe(0n);
+    const [done] = await refundUntilSettled([refund.id]);
+    expect(done).toMatchObject({ status: "SUCCEEDED", resubmissions: 1 });
+    expect(done.transactions).toHaveLength(1);
+    expect(await usdcBalance(invoice.payer)).toBe(parseUnits("7", 6));
+    expect(await transfersTo(invoice.payer)).toBe(1);
+    expect(await eventCount(refund.id, "refund.succeeded")).toBe(1);
+  });
+
+  it("replaces a stuck refund with a higher fee, and only one of them pays", async () => {
+    const invoice = await paidInvoice("5");
+    const refund = await createRefund(invoice, { amount: "5" });
+    await rpc("evm_setAutomine", [false]);
+    try {
+      await pass();
+      await pass({ now: new Date(Date.now() + 120_000), stuckAfterMs: 60_000 });
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    await mine(1);
+    const [done] = await refundUntilSettled([refund.id]);
+    expect(done.status).toBe("SUCCEEDED");
+    expect(done.transactions).toHaveLength(2);
+    const [first, second] = [...done.transactions].sort(
+      (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
+    );
+    expect(second.nonce).toBe(first.nonce);
+    expect(first.replacedAt).not.toBeNull();
+    expect(BigInt(second.maxFeePerGas.toFixed())).toBeGreaterThan(BigInt(first.maxFeePerGas.toFixed()));
+    expect(done.txHash).toBe(second.blockHash ? second.hash : first.hash);
+    expect(await transfersTo(invoice.payer)).toBe(1);
+    expect(await usdcBalance(invoice.payer)).toBe(parseUnits("5", 6));
+  });
+
+  it("after a SIGKILL between recording and broadcasting, the next pass sends the recorded transfer once", async () => {
+    const invoice = await paidInvoice("9");
+    const refund = await createRefund(invoice, { amount: "9" });
+    const child = spawn(
+      process.execPath,
+      [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/test-support/refund-pass.ts"],
+      { cwd: root, stdio: "ignore", env: { ...process.env, LOG_LEVEL: "silent" } },
+    );
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.once("exit", (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+    );
+    // tsx forwards its child's death as its own exit; either way the pass never finished.
+    expect(signal === "SIGKILL" || code !== 0).toBe(true);
+    const recorded = await db().refund.findUniqueOrThrow({
+      where: { id: refund.id },
+      include: { transactions: true },
+    });
+    expect(recorded.status).toBe("SUBMITTED");
+    expect(recorded.transactions).toHaveLength(1);
+    expect(await usdcBalance(invoice.payer)).toBe(0n);
+
+    const [done] = await refundUntilSettled([refund.id]);
+    expect(done.status).toBe("SUCCEEDED");
+    expect(done.transactions).toHaveLength(1);
+    expect(done.transactions[0].hash).toBe(recorded.transactions[0].hash);
+    expect(await transfersTo(invoice.payer)).toBe(1);
+    expect(await usdcBalance(invoice.payer)).toBe(parseUnits("9", 6));
+    expect(await eventCount(refund.id, "refund.succeeded")).toBe(1);
+  }, 120_000);
+});
+
+describe("the refund wallet", () => {
+  const poorKeys = sweeperKeysFromMnemonic(
+    "legal winner thank year wave sausage worth useful legal winner thank yellow",
+  );
+
+  it("keeps refunds pending with the reason while unfunded, and never lets queued ones exceed its balance", async () => {
+    const poor = poorKeys.refundWallet(network.chainId);
+    const invoice = await paidInvoice("40");
+    const first = await createRefund(invoice, { amount: "16" });
+    const second = await createRefund(invoice, { amount: "16" });
+    const third = await createRefund(invoice, { amount: "8" });
+    const ids = [first.id, second.id, third.id];
+    const statuses = async () =>
+      (await db().refund.findMany({ where: { id: { in: ids } }, orderBy: { createdAt: "asc" } })).map(
+        (refund) => [refund.status, refund.pendingReason],
+      );
+
+    await pass({ wallet: poor });
+    expect(await statuses()).toEqual([
+      ["PENDING", `The refund wallet ${poor.address} holds 0 USDC; this refund needs 16 USDC.`],
+      ["PENDING", `Queued behind an earlier refund that the refund wallet ${poor.address} cannot pay yet.`],
+      ["PENDING", `Queued behind an earlier refund that the refund wallet ${poor.address} cannot pay yet.`],
+    ]);
+    await reportRefundWallet(db(), network, devnet.client, poor.address);
+    const [report] = (await getRefundWallets(db())).filter((wallet) => wallet.address === poor.address);
+    expect(report).toMatchObject({
+      low: true,
+      balances: [
+        { unit: "ETH", amount: "0" },
+        { unit: "USDC", amount: "0" },
+      ],
+      queued: [{ unit: "USDC", amount: "40" }],
+    });
+
+    // Tokens but no coin for the fee: still waiting, now for the coin.
+    await mint(poor.address, "20");
+    await pass({ wallet: poor });
+    const [[, coinReason]] = await statuses();
+    expect(coinReason).toMatch(
+      new RegExp(`^The refund wallet ${poor.address} holds 0 ETH; this refund needs .+ ETH for its fee\\.$`),
+    );
+
+    // 20 USDC and coin: the first goes out; the second (16 more) would exceed what is left.
+    await fund(poor.address, "1");
+    await pass({ wallet: poor });
+    expect((await statuses()).map(([status]) => status)).toEqual(["SUBMITTED", "PENDING", "PENDING"]);
+    expect((await statuses())[1][1]).toBe(
+      `The refund wallet ${poor.address} holds 4 USDC; this refund needs 16 USDC.`,
+    );
+
+    await mint(poor.address, "20");
+    const done = await refundUntilSettled(ids, { wallet: poor });
+    expect(done.map((refund) => refund.status)).toEqual(["SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
+    expect(done.map((refund) => refund.pendingReason)).toEqual([null, null, null]);
+    expect(await usdcBalance(invoice.payer)).toBe(parseUnits("40", 6));
+    expect(await usdcBalance(poor.address)).toBe(0n);
+    await reportRefundWallet(db(), network, devnet.client, poor.address);
+    const [after] = (await getRefundWallets(db())).filter((wallet) => wallet.address === poor.address);
+    expect(after).toMatchObject({ low: false, queued: [] });
+  });
+});
+
+describe("where refunds may go", () => {
+  const payer = freshAddress();
+  const other = freshAddress();
+  // The refund (its invoice paid 40 USDC by `payer`) → the reason the signer refuses it.
+  const refusals: [string, RefundInput, string][] = [
+    ["to someone who did not pay", { amount: "1", toAddress: other }, "not_the_payer"],
+    ["to the zero address (payer unknown)", { amount: "1", toAddress: zeroAddress }, "no_destination"],
+    ["a claim nobody claimed", { amount: "1", destination: "CLAIM", toAddress: other }, "not_claimed"],
+    [
+      "an address an agent named, no owner decided",
+      { amount: "1", destination: "ADDRESS", toAddress: other, requestedByKind: "agent_credential" },
+      "address_not_decided_by_owner",
+    ],
+    ["more than was paid", { amount: "41" }, "exceeds_payment"],
+  ];
+
+  it.each(refusals)(
+    "refuses a refund %s: failed with the reason, refund.failed once, nothing sent",
+    async (_, input, reason) => {
+      const invoice = await paidInvoice("40", payer);
+      const refund = await createRefund(invoice, input);
+      const refused = () =>
+        metrics()
+          .refundsRefused.get()
+          .then((metric) => metric.values.find((value) => value.labels.reason === reason)?.value ?? 0);
+      const before = await refused();
+      await pass();
+      await pass();
+      const failed = await db().refund.findUniqueOrThrow({
+        where: { id: refund.id },
+        include: { transactions: true },
+      });
+      expect(failed.status).toBe("FAILED");
+      expect(failed.failureReason).toMatch(/^Refused/);
+      expect(failed.transactions).toHaveLength(0);
+      expect(await eventCount(refund.id, "refund.failed")).toBe(1);
+      expect(await refused()).toBe(before + 1);
+      expect(await usdcBalance(input.toAddress ?? payer)).toBe(0n);
+    },
+  );
+
+  it("sends a claimed claim and an owner-confirmed agent's address", async () => {
+    const invoice = await paidInvoice("40", payer);
+    const claimTo = freshAddress();
+    const decidedTo = freshAddress();
+    const claim = await createRefund(invoice, {
+      amount: "3",
+      destination: "CLAIM",
+      toAddress: claimTo,
+      claimedAt: new Date(),
+    });
+    const decided = await createRefund(invoice, {
+      amount: "4",
+      destination: "ADDRESS",
+      toAddress: decidedTo,
+      requestedByKind: "agent_credential",
+      decidedByUserId: "usr_owner",
+    });
+    const done = await refundUntilSettled([claim.id, decided.id]);
+    expect(done.map((refund) => refund.status)).toEqual(["SUCCEEDED", "SUCCEEDED"]);
+    expect(await usdcBalance(claimTo)).toBe(parseUnits("3", 6));
+    expect(await usdcBalance(decidedTo)).toBe(parseUnits("4", 6));
+  });
+});

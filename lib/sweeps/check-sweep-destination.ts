@@ -1,0 +1,77 @@
+import { log } from "../log";
+import { metrics } from "../metrics/metrics";
+import { type Sweep, type SweepContext, transitionSweep } from "./sweep-transactions";
+
+/**
+ * The signer's own check, made right before it signs a transfer: the destination must be the
+ * organization's wallet in force for the network, read from the database now, and within the
+ * operator's pin when there is one. A sweep planned before a change that has since taken effect
+ * (applied after the sweep was planned) is re-targeted to the wallet now in force: that change
+ * was confirmed and waited out its delay, and the old wallet is exactly what it replaced. Any
+ * other destination is refused: the sweep is deferred with the reason, an alert-level log line
+ * and a metric, and nothing is sent. Returns the sweep to sign, or null when deferred.
+ */
+export async function checkSweepDestination(
+  context: SweepContext,
+  sweep: Sweep,
+  pinned: Record<string, string[]> | undefined,
+): Promise<Sweep | null> {
+  const { database, network } = context;
+  const inForce = await database.settlementWallet.findUnique({
+    where: { organizationId_network: { organizationId: sweep.organizationId, network: network.id } },
+  });
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  let target = sweep;
+  if (inForce && !same(inForce.address, sweep.toAddress)) {
+    const change = await database.settlementChange.findFirst({
+      where: {
+        organizationId: sweep.organizationId,
+        network: network.id,
+        status: "APPLIED",
+        address: inForce.address,
+        updatedAt: { gt: sweep.createdAt },
+      },
+    });
+    if (change) {
+      const moved = await database.sweep.updateMany({
+        where: {
+          id: sweep.id,
+          organizationId: sweep.organizationId,
+          status: sweep.status,
+          toAddress: sweep.toAddress,
+        },
+        data: { toAddress: inForce.address },
+      });
+      if (moved.count !== 1) throw new Error(`sweep ${sweep.id} moved on meanwhile`);
+      log.warn(
+        { sweepId: sweep.id, from: sweep.toAddress, to: inForce.address, settlementChangeId: change.id },
+        "sweep re-targeted to the settlement wallet now in force",
+      );
+      target = { ...sweep, toAddress: inForce.address };
+    }
+  }
+  const refusal = !inForce
+    ? ["no_wallet_in_force", `${network.id} has no settlement wallet in force for this organization.`]
+    : !same(inForce.address, target.toAddress)
+      ? [
+          "destination_not_in_force",
+          `Refused to pay ${target.toAddress}: the settlement wallet in force on ${network.id} is ${inForce.address}.`,
+        ]
+      : pinned && !(pinned[network.id] ?? []).some((address) => same(address, target.toAddress))
+        ? [
+            "destination_not_pinned",
+            `Refused to pay ${target.toAddress}: it is not among the operator's SERVICE_SWEEP_DESTINATIONS for ${network.id}.`,
+          ]
+        : null;
+  if (!refusal) return target;
+  const [reason, message] = refusal;
+  if (target.status !== "DEFERRED" || target.failureReason !== message) {
+    await transitionSweep(context, target, "defer", { failureReason: message });
+    metrics().sweepsDeferred.inc({ reason });
+    log.error(
+      { alert: true, reason, sweepId: target.id, organizationId: target.organizationId, network: network.id },
+      `sweep refused: ${message}`,
+    );
+  }
+  return null;
+}
