@@ -4,10 +4,10 @@
 // of the document, the contract suite and the generated-client test are Vitest tests). Exits
 // non-zero if anything failed.
 //
-// Stages that need nothing from each other overlap, so a 2-core machine is never idle while a
-// Vitest file waits on PostgreSQL, a devnet or a child process: the production build for the
-// end-to-end suite, lint and typecheck all run beside Vitest, their output held in files and
-// printed, in this order, when each is done.
+// Stages that need nothing from each other overlap, so a 2-core machine is not idle while a
+// Vitest file waits on PostgreSQL, a devnet or a child process: lint, typecheck and then the
+// production build for the end-to-end suite run beside Vitest, their output held in files under
+// test-results/ and printed when each is done.
 import { execFileSync, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -107,12 +107,15 @@ async function check(name: string, stage: ReturnType<typeof background>) {
   suites.push({ name, counts: { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 } });
 }
 
-// The end-to-end suite's production build (`npm start` builds when sources are newer than it),
-// without telemetry as there.
-process.env.NEXT_TELEMETRY_DISABLED = "1";
-const build = buildIsStale() ? background(nextBuild[0], [...nextBuild[1]], "build.log") : undefined;
 const lint = background(bin("biome"), ["ci", "."], "lint.log");
 const typecheck = background(bin("tsc"), ["--noEmit"], "typecheck.log");
+// The end-to-end suite's production build (`npm start` builds when sources are newer than it),
+// without telemetry as there. It starts once the typecheck is done: tsc reads .next/types, which
+// the build writes.
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+const build = typecheck.status.then(() =>
+  buildIsStale() ? background(nextBuild[0], [...nextBuild[1]], "build.log") : undefined,
+);
 
 console.log("\n━━ unit + integration (vitest)");
 const vitestReport = path.join(results, "vitest.json");
@@ -157,7 +160,7 @@ await check(
 );
 
 // Its failure is the end-to-end suite's: Playwright's server builds again and reports it.
-await build?.report("production build for the end-to-end suite");
+await (await build)?.report("production build for the end-to-end suite");
 console.log("\n━━ end-to-end (playwright, chromium)");
 const playwrightReport = path.join(results, "e2e.json");
 rmSync(playwrightReport, { force: true });
