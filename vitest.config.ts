@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
@@ -16,6 +17,10 @@ const shared = {
 
 export default defineConfig({
   test: {
+    // A worker per core, and at least two: integration files spend most of their time waiting on
+    // PostgreSQL, devnets and child processes, and each has its own database and devnet port, so
+    // they can overlap (Vitest's default on 2 cores is one worker). TEST_WORKERS overrides it.
+    maxWorkers: Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism()),
     projects: [
       {
         ...shared,

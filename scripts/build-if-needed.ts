@@ -39,10 +39,16 @@ export function buildIsStale(): boolean {
   return inputs.some((input) => newestMtime(path.join(root, input)) > builtAt);
 }
 
+/** `next build`, as a command and its arguments. */
+export const nextBuild = [
+  process.execPath,
+  [path.join(root, "node_modules/next/dist/bin/next"), "build"],
+] as const;
+
 export function buildIfNeeded(): void {
   if (!buildIsStale()) return;
   console.log("Building the app (first start or sources changed)…");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+  const result = spawnSync(...nextBuild, {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },

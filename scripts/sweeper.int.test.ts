@@ -1,18 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createWalletClient, erc20Abi, type Hex, http, parseEther, parseUnits } from "viem";
-import { hardhat } from "viem/chains";
+import { erc20Abi, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
-import {
-  type Devnet,
-  deployPriceFeeds,
-  deployTestUsdc,
-  devnetNetwork,
-  startDevnet,
-} from "@/lib/chains/devnet";
-import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { startPayment } from "@/lib/checkout/start-payment";
@@ -20,26 +10,20 @@ import { db } from "@/lib/db/client";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { createTestOrganization, setTestSettlementWallets } from "@/scripts/test-support/fixtures";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 
 // `npm run sweeper` as a real process, killed with SIGKILL while a sweep's transfer is in flight,
 // then started again: the sweep completes and the money moves once.
 const root = path.resolve(import.meta.dirname, "..");
 const mnemonic =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
-let devnet: Devnet;
+let devnet: TestDevnet;
 let network: NetworkConfig;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 9330 + Math.floor(Math.random() * 20), blockIntervalMs: 0 });
-  network = devnetNetwork({
-    rpcUrl: devnet.rpcUrl,
-    usdc: await deployTestUsdc(devnet.rpcUrl),
-    confirmations: 2,
-    priceFeeds: await deployPriceFeeds(devnet.rpcUrl),
-  });
-  process.env.SERVICE_NETWORKS = JSON.stringify([network]);
-  process.env.SERVICE_HD_MNEMONIC = mnemonic;
+  devnet = await startTestDevnet({ confirmations: 2, mnemonic });
+  network = devnet.network;
 }, 120_000);
 /** tsx runs the script in a child process of its own: SIGKILL the whole group, the sweeper too. */
 function kill(child: ChildProcess) {
@@ -54,11 +38,6 @@ afterAll(async () => {
   for (const child of children) kill(child);
   await devnet?.stop();
 });
-
-const rpc = (method: string, params: unknown[] = []) =>
-  devnet.client.request({ method: method as never, params: params as never });
-const wallet = () =>
-  createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(devnet.rpcUrl) });
 
 function startSweeper() {
   const child = spawn(
@@ -104,25 +83,13 @@ describe("npm run sweeper", () => {
       network: "devnet",
       token: "USDC",
     });
-    const usdc = network.tokens[0].address as Hex;
-    const { abi } = compileTestUsdc();
-    await devnet.client.waitForTransactionReceipt({
-      hash: await wallet().writeContract({
-        address: usdc,
-        abi,
-        functionName: "mint",
-        args: [invoice.depositAddress, parseUnits("40", 6)],
-      }),
-    });
-    const gasWallet = sweeperKeysFromMnemonic(mnemonic).gasWallet(network.chainId).address;
-    await devnet.client.waitForTransactionReceipt({
-      hash: await wallet().sendTransaction({ to: gasWallet, value: parseEther("1") }),
-    });
-    await rpc("hardhat_mine", ["0x2"]);
+    await devnet.mintUsdc(invoice.depositAddress, "40");
+    await devnet.sendEth(sweeperKeysFromMnemonic(mnemonic).gasWallet(network.chainId).address, "1");
+    await devnet.mine(2);
     await scanNetwork(db(), network, devnet.client);
 
     // Blocks only when the test mines them, so the transfer waits in the mempool when killed.
-    await rpc("evm_setAutomine", [false]);
+    await devnet.rpc("evm_setAutomine", [false]);
     const sweep = () =>
       db().sweep.findFirst({ where: { invoiceId: invoice.id }, include: { transactions: true } });
     const first = startSweeper();
@@ -132,7 +99,7 @@ describe("npm run sweeper", () => {
     await waitFor(
       sweep,
       (found) => found?.status === "SUBMITTED",
-      async () => (await sweep())?.status === "FUNDING" && rpc("evm_mine"),
+      async () => (await sweep())?.status === "FUNDING" && devnet.rpc("evm_mine"),
     );
     kill(first);
     await new Promise((resolve) => first.once("exit", resolve));
@@ -141,24 +108,17 @@ describe("npm run sweeper", () => {
     const done = await waitFor(
       sweep,
       (found) => found?.status === "CONFIRMED",
-      () => rpc("evm_mine"),
+      () => devnet.rpc("evm_mine"),
     );
     expect(done?.transactions.filter((transaction) => transaction.kind === "TRANSFER")).toHaveLength(1);
     const transfers = await devnet.client.getContractEvents({
-      address: usdc,
+      address: devnet.usdc,
       abi: erc20Abi,
       eventName: "Transfer",
       args: { to: settlement },
       fromBlock: 0n,
     });
     expect(transfers).toHaveLength(1);
-    expect(
-      await devnet.client.readContract({
-        address: usdc,
-        abi: erc20Abi,
-        functionName: "balanceOf",
-        args: [settlement],
-      }),
-    ).toBe(parseUnits("40", 6));
+    expect(await devnet.usdcBalance(settlement)).toBe(parseUnits("40", 6));
   }, 480_000);
 });

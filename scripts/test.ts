@@ -3,9 +3,15 @@
 // the OpenAPI coverage check and the leftover-process check count as one test each (Redocly's lint
 // of the document, the contract suite and the generated-client test are Vitest tests). Exits
 // non-zero if anything failed.
+//
+// Stages that need nothing from each other overlap, so a 2-core machine is not idle while a
+// Vitest file waits on PostgreSQL, a devnet or a child process: lint, typecheck and then the
+// production build for the end-to-end suite run beside Vitest, their output held in files under
+// test-results/ and printed when each is done.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { buildIsStale, nextBuild } from "./build-if-needed";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
@@ -27,9 +33,19 @@ function groupAlive(pgid: number) {
   }
 }
 
-/** Runs a suite in a process group of its own; anything of that group still alive after it is a leak. */
-async function run(command: string, args: string[]): Promise<number> {
-  const child = spawn(command, args, { cwd: root, stdio: "inherit", env: process.env, detached: true });
+/**
+ * Runs a suite in a process group of its own; anything of that group still alive after it is a
+ * leak. With `log`, its output goes to that file instead of this terminal.
+ */
+async function run(command: string, args: string[], log?: string): Promise<number> {
+  const output = log ? openSync(log, "w") : "inherit";
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: ["ignore", output, output],
+    env: process.env,
+    detached: true,
+  });
+  if (typeof output === "number") closeSync(output);
   // Ctrl-C reaches only this process now: pass it on to the suite's group.
   const forward = (signal: NodeJS.Signals) => process.kill(-(child.pid as number), signal);
   process.on("SIGINT", forward);
@@ -71,14 +87,35 @@ function readJson<T>(file: string): T | undefined {
   }
 }
 
-async function check(name: string, command: string, args: string[]) {
-  console.log(`\n━━ ${name}`);
-  const ok = (await run(command, args)) === 0;
+/** Starts a stage beside the others, its output in test-results/<file>; `report` prints it. */
+function background(command: string, args: string[], file: string) {
+  const log = path.join(results, file);
+  const status = run(command, args, log);
+  return {
+    status,
+    report: async (title: string) => {
+      const code = await status;
+      console.log(`\n━━ ${title}`);
+      process.stdout.write(readFileSync(log, "utf8"));
+      return code;
+    },
+  };
+}
+
+async function check(name: string, stage: ReturnType<typeof background>) {
+  const ok = (await stage.report(name)) === 0;
   suites.push({ name, counts: { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 } });
 }
 
-await check("lint (biome)", bin("biome"), ["ci", "."]);
-await check("typecheck (tsc)", bin("tsc"), ["--noEmit"]);
+const lint = background(bin("biome"), ["ci", "."], "lint.log");
+const typecheck = background(bin("tsc"), ["--noEmit"], "typecheck.log");
+// The end-to-end suite's production build (`npm start` builds when sources are newer than it),
+// without telemetry as there. It starts once the typecheck is done: tsc reads .next/types, which
+// the build writes.
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+const build = typecheck.status.then(() =>
+  buildIsStale() ? background(nextBuild[0], [...nextBuild[1]], "build.log") : undefined,
+);
 
 console.log("\n━━ unit + integration (vitest)");
 const vitestReport = path.join(results, "vitest.json");
@@ -111,11 +148,19 @@ suites.push({
     : { passed: 0, failed: 1, skipped: 0 },
 });
 
-await check("OpenAPI operations covered by contract-checked tests", bin("tsx"), [
-  path.join(root, "scripts/openapi-coverage.ts"),
-  openApiTraffic,
-]);
+await check("lint (biome)", lint);
+await check("typecheck (tsc)", typecheck);
+await check(
+  "OpenAPI operations covered by contract-checked tests",
+  background(
+    bin("tsx"),
+    [path.join(root, "scripts/openapi-coverage.ts"), openApiTraffic],
+    "openapi-coverage.log",
+  ),
+);
 
+// Its failure is the end-to-end suite's: Playwright's server builds again and reports it.
+await (await build)?.report("production build for the end-to-end suite");
 console.log("\n━━ end-to-end (playwright, chromium)");
 const playwrightReport = path.join(results, "e2e.json");
 rmSync(playwrightReport, { force: true });

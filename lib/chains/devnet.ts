@@ -17,7 +17,10 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 export type Devnet = { rpcUrl: string; client: PublicClient; stop: () => Promise<void> };
 
-/** Starts a Hardhat 2 node on 127.0.0.1:`port` (blockIntervalMs 0: blocks only on transactions). */
+/**
+ * Starts a Hardhat 2 node on 127.0.0.1:`port` (blockIntervalMs 0: blocks only on transactions).
+ * Port 0 lets the system pick a free one: the node reports it when it listens.
+ */
 export async function startDevnet(options: { port: number; blockIntervalMs?: number }): Promise<Devnet> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -33,7 +36,7 @@ export async function startDevnet(options: { port: number; blockIntervalMs?: num
     ],
     {
       cwd: root,
-      stdio: "ignore",
+      stdio: ["ignore", options.port === 0 ? "pipe" : "ignore", "ignore"],
       env: {
         ...process.env,
         DEVNET_BLOCK_INTERVAL_MS: String(options.blockIntervalMs ?? 1000),
@@ -41,7 +44,8 @@ export async function startDevnet(options: { port: number; blockIntervalMs?: num
       },
     },
   );
-  const rpcUrl = `http://127.0.0.1:${options.port}`;
+  const port = options.port === 0 ? await listeningPort(child) : options.port;
+  const rpcUrl = `http://127.0.0.1:${port}`;
   // cacheTime 0: viem otherwise answers getBlockNumber from a 4-second cache, and a watcher must
   // see the head as it is.
   const client = createPublicClient({ chain: hardhat, transport: http(rpcUrl), cacheTime: 0 });
@@ -65,6 +69,25 @@ export async function startDevnet(options: { port: number; blockIntervalMs?: num
       await exited;
     },
   };
+}
+
+/** The port of "Started HTTP and WebSocket JSON-RPC server at http://127.0.0.1:<port>/" on the node's output. */
+async function listeningPort(child: ChildProcess): Promise<number> {
+  const output = child.stdout as NonNullable<ChildProcess["stdout"]>;
+  let seen = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /JSON-RPC server at http:\/\/[^/]*:(\d+)\//.exec(seen);
+      if (match) resolve(Number(match[1]));
+    };
+    output.on("data", read);
+    child.once("exit", () => reject(new Error("the devnet did not start")));
+  });
+  // The node logs every call it answers: read on, and drop it, so it never waits on a full pipe.
+  output.removeAllListeners("data");
+  output.resume();
+  return port;
 }
 
 async function deploy(rpcUrl: string, contract: ReturnType<typeof compileTestUsdc>, args: unknown[] = []) {

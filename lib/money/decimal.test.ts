@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { propertyRuns } from "@/scripts/test-support/property-runs";
 import {
   checkPositiveDecimal,
   divideUp,
@@ -106,7 +107,7 @@ describe("sums of partial payments", () => {
         expect(sum.toFixed(decimals)).toBe(fromBaseUnits(exact, decimals));
         expect(toBaseUnits(sum, decimals)).toBe(exact);
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 });

@@ -4,19 +4,13 @@ import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { GET as listTransactions } from "@/app/api/private/transactions/route";
 import { GET as publicPayment } from "@/app/api/public/payments/[id]/route";
 import { POST as start } from "@/app/api/public/payments/route";
-import {
-  type Devnet,
-  deployPriceFeeds,
-  deployTestUsdc,
-  devnetNetwork,
-  setDevnetPrice,
-  startDevnet,
-} from "@/lib/chains/devnet";
+import { setDevnetPrice } from "@/lib/chains/devnet";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { getDashboardOverview } from "@/lib/dashboard/get-dashboard-overview";
 import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { getInvoiceTimeline } from "./get-invoice-timeline";
 import { markOverdueInvoices } from "./mark-overdue-invoices";
 import { payInvoiceOnDevnet } from "./pay-invoice-on-devnet";
@@ -24,16 +18,12 @@ import { scanNetwork } from "./scan-network";
 
 // One invoice has one amountUsd, rate and token amount, fixed at the quote, in every
 // event, API response and dashboard view, whatever the price does afterwards and however it is paid.
-let devnet: Devnet;
+let devnet: TestDevnet;
 let network: NetworkConfig;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 9130 + Math.floor(Math.random() * 20), blockIntervalMs: 0 });
-  const usdc = await deployTestUsdc(devnet.rpcUrl);
-  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
-  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 1, priceFeeds });
-  process.env.SERVICE_NETWORKS = JSON.stringify([network]);
-  process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
+  devnet = await startTestDevnet({ confirmations: 1 });
+  network = devnet.network;
 }, 120_000);
 afterAll(async () => devnet?.stop());
 

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { propertyRuns } from "@/scripts/test-support/property-runs";
 import { fromBaseUnits } from "../money/decimal";
 import { type InvoiceStatus, nextInvoiceState } from "./invoice-state";
 
@@ -174,7 +175,7 @@ describe("partial payments against the amount due", () => {
           expect(short.remaining).toBe(fromBaseUnits(1n, decimals).replace(/\.?0+$/, ""));
         },
       ),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 });

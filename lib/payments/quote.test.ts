@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { propertyRuns } from "@/scripts/test-support/property-runs";
 import { Money } from "../money/decimal";
 import { quote } from "./quote";
 
@@ -110,7 +111,7 @@ describe("quote", () => {
           expect(due.minus(unit).mul(token).lt(owed)).toBe(true);
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 

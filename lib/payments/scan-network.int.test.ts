@@ -1,6 +1,7 @@
 import {
   createPublicClient,
   createWalletClient,
+  erc20Abi,
   getAddress,
   type Hex,
   http,
@@ -11,15 +12,6 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
-import {
-  type Devnet,
-  deployPriceFeeds,
-  deployTestUsdc,
-  devnetNetwork,
-  startDevnet,
-} from "@/lib/chains/devnet";
-import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
@@ -27,46 +19,20 @@ import { type PeriodicTask, runTaskOnce, startPeriodicTask } from "@/lib/jobs/pe
 import { backgroundTasks } from "@/lib/tasks/background-tasks";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { startPayment } from "../checkout/start-payment";
 import { markOverdueInvoices } from "./mark-overdue-invoices";
 import { addressBatchSize, lateWatchWindowMs, scanNetwork } from "./scan-network";
 
 // A real Hardhat node per file, mining only on transactions (and when told to).
-let devnet: Devnet;
+let devnet: TestDevnet;
 let network: NetworkConfig;
-const { abi } = compileTestUsdc();
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 8620 + Math.floor(Math.random() * 70), blockIntervalMs: 0 });
-  const usdc = await deployTestUsdc(devnet.rpcUrl);
-  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
-  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 3, priceFeeds });
-  process.env.SERVICE_NETWORKS = JSON.stringify([network]);
-  process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
+  devnet = await startTestDevnet({ confirmations: 3 });
+  network = devnet.network;
 }, 120_000);
 afterAll(async () => devnet?.stop());
-
-const wallet = () =>
-  createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(devnet.rpcUrl) });
-const mine = (blocks: number) =>
-  devnet.client.request({ method: "hardhat_mine" as never, params: [`0x${blocks.toString(16)}`] as never });
-
-async function pay(to: string, amount: string) {
-  const hash = await wallet().writeContract({
-    address: network.tokens[0].address as Hex,
-    abi,
-    functionName: "mint",
-    args: [to, parseUnits(amount, 6)],
-  });
-  await devnet.client.waitForTransactionReceipt({ hash });
-  return hash;
-}
-
-async function payEth(to: string, amount: string) {
-  const hash = await wallet().sendTransaction({ to: to as Hex, value: parseEther(amount) });
-  await devnet.client.waitForTransactionReceipt({ hash });
-  return hash;
-}
 
 async function invoiceFor(amount = "25.00", token = "USDC") {
   const { organization } = await createTestOrganization();
@@ -89,16 +55,16 @@ const status = async (invoiceId: string) =>
 describe("scanNetwork against a devnet", () => {
   it("sees a transfer, counts confirmations, and confirms once", async () => {
     const invoice = await invoiceFor();
-    await pay(invoice.depositAddress, "25");
+    await devnet.mintUsdc(invoice.depositAddress, "25");
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("CONFIRMING");
-    await mine(1);
+    await devnet.mine(1);
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("CONFIRMING");
-    await mine(1);
+    await devnet.mine(1);
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("CONFIRMED");
-    await mine(5);
+    await devnet.mine(5);
     await scanNetwork(db(), network, devnet.client);
     expect(await events(invoice.id, "payment.confirmed")).toBe(1);
     const [payment] = await db().payment.findMany({ where: { invoiceId: invoice.id } });
@@ -108,13 +74,13 @@ describe("scanNetwork against a devnet", () => {
 
   it("adds a top-up to a partial payment", async () => {
     const invoice = await invoiceFor("10.00");
-    await pay(invoice.depositAddress, "4");
+    await devnet.mintUsdc(invoice.depositAddress, "4");
     await scanNetwork(db(), network, devnet.client);
     expect(await db().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).toMatchObject({
       status: "PARTIALLY_PAID",
     });
-    await pay(invoice.depositAddress, "6");
-    await mine(3);
+    await devnet.mintUsdc(invoice.depositAddress, "6");
+    await devnet.mine(3);
     await scanNetwork(db(), network, devnet.client);
     const updated = await db().invoice.findUniqueOrThrow({ where: { id: invoice.id } });
     expect(updated.status).toBe("CONFIRMED");
@@ -125,28 +91,28 @@ describe("scanNetwork against a devnet", () => {
   it("never confirms a payment whose block was reorganised away", async () => {
     const invoice = await invoiceFor("5.00");
     const snapshot = await devnet.client.request({ method: "evm_snapshot" as never });
-    await pay(invoice.depositAddress, "5");
+    await devnet.mintUsdc(invoice.depositAddress, "5");
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("CONFIRMING");
     await devnet.client.request({ method: "evm_revert" as never, params: [snapshot] as never });
-    await mine(4);
+    await devnet.mine(4);
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("AWAITING_PAYMENT");
     expect((await db().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } })).status).toBe(
       "REORGED",
     );
-    await mine(4);
+    await devnet.mine(4);
     await scanNetwork(db(), network, devnet.client);
     expect(await events(invoice.id, "payment.confirmed")).toBe(0);
   });
 
   it("resumes from its cursor without missing or double-counting transfers", async () => {
     const invoice = await invoiceFor("8.00");
-    await pay(invoice.depositAddress, "3");
+    await devnet.mintUsdc(invoice.depositAddress, "3");
     await scanNetwork(db(), network, devnet.client);
     // Transfers while the watcher is "down", then two passes (a restart re-reads the cursor).
-    await pay(invoice.depositAddress, "5");
-    await mine(3);
+    await devnet.mintUsdc(invoice.depositAddress, "5");
+    await devnet.mine(3);
     await scanNetwork(db(), network, devnet.client);
     await scanNetwork(db(), network, devnet.client);
     expect(await db().payment.count({ where: { invoiceId: invoice.id } })).toBe(2);
@@ -161,7 +127,7 @@ describe("who paid", () => {
 
   it("records the sender of a token transfer, of a native payment, and the zero address for a mint", async () => {
     const fromBuyer = await invoiceFor("8.00");
-    await pay(buyer.address, "8");
+    await devnet.mintUsdc(buyer.address, "8");
     const buyerWallet = createWalletClient({
       account: buyer,
       chain: hardhat,
@@ -170,22 +136,22 @@ describe("who paid", () => {
     await devnet.client.waitForTransactionReceipt({
       hash: await buyerWallet.writeContract({
         address: network.tokens[0].address as Hex,
-        abi,
+        abi: erc20Abi,
         functionName: "transfer",
-        args: [fromBuyer.depositAddress, parseUnits("8", 6)],
+        args: [fromBuyer.depositAddress as Hex, parseUnits("8", 6)],
       }),
     });
     const minted = await invoiceFor("3.00");
-    await pay(minted.depositAddress, "3");
+    await devnet.mintUsdc(minted.depositAddress, "3");
     const native = await invoiceFor("30.00", "ETH");
-    await payEth(native.depositAddress, "0.01");
+    await devnet.sendEth(native.depositAddress, "0.01");
     await scanNetwork(db(), network, devnet.client);
 
     const sender = async (invoiceId: string) =>
       (await db().payment.findFirstOrThrow({ where: { invoiceId } })).fromAddress;
     expect(await sender(fromBuyer.id)).toBe(getAddress(buyer.address));
     expect(await sender(minted.id)).toBe(zeroAddress);
-    expect(await sender(native.id)).toBe(getAddress(devnetFunder.address));
+    expect(await sender(native.id)).toBe(getAddress(devnet.wallet.account.address));
   });
 });
 
@@ -198,8 +164,8 @@ describe("the deadline job", () => {
     await markOverdueInvoices(db(), afterDeadline);
     expect(await events(invoice.id, "invoice.overdue")).toBe(1);
 
-    await pay(invoice.depositAddress, "7");
-    await mine(3);
+    await devnet.mintUsdc(invoice.depositAddress, "7");
+    await devnet.mine(3);
     await scanNetwork(db(), network, devnet.client, { now: afterDeadline });
     expect(await status(invoice.id)).toBe("CONFIRMED");
     const [payment] = await db().payment.findMany({ where: { invoiceId: invoice.id } });
@@ -216,12 +182,12 @@ describe("native ETH payments", () => {
     const invoice = await invoiceFor("25.00", "ETH");
     // 25 USD at 3000 USD/ETH, rounded up to 18 decimals.
     expect(invoice.amountDue.toString()).toBe("0.008333333333333334");
-    await payEth(invoice.depositAddress, "0.008333333333333334");
+    await devnet.sendEth(invoice.depositAddress, "0.008333333333333334");
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("CONFIRMING");
-    await mine(2);
+    await devnet.mine(2);
     await scanNetwork(db(), network, devnet.client);
-    await mine(3);
+    await devnet.mine(3);
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("CONFIRMED");
     expect(await events(invoice.id, "payment.confirmed")).toBe(1);
@@ -234,11 +200,11 @@ describe("native ETH payments", () => {
   it("adds a top-up to a partial ETH payment", async () => {
     const invoice = await invoiceFor("30.00", "ETH");
     expect(invoice.amountDue.toString()).toBe("0.01");
-    await payEth(invoice.depositAddress, "0.004");
+    await devnet.sendEth(invoice.depositAddress, "0.004");
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("PARTIALLY_PAID");
-    await payEth(invoice.depositAddress, "0.006");
-    await mine(3);
+    await devnet.sendEth(invoice.depositAddress, "0.006");
+    await devnet.mine(3);
     await scanNetwork(db(), network, devnet.client);
     const updated = await db().invoice.findUniqueOrThrow({ where: { id: invoice.id } });
     expect(updated.status).toBe("CONFIRMED");
@@ -249,17 +215,17 @@ describe("native ETH payments", () => {
   it("un-counts an ETH payment whose block was reorganised away", async () => {
     const invoice = await invoiceFor("3.00", "ETH");
     const snapshot = await devnet.client.request({ method: "evm_snapshot" as never });
-    await payEth(invoice.depositAddress, "0.001");
+    await devnet.sendEth(invoice.depositAddress, "0.001");
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("CONFIRMING");
     await devnet.client.request({ method: "evm_revert" as never, params: [snapshot] as never });
-    await mine(4);
+    await devnet.mine(4);
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("AWAITING_PAYMENT");
     expect((await db().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } })).status).toBe(
       "REORGED",
     );
-    await mine(4);
+    await devnet.mine(4);
     await scanNetwork(db(), network, devnet.client);
     expect(await events(invoice.id, "payment.confirmed")).toBe(0);
   });
@@ -274,20 +240,20 @@ describe("native ETH payments", () => {
     });
     // Without automine Hardhat mines the failing transaction instead of rejecting it.
     await devnet.client.request({ method: "evm_setAutomine" as never, params: [false] as never });
-    const hash = await wallet().sendTransaction({
+    const hash = await devnet.wallet.sendTransaction({
       to: invoice.depositAddress as Hex,
       value: parseEther("0.001"),
       gas: 100_000n,
     });
-    await mine(1);
+    await devnet.mine(1);
     await devnet.client.request({ method: "evm_setAutomine" as never, params: [true] as never });
     expect((await devnet.client.getTransactionReceipt({ hash })).status).toBe("reverted");
     await devnet.client.request({
       method: "hardhat_setCode" as never,
       params: [invoice.depositAddress, "0x"] as never,
     });
-    await pay(invoice.depositAddress, "3");
-    await mine(4);
+    await devnet.mintUsdc(invoice.depositAddress, "3");
+    await devnet.mine(4);
     await scanNetwork(db(), network, devnet.client);
     expect(await status(invoice.id)).toBe("AWAITING_PAYMENT");
     expect(await db().payment.count({ where: { invoiceId: invoice.id } })).toBe(0);
@@ -296,7 +262,7 @@ describe("native ETH payments", () => {
   it("fetches each block of the range once, however many invoices are open", async () => {
     for (let index = 0; index < 20; index++) await invoiceFor("1.00", "ETH");
     await scanNetwork(db(), network, devnet.client);
-    await mine(5);
+    await devnet.mine(5);
     const calls: string[] = [];
     const counting = createPublicClient({
       transport: http(devnet.rpcUrl, {
@@ -339,11 +305,11 @@ describe("scanning after downtime (block ranges)", () => {
       const usdcInvoice = await invoiceFor("6.00");
       const ethInvoice = await invoiceFor("30.00", "ETH");
       const start = await cursorAtHead();
-      await mine(120);
-      await pay(usdcInvoice.depositAddress, "6");
-      await mine(120);
-      await payEth(ethInvoice.depositAddress, "0.01");
-      await mine(3);
+      await devnet.mine(120);
+      await devnet.mintUsdc(usdcInvoice.depositAddress, "6");
+      await devnet.mine(120);
+      await devnet.sendEth(ethInvoice.depositAddress, "0.01");
+      await devnet.mine(3);
       const head = await devnet.client.getBlockNumber();
 
       await scanNetwork(db(), provider.network, provider.client);
@@ -369,7 +335,7 @@ describe("scanning after downtime (block ranges)", () => {
     const provider = await throughProvider({ maxBlockRange: 10, getLogsDelayMs: 100 });
     try {
       const start = await cursorAtHead();
-      await mine(300);
+      await devnet.mine(300);
       const task: PeriodicTask = {
         name: "long-scan-probe",
         intervalMs: 1000,
@@ -428,9 +394,9 @@ describe("what the watcher watches", () => {
     const provider = await throughProvider({ maxBlockRange: 2000, maxAddresses: 1000 });
     try {
       await cursorAtHead();
-      await pay(usdcInvoice.depositAddress, "9");
-      await payEth(ethInvoice.depositAddress, "0.01");
-      await mine(3);
+      await devnet.mintUsdc(usdcInvoice.depositAddress, "9");
+      await devnet.sendEth(ethInvoice.depositAddress, "0.01");
+      await devnet.mine(3);
       await scanNetwork(db(), provider.network, provider.client);
       expect(await status(usdcInvoice.id)).toBe("CONFIRMED");
       expect(await status(ethInvoice.id)).toBe("CONFIRMED");
@@ -468,8 +434,8 @@ describe("what the watcher watches", () => {
         data: { status: "OVERDUE", deadline: new Date(now.getTime() - hours * 60 * 60 * 1000) },
       });
       await cursorAtHead();
-      await pay(invoice.depositAddress, "4");
-      await mine(3);
+      await devnet.mintUsdc(invoice.depositAddress, "4");
+      await devnet.mine(3);
       await scanNetwork(db(), network, devnet.client, { now });
       expect(await status(invoice.id)).toBe(expected);
       expect(await db().payment.count({ where: { invoiceId: invoice.id, late: true } })).toBe(payments);
@@ -487,15 +453,15 @@ describe("the watcher task (as the app runs it)", () => {
       const latencies: number[] = [];
       for (let round = 0; round < 5; round++) {
         const invoice = await invoiceFor("2.00");
-        await pay(invoice.depositAddress, "2");
+        await devnet.mintUsdc(invoice.depositAddress, "2");
         await vi.waitFor(async () => expect(await status(invoice.id)).toBe("CONFIRMING"), {
           timeout: 5000,
           interval: 20,
         });
         // Confirmations 3: the payment's block and two more; the second of them completes it.
-        await mine(1);
+        await devnet.mine(1);
         await new Promise((resolve) => setTimeout(resolve, 300));
-        await mine(1);
+        await devnet.mine(1);
         const mined = performance.now();
         await vi.waitFor(async () => expect(await status(invoice.id)).toBe("CONFIRMED"), {
           timeout: 5000,

@@ -1,38 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { POST as start } from "@/app/api/public/payments/route";
-import {
-  type Devnet,
-  deployPriceFeeds,
-  deployTestUsdc,
-  devnetNetwork,
-  setDevnetPrice,
-  startDevnet,
-} from "@/lib/chains/devnet";
+import { setDevnetPrice } from "@/lib/chains/devnet";
 import type { PriceFeedConfig } from "@/lib/chains/networks";
 import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 
 // Quotes priced from mock Chainlink aggregators on a real Hardhat node: fresh, stale, missing and
 // broken feeds, and the configured fallback.
-let devnet: Devnet;
+let devnet: TestDevnet;
 let feeds: Record<string, PriceFeedConfig>;
 const noContract = `0x${"8".repeat(40)}`;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 9110 + Math.floor(Math.random() * 20), blockIntervalMs: 0 });
-  const usdc = await deployTestUsdc(devnet.rpcUrl);
-  const deployed = await deployPriceFeeds(devnet.rpcUrl);
+  devnet = await startTestDevnet({ confirmations: 1 });
+  const network = devnet.network;
+  const deployed = network.priceFeeds ?? [];
   feeds = Object.fromEntries(deployed.map((feed) => [feed.pair, feed]));
-  const network = devnetNetwork({
-    rpcUrl: devnet.rpcUrl,
-    usdc,
-    confirmations: 1,
-    // A feed that is no contract at all: reading it fails.
-    priceFeeds: [...deployed, { pair: "ABC/USD", address: noContract, maxAgeSeconds: 3600 }],
-  });
+  // A feed that is no contract at all: reading it fails.
+  network.priceFeeds = [...deployed, { pair: "ABC/USD", address: noContract, maxAgeSeconds: 3600 }];
   network.tokens.push(
     { symbol: "XYZ", decimals: 18, address: `0x${"6".repeat(40)}` },
     { symbol: "ABC", decimals: 18, address: `0x${"7".repeat(40)}` },
@@ -49,7 +38,6 @@ beforeAll(async () => {
     priceFeeds: [{ pair: "ETH/USD", address: noContract, maxAgeSeconds: 3600 }],
   };
   process.env.SERVICE_NETWORKS = JSON.stringify([mirror, network]);
-  process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
   // GBP has a configured rate behind its feed; EUR does not.
   process.env.SERVICE_RATES = JSON.stringify({
     "GBP/USD": { rate: "1.25", updatedAt: new Date().toISOString(), maxAgeSeconds: 3600 },

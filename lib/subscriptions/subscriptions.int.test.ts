@@ -1,57 +1,29 @@
-import { createWalletClient, type Hex, http, parseUnits } from "viem";
-import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
-import {
-  type Devnet,
-  deployPriceFeeds,
-  deployTestUsdc,
-  devnetNetwork,
-  startDevnet,
-} from "@/lib/chains/devnet";
-import { devnetFunder } from "@/lib/chains/devnet-account";
-import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import type { RecurringInterval } from "../recurring/subscription-periods";
 import { cancelSubscription } from "./cancel-subscription";
 import { processDueSubscriptions } from "./process-due-subscriptions";
 
-// A real Hardhat node (ports 9270-9309), the real watcher and scheduler; the clock is the `now`
-// each step is given, so a month passes in a line.
-let devnet: Devnet;
-let network: NetworkConfig;
-const { abi } = compileTestUsdc();
+// A real Hardhat node, the real watcher and scheduler; the clock is the `now` each step is given,
+// so a month passes in a line.
+let devnet: TestDevnet;
 const hour = 3_600_000;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 9270 + Math.floor(Math.random() * 40), blockIntervalMs: 0 });
-  const usdc = await deployTestUsdc(devnet.rpcUrl);
-  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
-  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 1, priceFeeds });
-  process.env.SERVICE_NETWORKS = JSON.stringify([network]);
-  process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
+  devnet = await startTestDevnet({ confirmations: 1 });
   process.env.SERVICE_DEV_MAILBOX = "true";
 }, 120_000);
 afterAll(async () => devnet?.stop());
 
+/** Pays `to` on the devnet and lets the watcher see it at `now`. */
 async function pay(to: string, amount: string, now: Date) {
-  const wallet = createWalletClient({
-    account: devnetFunder,
-    chain: hardhat,
-    transport: http(devnet.rpcUrl),
-  });
-  const hash = await wallet.writeContract({
-    address: network.tokens[0].address as Hex,
-    abi,
-    functionName: "mint",
-    args: [to as Hex, parseUnits(amount, 6)],
-  });
-  await devnet.client.waitForTransactionReceipt({ hash });
-  await scanNetwork(db(), network, devnet.client, { now });
+  await devnet.mintUsdc(to, amount);
+  await scanNetwork(db(), devnet.network, devnet.client, { now });
 }
 
 /** A recurring checkout paid on the devnet: the subscription its confirmation started. */

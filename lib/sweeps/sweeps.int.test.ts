@@ -4,28 +4,17 @@ process.env.SERVICE_DEV_MAILBOX = "true";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import {
-  createWalletClient,
   encodeFunctionData,
   erc20Abi,
   getAddress,
   type Hex,
-  http,
   keccak256,
   parseEther,
   parseEventLogs,
   parseUnits,
 } from "viem";
-import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUT as putOrganization } from "@/app/api/private/organization/current/route";
-import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
-import {
-  type Devnet,
-  deployPriceFeeds,
-  deployTestUsdc,
-  devnetNetwork,
-  startDevnet,
-} from "@/lib/chains/devnet";
 import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
@@ -45,6 +34,7 @@ import {
   createTestOrganization,
   setTestSettlementWallets,
 } from "@/scripts/test-support/fixtures";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { type AdvanceOptions, advanceSweeps } from "./advance-sweeps";
 import { planSweeps } from "./plan-sweeps";
 import { reconcileDepositBalances } from "./reconcile-deposit-balances";
@@ -58,50 +48,15 @@ import { sweeperKeysFromMnemonic } from "./sweeper-keys";
 const mnemonic =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 const keys = sweeperKeysFromMnemonic(mnemonic);
-let devnet: Devnet;
+let devnet: TestDevnet;
 let network: NetworkConfig;
-const { abi } = compileTestUsdc();
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 9310 + Math.floor(Math.random() * 20), blockIntervalMs: 0 });
-  const usdc = await deployTestUsdc(devnet.rpcUrl);
-  const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
-  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2, priceFeeds });
-  process.env.SERVICE_NETWORKS = JSON.stringify([network]);
-  process.env.SERVICE_HD_MNEMONIC = mnemonic;
-  await fund(keys.gasWallet(network.chainId).address, "10");
+  devnet = await startTestDevnet({ confirmations: 2, mnemonic });
+  network = devnet.network;
+  await devnet.sendEth(keys.gasWallet(network.chainId).address, "10");
 }, 120_000);
 afterAll(async () => devnet?.stop());
-
-const wallet = () =>
-  createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(devnet.rpcUrl) });
-const rpc = (method: string, params: unknown[] = []) =>
-  devnet.client.request({ method: method as never, params: params as never });
-const mine = (blocks = 1) => rpc("hardhat_mine", [`0x${blocks.toString(16)}`]);
-const usdcAddress = () => network.tokens[0].address as Hex;
-
-async function fund(to: string, eth: string) {
-  const hash = await wallet().sendTransaction({ to: to as Hex, value: parseEther(eth) });
-  await devnet.client.waitForTransactionReceipt({ hash });
-}
-
-async function payUsdc(to: string, amount: string) {
-  const hash = await wallet().writeContract({
-    address: usdcAddress(),
-    abi,
-    functionName: "mint",
-    args: [to, parseUnits(amount, 6)],
-  });
-  await devnet.client.waitForTransactionReceipt({ hash });
-}
-
-const usdcBalance = (address: string) =>
-  devnet.client.readContract({
-    address: usdcAddress(),
-    abi: erc20Abi,
-    functionName: "balanceOf",
-    args: [address as Hex],
-  });
 
 /** An organization with a fresh settlement wallet on the devnet (or none), and an invoice. */
 async function invoiceFor(amount: string, token: "USDC" | "ETH", withWallet = true) {
@@ -124,7 +79,7 @@ async function invoiceFor(amount: string, token: "USDC" | "ETH", withWallet = tr
 
 /** Mines to confirmation depth and lets the watcher count the payments. */
 async function confirmPayments() {
-  await mine(2);
+  await devnet.mine(2);
   await scanNetwork(db(), network, devnet.client);
 }
 
@@ -138,7 +93,7 @@ async function sweepUntilSettled(invoiceId: string, options: Partial<AdvanceOpti
       where: { invoiceId, status: { in: ["PENDING", "FUNDING", "SUBMITTED"] } },
     });
     if (open === 0) break;
-    await mine(1);
+    await devnet.mine(1);
   }
   return db().sweep.findMany({ where: { invoiceId }, include: { transactions: true } });
 }
@@ -158,13 +113,13 @@ async function transfersTo(hashes: string[], to: string) {
 describe("sweeps on a devnet", () => {
   it("sweeps a USDC payment to the settlement wallet: gas top-up, then the transfer", async () => {
     const { invoice, settlement } = await invoiceFor("25.00", "USDC");
-    await payUsdc(invoice.depositAddress, "25");
+    await devnet.mintUsdc(invoice.depositAddress, "25");
     await confirmPayments();
     expect(await plan()).toMatchObject({ planned: 1 });
     const [sweep] = await sweepUntilSettled(invoice.id);
     expect(sweep).toMatchObject({ status: "CONFIRMED", strategy: "GAS_TOP_UP", toAddress: settlement });
-    expect(await usdcBalance(settlement)).toBe(parseUnits("25", 6));
-    expect(await usdcBalance(invoice.depositAddress)).toBe(0n);
+    expect(await devnet.usdcBalance(settlement)).toBe(parseUnits("25", 6));
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(0n);
     expect(sweep.transactions.map((transaction) => transaction.kind).sort()).toEqual(["FUNDING", "TRANSFER"]);
     expect(sweep.transactions.every((transaction) => transaction.gasUsed !== null)).toBe(true);
     // Planned again: nothing more to sweep.
@@ -173,7 +128,7 @@ describe("sweeps on a devnet", () => {
 
   it("sweeps an ETH payment directly, the amount minus the fee", async () => {
     const { invoice, settlement } = await invoiceFor("30.00", "ETH");
-    await fund(invoice.depositAddress, "0.01");
+    await devnet.sendEth(invoice.depositAddress, "0.01");
     await confirmPayments();
     expect(await plan()).toMatchObject({ planned: 1 });
     const [sweep] = await sweepUntilSettled(invoice.id);
@@ -190,7 +145,7 @@ describe("sweeps on a devnet", () => {
       "legal winner thank year wave sausage worth useful legal winner thank yellow",
     ).gasWallet;
     const { invoice, settlement } = await invoiceFor("12.00", "USDC");
-    await payUsdc(invoice.depositAddress, "12");
+    await devnet.mintUsdc(invoice.depositAddress, "12");
     await confirmPayments();
     await plan();
     const poorKeys = { ...keys, gasWallet: emptyGas };
@@ -198,28 +153,28 @@ describe("sweeps on a devnet", () => {
     const deferred = await db().sweep.findFirstOrThrow({ where: { invoiceId: invoice.id } });
     expect(deferred.status).toBe("DEFERRED");
     expect(deferred.failureReason).toContain(emptyGas(network.chainId).address);
-    expect(await usdcBalance(invoice.depositAddress)).toBe(parseUnits("12", 6));
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("12", 6));
 
-    await fund(emptyGas(network.chainId).address, "1");
+    await devnet.sendEth(emptyGas(network.chainId).address, "1");
     const [sweep] = await sweepUntilSettled(invoice.id, { keys: poorKeys });
     expect(sweep).toMatchObject({ status: "CONFIRMED", failureReason: null });
-    expect(await usdcBalance(settlement)).toBe(parseUnits("12", 6));
+    expect(await devnet.usdcBalance(settlement)).toBe(parseUnits("12", 6));
   });
 
   it("replaces a stuck transaction with a higher fee, and only one of them moves the money", async () => {
     const { invoice, settlement } = await invoiceFor("60.00", "ETH");
-    await fund(invoice.depositAddress, "0.02");
+    await devnet.sendEth(invoice.depositAddress, "0.02");
     await confirmPayments();
     await plan();
-    await rpc("evm_setAutomine", [false]);
+    await devnet.rpc("evm_setAutomine", [false]);
     try {
       await advanceSweeps(db(), network, devnet.client, { keys });
       const later = new Date(Date.now() + 120_000);
       await advanceSweeps(db(), network, devnet.client, { keys, now: later, stuckAfterMs: 60_000 });
     } finally {
-      await rpc("evm_setAutomine", [true]);
+      await devnet.rpc("evm_setAutomine", [true]);
     }
-    await mine(1);
+    await devnet.mine(1);
     const [sweep] = await sweepUntilSettled(invoice.id);
     expect(sweep.status).toBe("CONFIRMED");
     expect(sweep.transactions).toHaveLength(2);
@@ -237,28 +192,28 @@ describe("sweeps on a devnet", () => {
 
   it("broadcasts the transfer again once when its block is reorganised away", async () => {
     const { invoice, settlement } = await invoiceFor("7.00", "USDC");
-    await payUsdc(invoice.depositAddress, "7");
+    await devnet.mintUsdc(invoice.depositAddress, "7");
     await confirmPayments();
     await plan();
     await advanceSweeps(db(), network, devnet.client, { keys }); // top-up, mined at once
-    const snapshot = await rpc("evm_snapshot");
+    const snapshot = await devnet.rpc("evm_snapshot");
     await advanceSweeps(db(), network, devnet.client, { keys }); // transfer, mined at once
     await advanceSweeps(db(), network, devnet.client, { keys }); // sees it mined, 1 confirmation
     const mined = await db().signedTransaction.findFirstOrThrow({
       where: { sweep: { invoiceId: invoice.id }, kind: "TRANSFER" },
     });
     expect(mined.blockHash).not.toBeNull();
-    await rpc("evm_revert", [snapshot]);
-    await mine(1);
+    await devnet.rpc("evm_revert", [snapshot]);
+    await devnet.mine(1);
     const [sweep] = await sweepUntilSettled(invoice.id);
     expect(sweep).toMatchObject({ status: "CONFIRMED", resubmissions: 1 });
     expect(sweep.transactions.filter((transaction) => transaction.kind === "TRANSFER")).toHaveLength(1);
-    expect(await usdcBalance(settlement)).toBe(parseUnits("7", 6));
+    expect(await devnet.usdcBalance(settlement)).toBe(parseUnits("7", 6));
   });
 
   it("after a crash between recording and broadcasting, sends the recorded transaction, not a second one", async () => {
     const { invoice, settlement } = await invoiceFor("9.00", "USDC");
-    await payUsdc(invoice.depositAddress, "9");
+    await devnet.mintUsdc(invoice.depositAddress, "9");
     await confirmPayments();
     await plan();
     await advanceSweeps(db(), network, devnet.client, { keys }); // top-up
@@ -268,32 +223,32 @@ describe("sweeps on a devnet", () => {
     await advanceSweeps(db(), network, devnet.client, { keys, beforeBroadcast: crash });
     const recorded = await db().sweep.findFirstOrThrow({ where: { invoiceId: invoice.id } });
     expect(recorded.status).toBe("SUBMITTED");
-    expect(await usdcBalance(settlement)).toBe(0n);
+    expect(await devnet.usdcBalance(settlement)).toBe(0n);
     const [sweep] = await sweepUntilSettled(invoice.id);
     expect(sweep.status).toBe("CONFIRMED");
     const hashes = sweep.transactions.map((transaction) => transaction.hash);
     expect(await transfersTo(hashes, settlement)).toBe(1);
-    expect(await usdcBalance(settlement)).toBe(parseUnits("9", 6));
+    expect(await devnet.usdcBalance(settlement)).toBe(parseUnits("9", 6));
   });
 
   it("lets dust wait, then sweeps it with later payments once over the threshold", async () => {
     const { invoice, settlement } = await invoiceFor("2.00", "USDC");
     const dust = { "devnet/USDC": "1" };
-    await payUsdc(invoice.depositAddress, "0.4");
+    await devnet.mintUsdc(invoice.depositAddress, "0.4");
     await confirmPayments();
     expect(await plan(dust)).toMatchObject({ planned: 0, belowDust: 1 });
     expect(await db().sweep.count({ where: { invoiceId: invoice.id } })).toBe(0);
-    await payUsdc(invoice.depositAddress, "0.7");
+    await devnet.mintUsdc(invoice.depositAddress, "0.7");
     await confirmPayments();
     expect(await plan(dust)).toMatchObject({ planned: 1 });
     const [sweep] = await sweepUntilSettled(invoice.id);
     expect(sweep.amount.toFixed()).toBe("1.1");
-    expect(await usdcBalance(settlement)).toBe(parseUnits("1.1", 6));
+    expect(await devnet.usdcBalance(settlement)).toBe(parseUnits("1.1", 6));
   });
 
   it("moves nothing without a settlement wallet for the network", async () => {
     const { invoice } = await invoiceFor("3.00", "USDC", false);
-    await payUsdc(invoice.depositAddress, "3");
+    await devnet.mintUsdc(invoice.depositAddress, "3");
     await confirmPayments();
     expect(await plan()).toMatchObject({ planned: 0, noSettlementWallet: 1 });
     expect(await db().sweep.count({ where: { invoiceId: invoice.id } })).toBe(0);
@@ -311,21 +266,21 @@ describe("sweeps on a devnet", () => {
       enabled: true,
     });
     await sendTestEvent(db(), organization.id, endpoint.endpoint.id);
-    await mine(2);
+    await devnet.mine(2);
     await plan();
     expect(await db().sweep.count({ where: { organizationId: organization.id } })).toBe(0);
   });
 
   it("reconciles deposit balances with the ledger and reports a transfer the ledger does not know", async () => {
     const { invoice } = await invoiceFor("40.00", "USDC");
-    await payUsdc(invoice.depositAddress, "40");
+    await devnet.mintUsdc(invoice.depositAddress, "40");
     await confirmPayments();
     expect(await plan()).toMatchObject({ planned: 1 });
     expect((await sweepUntilSettled(invoice.id))[0].status).toBe("CONFIRMED");
     const reconcile = () => reconcileDepositBalances(db(), network, devnet.client);
     expect(await reconcile()).toEqual([]);
     // Sent after the invoice completed: the watcher no longer follows the address.
-    await payUsdc(invoice.depositAddress, "1.5");
+    await devnet.mintUsdc(invoice.depositAddress, "1.5");
     expect(await reconcile()).toEqual([
       expect.objectContaining({ invoiceId: invoice.id, token: "USDC", expected: "0", onChain: "1.5" }),
     ]);
@@ -381,19 +336,19 @@ describe("where sweeps may go", () => {
     expect((refused.content as { text: string }[])[0].text).toMatch(/^owner_only/);
     await client.close();
 
-    await payUsdc(invoice.depositAddress, "15");
+    await devnet.mintUsdc(invoice.depositAddress, "15");
     await confirmPayments();
     await applyDueSettlementChanges(db(), new Date(Date.now() + 365 * 24 * 3600_000));
     expect(await plan()).toMatchObject({ planned: 1 });
     const [sweep] = await sweepUntilSettled(invoice.id);
     expect(sweep).toMatchObject({ status: "CONFIRMED", toAddress: settlement });
-    expect(await usdcBalance(settlement)).toBe(parseUnits("15", 6));
-    expect(await usdcBalance(attacker)).toBe(0n);
+    expect(await devnet.usdcBalance(settlement)).toBe(parseUnits("15", 6));
+    expect(await devnet.usdcBalance(attacker)).toBe(0n);
   });
 
   it("defers a sweep to an address outside the operator's pin: nothing is sent until the pin allows it", async () => {
     const { invoice, settlement } = await invoiceFor("6.00", "USDC");
-    await payUsdc(invoice.depositAddress, "6");
+    await devnet.mintUsdc(invoice.depositAddress, "6");
     await confirmPayments();
     await plan();
     const before = await deferrals("destination_not_pinned");
@@ -406,18 +361,18 @@ describe("where sweeps may go", () => {
     expect(deferred).toMatchObject({ status: "DEFERRED", transactions: [] });
     expect(deferred.failureReason).toMatch(/not among the operator's SERVICE_SWEEP_DESTINATIONS/);
     expect(await deferrals("destination_not_pinned")).toBe(before + 1);
-    await mine(2);
-    expect(await usdcBalance(invoice.depositAddress)).toBe(parseUnits("6", 6));
-    expect(await usdcBalance(settlement)).toBe(0n);
+    await devnet.mine(2);
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("6", 6));
+    expect(await devnet.usdcBalance(settlement)).toBe(0n);
 
     const [sweep] = await sweepUntilSettled(invoice.id, { destinations: { devnet: [settlement] } });
     expect(sweep.status).toBe("CONFIRMED");
-    expect(await usdcBalance(settlement)).toBe(parseUnits("6", 6));
+    expect(await devnet.usdcBalance(settlement)).toBe(parseUnits("6", 6));
   });
 
   it("refuses a sweep whose destination is not the wallet in force", async () => {
     const { invoice, settlement } = await invoiceFor("4.00", "ETH");
-    await fund(invoice.depositAddress, "0.01");
+    await devnet.sendEth(invoice.depositAddress, "0.01");
     await confirmPayments();
     await plan();
     // As if the sweep row had been written by something other than the planner.
@@ -436,7 +391,7 @@ describe("where sweeps may go", () => {
 
   it("re-targets a sweep planned before a change took effect to the wallet now in force", async () => {
     const { organization, invoice, settlement } = await invoiceFor("20.00", "USDC");
-    await payUsdc(invoice.depositAddress, "20");
+    await devnet.mintUsdc(invoice.depositAddress, "20");
     await confirmPayments();
     await plan();
     const next = getAddress("0x0000000000000000000000000000000000000e37");
@@ -451,21 +406,21 @@ describe("where sweeps may go", () => {
     await applyDueSettlementChanges(db(), change.effectiveAt as Date);
     const [sweep] = await sweepUntilSettled(invoice.id);
     expect(sweep).toMatchObject({ status: "CONFIRMED", toAddress: next });
-    expect(await usdcBalance(next)).toBe(parseUnits("20", 6));
-    expect(await usdcBalance(settlement)).toBe(0n);
+    expect(await devnet.usdcBalance(next)).toBe(parseUnits("20", 6));
+    expect(await devnet.usdcBalance(settlement)).toBe(0n);
   });
 });
 
 describe("sweep retries and prices", () => {
   it("follows only the retried attempt's transaction, not the earlier attempt's reverted one", async () => {
     const { organization, invoice, settlement } = await invoiceFor("8.00", "ETH");
-    await fund(invoice.depositAddress, "0.01");
+    await devnet.sendEth(invoice.depositAddress, "0.01");
     await confirmPayments();
     await plan();
     // The first attempt's transfer reverted on chain (a real reverted transaction).
-    const raw = await wallet().signTransaction(
-      await wallet().prepareTransactionRequest({
-        to: usdcAddress(),
+    const raw = await devnet.wallet.signTransaction(
+      await devnet.wallet.prepareTransactionRequest({
+        to: devnet.usdc,
         data: encodeFunctionData({
           abi: erc20Abi,
           functionName: "transfer",
@@ -499,15 +454,15 @@ describe("sweep retries and prices", () => {
     });
     await retrySweep(db(), organization.id, { sweepId: planned.id });
 
-    await rpc("evm_setAutomine", [false]);
+    await devnet.rpc("evm_setAutomine", [false]);
     try {
       await advanceSweeps(db(), network, devnet.client, { keys }); // signs the new transfer
       await advanceSweeps(db(), network, devnet.client, { keys }); // still pending: waits
       expect((await db().sweep.findUniqueOrThrow({ where: { id: planned.id } })).status).toBe("SUBMITTED");
     } finally {
-      await rpc("evm_setAutomine", [true]);
+      await devnet.rpc("evm_setAutomine", [true]);
     }
-    await mine(1);
+    await devnet.mine(1);
     const [sweep] = await sweepUntilSettled(invoice.id);
     expect(sweep).toMatchObject({ status: "CONFIRMED", attempt: 2 });
     expect(await devnet.client.getBalance({ address: settlement })).toBe(
@@ -517,7 +472,7 @@ describe("sweep retries and prices", () => {
 
   it("sweeps nothing while there is no price to judge dust by", async () => {
     const { invoice } = await invoiceFor("30.00", "USDC");
-    await payUsdc(invoice.depositAddress, "30");
+    await devnet.mintUsdc(invoice.depositAddress, "30");
     await confirmPayments();
     const unpriced = { ...network, priceFeeds: [] };
     expect((await planSweeps(db(), unpriced, devnet.client, {})).noPrice).toBeGreaterThanOrEqual(1);

@@ -4,13 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Devnet,
-  deployPriceFeeds,
-  deployTestUsdc,
-  devnetNetwork,
-  startDevnet,
-} from "@/lib/chains/devnet";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { invoiceDeadlineMs, startPayment } from "@/lib/checkout/start-payment";
 import { config } from "@/lib/config";
@@ -21,6 +14,7 @@ import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import { payInvoiceOnDevnet } from "@/lib/payments/pay-invoice-on-devnet";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { type ReceivedRequest, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deliverDueWebhooks } from "./deliver-due-webhooks";
@@ -29,20 +23,10 @@ import { updateWebhookEndpoint } from "./update-webhook-endpoint";
 
 // The STRIPE adapter's promise, end to end: a real paid invoice on a Hardhat devnet, delivered by
 // the normal worker over real HTTP to a handler copied from Stripe's docs, run as its own process.
-let devnet: Devnet;
+let devnet: TestDevnet;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 9230 + Math.floor(Math.random() * 40), blockIntervalMs: 0 });
-  const usdc = await deployTestUsdc(devnet.rpcUrl);
-  process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
-  process.env.SERVICE_NETWORKS = JSON.stringify([
-    devnetNetwork({
-      rpcUrl: devnet.rpcUrl,
-      usdc,
-      confirmations: 1,
-      priceFeeds: await deployPriceFeeds(devnet.rpcUrl),
-    }),
-  ]);
+  devnet = await startTestDevnet({ confirmations: 1 });
 }, 120_000);
 
 const handlers: ChildProcess[] = [];

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { propertyRuns } from "@/scripts/test-support/property-runs";
 import { POST } from "./route";
 
 // Valid bodies, valid bodies with one field replaced by junk, and arbitrary JSON or text, so that
@@ -112,7 +113,7 @@ describe("POST /api/checkout-sessions under random input", () => {
           expect(value === null || ["string", "number", "boolean"].includes(typeof value)).toBe(true);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
     expect(await db().checkoutSession.count({ where: { organizationId: organization.id } })).toBe(created);
     // The generators are meant to reach success often; a run that never did would prove little.

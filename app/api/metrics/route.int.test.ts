@@ -1,11 +1,5 @@
-import { createWalletClient, type Hex, http, parseUnits } from "viem";
-import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
-import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
-import { type Devnet, deployTestUsdc, devnetNetwork, startDevnet } from "@/lib/chains/devnet";
-import { devnetFunder } from "@/lib/chains/devnet-account";
-import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
@@ -20,22 +14,18 @@ import {
   createTestSweep,
 } from "@/scripts/test-support/fixtures";
 import { createTestSubscription } from "@/scripts/test-support/subscription-fixtures";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { GET } from "./route";
 
 // Scrapes /api/metrics before and after real work: a paid invoice on a real devnet, a failed
 // webhook delivery to a real receiver, and a watcher whose RPC has been stopped.
 const token = "metrics-token-for-tests-0123456789";
 const auth = { authorization: `Bearer ${token}` };
-let devnet: Devnet;
-let network: NetworkConfig;
+let devnet: TestDevnet;
 let stopWatcher: (() => void) | undefined;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 9390 + Math.floor(Math.random() * 40), blockIntervalMs: 0 });
-  const usdc = await deployTestUsdc(devnet.rpcUrl);
-  network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 1 });
-  process.env.SERVICE_NETWORKS = JSON.stringify([network]);
-  process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
+  devnet = await startTestDevnet({ confirmations: 1, priceFeeds: false });
   process.env.SERVICE_METRICS_TOKEN = token;
   process.env.SERVICE_HEALTH_MAX_WATCHER_LAG_SECONDS = "5";
   process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS = "true";
@@ -160,18 +150,7 @@ describe("GET /api/metrics", () => {
       network: "devnet",
       token: "USDC",
     });
-    const { abi } = compileTestUsdc();
-    const wallet = createWalletClient({
-      account: devnetFunder,
-      chain: hardhat,
-      transport: http(devnet.rpcUrl),
-    });
-    await wallet.writeContract({
-      address: network.tokens[0].address as Hex,
-      abi,
-      functionName: "mint",
-      args: [invoice.depositAddress, parseUnits("12", 6)],
-    });
+    await devnet.mintUsdc(invoice.depositAddress, "12");
     await until(
       async () =>
         (await db().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status === "CONFIRMED",

@@ -2,36 +2,23 @@ import { getAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as retrieveSession } from "@/app/api/checkout-sessions/[id]/route";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
-import {
-  type Devnet,
-  deployPriceFeeds,
-  deployTestUsdc,
-  devnetNetwork,
-  startDevnet,
-} from "@/lib/chains/devnet";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { POST as devnetPay } from "./[id]/devnet-pay/route";
 import { GET } from "./[id]/route";
 import { POST as start } from "./route";
 
 // The test wallet against a real Hardhat node; a second, non-devnet network must stay unpayable.
-let devnet: Devnet;
+let devnet: TestDevnet;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 8610 + Math.floor(Math.random() * 10), blockIntervalMs: 0 });
-  const usdc = await deployTestUsdc(devnet.rpcUrl);
-  process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
+  devnet = await startTestDevnet({ confirmations: 1 });
   process.env.SERVICE_NETWORKS = JSON.stringify([
-    devnetNetwork({
-      rpcUrl: devnet.rpcUrl,
-      usdc,
-      confirmations: 1,
-      priceFeeds: await deployPriceFeeds(devnet.rpcUrl),
-    }),
+    devnet.network,
     // Same node, but not flagged: the test wallet must refuse it all the same.
     { id: "base", rpcUrl: devnet.rpcUrl },
   ]);
