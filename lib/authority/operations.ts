@@ -96,6 +96,18 @@ export const operations = {
     mcp: ["service_refunds_create"],
     cli: ["refunds:create"],
   },
+  // What agents may refund on their own, and automatic refunds. An agent or OAuth token is refused
+  // outright (lib/refunds/assert-may-configure-refunds.ts): it must not raise its own cap.
+  "refunds.configure": {
+    ...write,
+    ...owner,
+    routesMoney: true,
+    rest: [
+      "PUT /api/private/organization/current#refundAgentDailyCapUsd",
+      "PUT /api/private/organization/current#autoRefundOverpayments",
+    ],
+    dashboard: ["updateRefundSettings"],
+  },
   "checkoutSessions.read": {
     ...read,
     ...member,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { config } from "../config";
 import type { Organization, SettlementChange, SettlementWallet } from "../generated/prisma/client";
+import { formatAmount } from "../money/decimal";
 import { isoTimestamp } from "../openapi/common-schemas";
 
 /** Where a stored logo is served, on our own origin. */
@@ -53,6 +54,13 @@ export const organizationObject = z
     subscriptionGraceDays: z.number().int().meta({
       description: "Days a PAST_DUE subscription waits for its renewal payment before it is cancelled",
     }),
+    refundAgentDailyCapUsd: z.string().meta({
+      description: "What agent credentials and OAuth tokens may refund to payers per UTC day, in USD",
+      example: "100.00",
+    }),
+    autoRefundOverpayments: z
+      .boolean()
+      .meta({ description: "The overpaid part of a confirmed invoice goes back to its payer automatically" }),
     branding: brandingObject,
     createdAt: isoTimestamp,
   })
@@ -95,6 +103,8 @@ export function serializeOrganization(
     ),
     apiVersion: organization.apiVersion,
     subscriptionGraceDays: organization.subscriptionGraceDays,
+    refundAgentDailyCapUsd: formatAmount(organization.refundAgentDailyCapUsd, 2),
+    autoRefundOverpayments: organization.autoRefundOverpayments,
     branding: {
       displayName: organization.brandDisplayName,
       color: organization.brandColor,

@@ -130,7 +130,7 @@ export async function insertRefund(
   const decimals = (network && findToken(network, invoice.token)?.decimals) ?? 18;
   if (amount.decimalPlaces() > decimals) {
     throw invalidRequest(
-      "invalid_amount",
+      "parameter_invalid",
       `Invalid amount: has more than ${decimals} decimal places, the most ${invoice.token} allows.`,
       "amount",
     );
