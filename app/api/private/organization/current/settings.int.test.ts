@@ -34,7 +34,7 @@ describe("PUT /api/private/organization/current", () => {
       ],
       // The networks' first wallets: in force at once, nothing left pending.
       pendingSettlementWallets: [],
-      apiVersion: "2026-11-22",
+      apiVersion: "2026-11-26",
       subscriptionGraceDays: 3,
       refundAgentDailyCapUsd: "100.00",
       autoRefundOverpayments: false,
