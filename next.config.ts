@@ -1,5 +1,25 @@
+import { readFileSync } from "node:fs";
 import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
+
+// The app compiles the agent kit from its TypeScript sources: each export of packages/agent that
+// has a "crypto-checkout-source" target resolves to it (Turbopack takes no custom export
+// conditions), while published installs of the kit get dist/.
+const kitExports: Record<string, string | Record<string, string>> = JSON.parse(
+  readFileSync("packages/agent/package.json", "utf8"),
+).exports;
+const kitSources = Object.fromEntries(
+  Object.entries(kitExports).flatMap(([subpath, target]) =>
+    typeof target === "object" && target["crypto-checkout-source"]
+      ? [
+          [
+            `crypto-checkout-agent${subpath.slice(1)}`,
+            `./packages/agent/${target["crypto-checkout-source"].slice(2)}`,
+          ],
+        ]
+      : [],
+  ),
+);
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -21,6 +41,7 @@ const nextConfig: NextConfig = {
     "prom-client",
   ],
   typescript: { tsconfigPath: "tsconfig.json" },
+  turbopack: { resolveAlias: kitSources },
   // A paylink's pay address opens a session (app/pay/[id]/start/route.ts), which a page cannot
   // refuse with a 429; sessions (ycs_…) keep the hosted page.
   rewrites: async () => ({

@@ -1,9 +1,13 @@
 import path from "node:path";
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 const root = import.meta.dirname;
+// The agent kit's exports resolve to its TypeScript sources here (published installs get dist/).
+const conditions = ["crypto-checkout-source", ...defaultServerConditions];
 const shared = {
   resolve: { alias: { "@": root } },
+  ssr: { resolve: { conditions } },
 };
 
 export default defineConfig({

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Page } from "@playwright/test";
-import { tools, toolsFor } from "../packages/agent/src/catalog";
+import { tools, toolsFor } from "crypto-checkout-agent/catalog";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
 import { expect, signIn, test } from "./fixtures";
 
@@ -402,4 +402,33 @@ test("the installed local MCP server lists the remote tools plus the local helpe
     await local.close();
     await remote.close();
   }
+});
+
+test("a project that installs the kit imports its exports from dist, and only its exports", async () => {
+  const node = (script: string) =>
+    run(process.execPath, ["--input-type=module", "--eval", script], {
+      cwd: path.join(installDir, "app"),
+      // A project of its own: none of this repository's export conditions.
+      env: { ...process.env, NODE_OPTIONS: "" },
+    });
+  const { stdout } = await node(`
+    const shapes = await import("crypto-checkout-agent/shapes");
+    const { tools } = await import("crypto-checkout-agent/catalog");
+    const { verifyWebhookSignature } = await import("crypto-checkout-agent/webhooks");
+    console.log(JSON.stringify({
+      paylink: shapes.paylinkObject.shape.object.value,
+      tools: tools.length,
+      verify: typeof verifyWebhookSignature,
+      resolved: import.meta.resolve("crypto-checkout-agent/shapes"),
+    }));
+  `);
+  expect(JSON.parse(stdout)).toEqual({
+    paylink: "paylink",
+    tools: tools.length,
+    verify: "function",
+    resolved: expect.stringMatching(/\/node_modules\/crypto-checkout-agent\/dist\/shapes\/index\.js$/),
+  });
+  await expect(node('await import("crypto-checkout-agent/dist/shapes/index.js");')).rejects.toThrow(
+    /ERR_PACKAGE_PATH_NOT_EXPORTED/,
+  );
 });

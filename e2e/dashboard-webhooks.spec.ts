@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { verifyWebhookSignature } from "../packages/agent/src/webhooks/verify-signature";
+import { verifyWebhookSignature } from "crypto-checkout-agent/webhooks";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
 import { appSql, expect, signIn, test } from "./fixtures";
 

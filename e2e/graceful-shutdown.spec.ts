@@ -12,10 +12,11 @@ import {
 } from "./app-instances";
 import { appEnv, appSql, expect, test } from "./fixtures";
 
-// Issue 19 item 5, end to end: a real SIGTERM to a running app (`npm start`, as in production)
-// mid-burst. It stops taking connections, answers the requests it had taken, finishes the webhook
-// attempts under way and gives back everything it had claimed, then exits 0 with its whole process
-// tree; restarted, it delivers the rest, and no event reaches the receiver twice.
+// Graceful shutdown end to end (docs/operations.md, "Shutdown"): a real SIGTERM to a running app
+// (`npm start`, as in production) mid-burst. It stops taking connections, answers the requests it
+// had taken, finishes the webhook attempts under way and gives back everything it had claimed, then
+// exits 0 with its whole process tree; restarted, it delivers the rest, and no event reaches the
+// receiver twice.
 
 // An app of our own (the shared one must not be stopped), on a port no other spec uses. PostgreSQL
 // rather than the embedded database, so the rows can be read while the app is down.

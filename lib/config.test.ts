@@ -232,6 +232,12 @@ describe("parseConfig", () => {
       { SERVICE_TRUSTED_PROXIES: "-1" },
       'SERVICE_TRUSTED_PROXIES must be a whole number from 0 to 10 (got "-1")',
     ],
+    [{ SERVICE_DEVNET: "on" }, 'SERVICE_DEVNET must be one of true, false, 1, 0, yes, no (got "on")'],
+    [{ SERVICE_DEVNET_PORT: "eighty" }, 'SERVICE_DEVNET_PORT must be a port number (got "eighty")'],
+    [{ SERVICE_DEVNET_PORT: "70000" }, 'SERVICE_DEVNET_PORT must be a port number (got "70000")'],
+    // A URL is never echoed.
+    [{ NEXTAUTH_URL: "login.example.com" }, "NEXTAUTH_URL must be an http(s) URL"],
+    [{ NEXTAUTH_URL: "ftp://login.example.com" }, "NEXTAUTH_URL must be an http(s) URL"],
     [
       { HOST: "example.com" },
       'HOST must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0 (got "example.com")',
@@ -297,5 +303,38 @@ describe("parseConfig", () => {
 
   it("treats empty variables as unset", () => {
     expect(parseConfig({ PORT: "", DATABASE_URL: "" }).port).toBe(3000);
+  });
+});
+
+describe("the local devnet and next-auth's address", () => {
+  it.each([
+    [{}, { requested: undefined, port: 8545 }],
+    [{ SERVICE_DEVNET: "true" }, { requested: true, port: 8545 }],
+    [
+      { SERVICE_DEVNET: "1", SERVICE_DEVNET_PORT: "9201" },
+      { requested: true, port: 9201 },
+    ],
+    [{ SERVICE_DEVNET: "no" }, { requested: false, port: 8545 }],
+    // Configured networks replace the devnet, whatever SERVICE_DEVNET says.
+    [
+      { SERVICE_DEVNET: "true", SERVICE_NETWORKS: baseNetworks, SERVICE_HD_MNEMONIC: devMnemonic },
+      { requested: false, port: 8545 },
+    ],
+  ] as [Record<string, string>, { requested?: boolean; port: number }][])(
+    "reads %j as devnet %j",
+    (env, devnet) => {
+      expect(parseConfig(env).devnet).toEqual(devnet);
+    },
+  );
+
+  it.each([
+    [{}, "http://localhost:3000"],
+    [{ SERVICE_BASE_URL: "https://pay.example.com/" }, "https://pay.example.com"],
+    [
+      { SERVICE_BASE_URL: "https://pay.example.com", NEXTAUTH_URL: "https://login.example.com" },
+      "https://login.example.com",
+    ],
+  ] as [Record<string, string>, string][])("gives next-auth %j as %s", (env, authUrl) => {
+    expect(parseConfig(env).authUrl).toBe(authUrl);
   });
 });

@@ -190,6 +190,9 @@ export const configSchema = z
     SERVICE_METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
     SERVICE_HEALTH_MAX_WATCHER_LAG_SECONDS: wholeNumber(5, 86_400).default(120),
     SERVICE_HEALTH_MAX_DELIVERY_AGE_SECONDS: wholeNumber(5, 86_400).default(300),
+    SERVICE_DEVNET: booleanFlag.optional(),
+    SERVICE_DEVNET_PORT: wholeNumber(1, 65535, "must be a port number").default(8545),
+    NEXTAUTH_URL: httpUrl.optional(),
   })
   .refine(
     (env) =>
@@ -229,6 +232,8 @@ export const configSchema = z
       databasePoolSize: env.DATABASE_POOL_SIZE,
       serviceName: env.SERVICE_NAME,
       baseUrl,
+      // next-auth's public address (it reads NEXTAUTH_URL itself): ours unless set apart.
+      authUrl: (env.NEXTAUTH_URL ?? baseUrl).replace(/\/+$/, ""),
       payBaseUrl: (env.SERVICE_PAY_BASE_URL ?? `${baseUrl}/pay`).replace(/\/+$/, ""),
       dataDir: env.SERVICE_DATA_DIR,
       logLevel: env.LOG_LEVEL,
@@ -249,6 +254,12 @@ export const configSchema = z
       settlementChangeDelayMs:
         (env.SERVICE_SETTLEMENT_CHANGE_DELAY ?? (env.DATABASE_URL ? 86_400 : 0)) * 1000,
       networks: env.SERVICE_NETWORKS ?? [],
+      // The local Hardhat devnet `npm start` runs (scripts/start.ts): asked for, refused, or left to
+      // the start (undefined: with the embedded database); never in place of configured networks.
+      devnet: {
+        requested: env.SERVICE_NETWORKS === undefined ? env.SERVICE_DEVNET : false,
+        port: env.SERVICE_DEVNET_PORT,
+      },
       hdMnemonic: env.SERVICE_HD_MNEMONIC?.trim(),
       hdXpub: env.SERVICE_HD_XPUB,
       // Fallback prices only: quotes read price feeds first (lib/prices/find-usd-price.ts).

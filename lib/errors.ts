@@ -1,5 +1,5 @@
 // The one error type of the service. Domain code throws it; lib/http/error-response.ts maps it
-// (and anything else) to the JSON error envelope of the decisions doc, and lib/mcp to a tool error.
+// (and anything else) to the JSON error envelope (docs/api.md, "Errors"), and lib/mcp to a tool error.
 import { log } from "./log";
 
 export type ErrorType =

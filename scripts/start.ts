@@ -79,15 +79,16 @@ async function localSecretKey(): Promise<string> {
 
 /** The devnet comes with the zero-setup start, or on request; never in place of configured networks. */
 function wantsDevnet(): boolean {
-  if (process.env.SERVICE_NETWORKS) return false;
-  const flag = process.env.SERVICE_DEVNET;
-  return flag ? flag === "true" || flag === "1" : embedded !== undefined;
+  return settings.devnet.requested ?? embedded !== undefined;
 }
 
 async function startChain(database: Db): Promise<DevnetSetup | undefined> {
-  const port = Number(process.env.SERVICE_DEVNET_PORT ?? 8545);
   try {
-    return await setUpDevnet({ port, dataDir: path.resolve(settings.dataDir), database });
+    return await setUpDevnet({
+      port: settings.devnet.port,
+      dataDir: path.resolve(settings.dataDir),
+      database,
+    });
   } catch (error) {
     console.warn(
       `The local devnet did not start (${(error as Error).message}); payments are off until it does.`,

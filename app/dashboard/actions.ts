@@ -2,6 +2,7 @@
 
 import { cookies } from "next/headers";
 import { z } from "zod";
+import { config } from "@/lib/config";
 import { notFound as notFoundError } from "@/lib/errors";
 import { memberAction, organizationCookie } from "@/lib/http/dashboard-session";
 
@@ -16,7 +17,7 @@ export const switchOrganizationAction = memberAction(
       httpOnly: true,
       sameSite: "lax",
       path: "/",
-      secure: process.env.NEXTAUTH_URL?.startsWith("https://"),
+      secure: config().authUrl.startsWith("https://"),
     });
     return { organizationId };
   },

@@ -5,10 +5,10 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { toolsFor } from "crypto-checkout-agent/catalog";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
-import { toolsFor } from "@/packages/agent/src/catalog";
 import { callRoute } from "@/scripts/test-support/call-route";
 import {
   createTestAgentCredential,

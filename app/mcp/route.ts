@@ -25,8 +25,8 @@ const handle = mcpRoute(async ({ request, caller, requestId }) => {
 
 export const POST = handle;
 export const DELETE = handle;
-// Without a session there is nothing to stream from server to client; the spec lets the server
-// refuse the GET stream with 405, and clients then simply POST.
+// Without a session there is nothing to stream from server to client; MCP's Streamable HTTP
+// transport lets the server refuse the GET stream with 405, and clients then simply POST.
 export const GET = mcpRoute(
   async () => new Response(null, { status: 405, headers: { Allow: "POST, DELETE" } }),
 );

@@ -1,5 +1,5 @@
+import { isoTimestamp } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
-import { isoTimestamp } from "../openapi/common-schemas";
 import { recipientEmailField, text } from "../validation/fields";
 
 // Request bodies of the agent access endpoints, and the objects they answer with.

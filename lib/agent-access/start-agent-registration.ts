@@ -7,7 +7,7 @@ import { newId } from "../ids";
 import type { RegisterAgentInput } from "./agent-access-schemas";
 import { newAgentToken, newUserCode, userCodeHash } from "./agent-access-tokens";
 
-/** A pending agent signup lives 24 hours (decisions.md). */
+/** A pending agent signup lives 24 hours (docs/agents.md, "Agent signup"). */
 export const registrationLifetimeMs = 24 * 60 * 60_000;
 
 const refusal = (code: string, message: string) =>

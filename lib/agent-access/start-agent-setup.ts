@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { newId } from "../ids";
 import { newAgentToken, newUserCode, userCodeHash } from "./agent-access-tokens";
 
-/** Setup and check-in tokens live 10 minutes (decisions.md). */
+/** Setup and check-in tokens live 10 minutes (docs/agents.md, "Browser setup"). */
 export const setupLifetimeMs = 10 * 60_000;
 
 /**

@@ -1,6 +1,6 @@
+import { isoTimestamp } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import type { Db } from "../db/client";
-import { isoTimestamp } from "../openapi/common-schemas";
 
 export const apiKeyStatusObject = z
   .object({

@@ -14,9 +14,9 @@ let options: NextAuthOptions | undefined;
 /** next-auth's configuration: email magic links, sessions in PostgreSQL. */
 export function authOptions(): NextAuthOptions {
   if (options) return options;
-  const { baseUrl, secretKey } = config();
-  // next-auth reads its public address from the environment; ours comes from SERVICE_BASE_URL.
-  process.env.NEXTAUTH_URL ??= baseUrl;
+  const { authUrl, secretKey } = config();
+  // next-auth reads its public address from the environment: hand it the validated one.
+  process.env.NEXTAUTH_URL = authUrl;
   if (!secretKey) throw new Error("SERVICE_SECRET_KEY is not set; sign-in needs it");
   options = {
     adapter: createAuthAdapter(db()),

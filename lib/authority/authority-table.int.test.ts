@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { toolsFor } from "crypto-checkout-agent/catalog";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE, GET, POST } from "@/app/mcp/route";
 import { config } from "@/lib/config";
@@ -7,7 +8,6 @@ import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { issueTokens } from "@/lib/oauth/issue-tokens";
 import { mcpResource } from "@/lib/oauth/oauth-settings";
-import { toolsFor } from "@/packages/agent/src/catalog";
 import { appRoutes, matchRoute } from "@/scripts/test-support/app-routes";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
@@ -129,8 +129,12 @@ describe("the authority table", () => {
   });
 
   it("covers every CLI command that acts for an organization", () => {
-    const program = readFileSync(path.join(root, "packages/agent/src/program.ts"), "utf8");
-    const commands = [...program.matchAll(/define\(\s*"([a-z:-]+)"/g)].map((match) => match[1]);
+    const groups = path.join(root, "packages/agent/src/commands");
+    const commands = readdirSync(groups).flatMap((file) =>
+      [...readFileSync(path.join(groups, file), "utf8").matchAll(/define\(\s*"([a-z:-]+)"/g)].map(
+        (match) => match[1],
+      ),
+    );
     // Local or credential-less: connecting, checking a signature on this machine, the local server.
     const local = ["setup", "checkin", "webhooks:verify", "mcp"];
     const named = rows.flatMap(([, row]) => (row.cli as string[] | undefined) ?? []);

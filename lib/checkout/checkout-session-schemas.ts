@@ -39,7 +39,7 @@ const sharedFields = {
   expiresInMinutes: expiresInMinutes.default(60),
 };
 
-/** Spec 2.2: the merchant sends the final amount. Unknown fields are rejected. */
+/** A standalone session: the merchant sends the final amount. Unknown fields are rejected. */
 export const standaloneSessionSchema = z
   .strictObject({
     amount: amountField,
@@ -51,7 +51,7 @@ export const standaloneSessionSchema = z
   .superRefine(refineAmountForCurrency)
   .meta({ id: "CreateStandaloneCheckoutSession" });
 
-/** Spec 2.3: amount and currency come from the paylink. */
+/** A paylink's session: amount and currency come from the paylink. */
 export const paylinkSessionSchema = z
   .strictObject({
     paylinkId: z.uuid({ error: "must be a paylink id (a UUID)" }),

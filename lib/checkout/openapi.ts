@@ -1,13 +1,10 @@
+import { checkoutSessionDetailObject, checkoutSessionObject } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { idempotencyKeyHeader } from "../idempotency/parse-idempotency-key";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
 import { createCheckoutSessionSchema } from "./checkout-session-schemas";
-import {
-  checkoutSessionDetailObject,
-  checkoutSessionObject,
-  publicCheckoutSessionObject,
-} from "./serialize-checkout-session";
+import { publicCheckoutSessionObject } from "./serialize-checkout-session";
 
 const idParam = z.object({ id: z.string().meta({ example: "ycs_4fQh0r7Xq1s9bT2mN8kLp3Zy" }) });
 

@@ -1,45 +1,20 @@
+import {
+  type checkoutSessionDetailObject,
+  type checkoutSessionObject,
+  decimalString,
+  isoTimestamp,
+  recurringObject,
+} from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { checkoutUrl } from "../config";
 import type { CheckoutSession, Organization } from "../generated/prisma/client";
 import { formatPrice } from "../money/decimal";
-import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { logoPath } from "../organizations/serialize-organization";
-import { type PaymentSummary, paymentSummaryObject } from "../payments/payment-summary";
+import type { PaymentSummary } from "../payments/payment-summary";
 import { effectiveSessionStatus, sessionStatuses } from "../session-state/session-state";
-import { recurringObject, serializeRecurring } from "../subscriptions/serialize-recurring";
+import { serializeRecurring } from "../subscriptions/serialize-recurring";
 
 const status = z.enum(sessionStatuses);
-
-export const checkoutSessionObject = z
-  .object({
-    id: z.string().meta({ example: "ycs_4fQh0r7Xq1s9bT2mN8kLp3Zy" }),
-    object: z.literal("checkout_session"),
-    status,
-    paylinkId: z.string().nullable(),
-    amount: decimalString,
-    currency: z.string(),
-    merchantOrderId: z.string().nullable(),
-    description: z.string().nullable(),
-    clientReferenceId: z.string().nullable(),
-    successUrl: z.string().nullable(),
-    cancelUrl: z.string().nullable(),
-    recurring: recurringObject,
-    expiresAt: isoTimestamp,
-    createdAt: isoTimestamp,
-    url: z.string().meta({ description: "Hosted checkout page to send the buyer to" }),
-  })
-  .meta({ id: "CheckoutSession" });
-
-export const checkoutSessionDetailObject = checkoutSessionObject
-  .extend({
-    customerEmail: z.string().nullable(),
-    customerName: z.string().nullable(),
-    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-    payment: paymentSummaryObject
-      .nullable()
-      .meta({ description: "Present once the buyer has started paying" }),
-  })
-  .meta({ id: "CheckoutSessionDetail" });
 
 export const publicCheckoutSessionObject = z
   .object({
@@ -60,7 +35,7 @@ export const publicCheckoutSessionObject = z
   })
   .meta({ id: "PublicCheckoutSession" });
 
-/** Spec 2.1: the session object returned on create. */
+/** The session object returned on create (docs/api.md, "Create a checkout session"). */
 export function serializeCheckoutSession(
   session: CheckoutSession,
   now = new Date(),
@@ -85,8 +60,8 @@ export function serializeCheckoutSession(
 }
 
 /**
- * Spec 2.4: the merchant's retrieve view. `payment` summarises the invoice once the buyer has
- * started paying (null before).
+ * The merchant's retrieve view (docs/api.md, "Retrieve a session"). `payment` summarises the
+ * invoice once the buyer has started paying (null before).
  */
 export function serializeCheckoutSessionDetail(
   { session, payment }: { session: CheckoutSession; payment: PaymentSummary | null },

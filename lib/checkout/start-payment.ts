@@ -12,7 +12,7 @@ import { priceInvoice } from "../payments/price-invoice";
 import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
 import { transitionSession } from "../session-state/session-state";
 
-/** First-payment invoices are due within an hour (spec 6.5). */
+/** First-payment invoices are due within an hour (docs/api.md, "Payments (hosted checkout)"). */
 export const invoiceDeadlineMs = 60 * 60 * 1000;
 
 /**

@@ -52,8 +52,8 @@ function eventRow(input: EventInput, createdAt: Date) {
 /**
  * Records an event inside the caller's transaction, with one webhook delivery per endpoint, so
  * both commit or roll back with the state change that caused them (a transactional outbox). `data`
- * is the event's payload fields (spec 6.3) beyond id, type, createdAt, orgId and livemode, which
- * are filled in here.
+ * is the event's payload fields (docs/webhooks.md, "Events") beyond id, type, createdAt, orgId
+ * and livemode, which are filled in here.
  */
 export async function recordEvent(tx: Tx, input: EventInput) {
   const event = await tx.event.create({ data: eventRow(input, new Date()) });

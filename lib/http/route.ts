@@ -45,7 +45,7 @@ function isPrivateApi(request: NextRequest) {
 
 function toResponse(request: NextRequest, reply: Reply | Response): Response {
   if (reply instanceof Response) return reply;
-  // Under /api/private/* every answer carries `success`, as the spec shows for webhook endpoints.
+  // Under /api/private/* every answer carries `success`, as docs/webhooks.md shows for endpoints.
   const body = isPrivateApi(request) ? { success: true, data: reply.body } : reply.body;
   return Response.json(body, { status: reply.status ?? 200, headers: reply.headers });
 }

@@ -11,7 +11,7 @@ export const idempotencyKeyHeader = z
       "Unique per order attempt; a retry with the same key and body returns the original response.",
   });
 
-/** The Idempotency-Key header checked against spec 4.3 (16-200 characters). */
+/** The Idempotency-Key header: 16-200 printable characters (docs/api.md, "Idempotency"). */
 export function parseIdempotencyKey(header: string | null, options: { required: boolean }): string | null {
   if (header === null) {
     if (!options.required) return null;

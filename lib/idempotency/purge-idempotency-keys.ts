@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 
-/** Keys are answered from storage for at least this long (decisions doc: at least 24 hours). */
+/** Keys are answered from storage for 48 hours (docs/api.md, "Idempotency"). */
 export const idempotencyKeyRetentionMs = 48 * 60 * 60 * 1000;
 
 /** Forgets keys past retention (a periodic task). */

@@ -1,8 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { toolsFor } from "crypto-checkout-agent/catalog";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { toolsFor } from "@/packages/agent/src/catalog";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { buildMcpServer } from "./build-mcp-server";
 

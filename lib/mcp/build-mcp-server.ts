@@ -9,13 +9,13 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
+  describeTool,
+  registerKnowledge,
   serverInstructions,
   type ToolDefinition,
   toolError,
   toolsFor,
-} from "../../packages/agent/src/catalog";
-import { describeTool } from "../../packages/agent/src/catalog/describe-tool";
-import { registerKnowledge } from "../../packages/agent/src/catalog/knowledge";
+} from "crypto-checkout-agent/catalog";
 import { type Actor, actorOf, authorize, insufficientScope } from "../authority/authorize";
 import { type OperationId, operationOfTool } from "../authority/operations";
 import { config } from "../config";
@@ -25,14 +25,15 @@ import type { MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { parseOrThrow } from "../validation/validation-error";
 import { confirmationKey } from "./confirmation-key";
 import { paymentAppHtml, paymentAppMimeType, paymentAppUri, qrMetaKey, qrSvg } from "./payment-app";
-import { toolHandlers } from "./tool-handlers";
+import { toolHandlers } from "./tools/tool-handlers";
 
 // One MCP server per request (the transport is stateless): tools from the shared catalogue,
 // filtered by the caller's access, with handlers over the REST routes' domain functions; the
 // knowledge resources and prompts of the catalogue.
 
-// The Markdown ships in the repository beside the catalogue; bundling moves modules, not files.
-const resourceDirectory = () => path.join(process.cwd(), "packages/agent/src/catalog/resources");
+// The Markdown is a published folder of the agent kit (its `resources/*` export), read where the
+// package is installed: bundling moves modules, not files.
+const resourceDirectory = () => path.join(process.cwd(), "node_modules/crypto-checkout-agent/resources");
 
 /** Tools whose result the payment app shows (price, QR code, live status) in clients with MCP Apps. */
 const appTools = new Set([

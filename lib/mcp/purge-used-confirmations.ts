@@ -1,4 +1,4 @@
-import { confirmationTtlSeconds } from "../../packages/agent/src/catalog";
+import { confirmationTtlSeconds } from "crypto-checkout-agent/catalog";
 import type { Db } from "../db/client";
 
 /**

@@ -1,4 +1,4 @@
-import { confirmationUsed } from "../../packages/agent/src/catalog";
+import { confirmationUsed } from "crypto-checkout-agent/catalog";
 import { hashSecret } from "../crypto/tokens";
 import type { Tx } from "../db/client";
 import { ServiceError } from "../errors";

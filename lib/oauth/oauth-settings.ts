@@ -1,6 +1,6 @@
 import { config } from "../config";
 
-// The fixed parameters of the authorization server (issue 12, contract C4). The issuer and the
+// The fixed parameters of the authorization server (docs/mcp.md, "OAuth"). The issuer and the
 // MCP resource come from SERVICE_BASE_URL, never from request headers, which a client can forge.
 
 export const accessTokenTtlSeconds = 60 * 60;

@@ -1,6 +1,6 @@
+import { errorEnvelope } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { apiVersionField, apiVersionHeader } from "../api-version/api-versions";
-import { errorEnvelope } from "./common-schemas";
 import { type ErrorStatus, errorResponses } from "./error-responses";
 import type { Authentication, OperationSpec } from "./operation-spec";
 

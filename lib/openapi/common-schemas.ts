@@ -1,43 +1,7 @@
 import { z } from "zod";
 
-export const errorEnvelope = z
-  .object({
-    success: z.literal(false).optional().meta({ description: "Present under /api/private/*" }),
-    error: z.object({
-      type: z.enum([
-        "invalid_request_error",
-        "authentication_error",
-        "permission_error",
-        "not_found_error",
-        "idempotency_error",
-        "rate_limit_error",
-        "api_error",
-      ]),
-      code: z.string().meta({ example: "parameter_invalid" }),
-      message: z.string(),
-      param: z
-        .string()
-        .optional()
-        .meta({ description: "The request field (dotted path) or header at fault" }),
-    }),
-    requestId: z.string(),
-  })
-  .meta({ id: "Error" });
+// The objects, the list envelope and the error envelope are the agent kit's shapes
+// (crypto-checkout-agent/shapes), shared with the MCP tools; this is the REST API's own wrapper.
 
 /** `{success: true, data}` as /api/private/* answers. */
 export const privateEnvelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
-
-export const listOf = <T extends z.ZodType>(item: T) =>
-  z.object({
-    object: z.literal("list"),
-    data: z.array(item),
-    page: z.number().int(),
-    rows: z.number().int(),
-    total: z.number().int(),
-    hasMore: z.boolean(),
-  });
-
-export const isoTimestamp = z.string().meta({ format: "date-time" });
-export const decimalString = z
-  .string()
-  .meta({ example: "49.00", description: "Decimal string; never a float" });

@@ -1,4 +1,4 @@
-import { errorEnvelope } from "./common-schemas";
+import { errorEnvelope } from "crypto-checkout-agent/shapes";
 
 // What each error status means across the API, with a typical answer as its example.
 const errors = {

@@ -1,3 +1,4 @@
+import { organizationObject } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { apiKeyStatusObject } from "../api-keys/get-api-key-status";
 import { healthBody } from "../health/health-schemas";
@@ -5,7 +6,6 @@ import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
 import { updateOrganizationSchema } from "./organization-schemas";
-import { organizationObject } from "./serialize-organization";
 
 export const organizationOperations: OperationSpec[] = [
   {

@@ -1,5 +1,6 @@
+import { listOf, paylinkObject } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
-import { listOf, privateEnvelope } from "../openapi/common-schemas";
+import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
 import {
@@ -8,7 +9,7 @@ import {
   editPaylinkSchema,
   listPaylinksQuery,
 } from "./paylink-schemas";
-import { paylinkObject, publicPaylinkObject } from "./serialize-paylink";
+import { publicPaylinkObject } from "./serialize-paylink";
 
 const idParam = z.object({ id: z.uuid() });
 const paylink = privateEnvelope(paylinkObject);

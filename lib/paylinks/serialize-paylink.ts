@@ -1,25 +1,9 @@
+import { decimalString, type paylinkObject, recurringObject } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { checkoutUrl } from "../config";
 import type { Organization, Paylink } from "../generated/prisma/client";
 import { formatPrice } from "../money/decimal";
-import { decimalString, isoTimestamp } from "../openapi/common-schemas";
-import { recurringObject, serializeRecurring } from "../subscriptions/serialize-recurring";
-
-export const paylinkObject = z
-  .object({
-    id: z.uuid(),
-    object: z.literal("paylink"),
-    name: z.string(),
-    description: z.string().nullable(),
-    amount: decimalString,
-    currency: z.string(),
-    enabled: z.boolean(),
-    recurring: recurringObject,
-    url: z.string(),
-    createdAt: isoTimestamp,
-    updatedAt: isoTimestamp,
-  })
-  .meta({ id: "Paylink" });
+import { serializeRecurring } from "../subscriptions/serialize-recurring";
 
 export const publicPaylinkObject = z
   .object({
@@ -34,7 +18,7 @@ export const publicPaylinkObject = z
   })
   .meta({ id: "PublicPaylink" });
 
-/** Spec 2.6: a paylink as its owner sees it. `url` is where buyers pay it. */
+/** A paylink as its owner sees it (docs/api.md, "Paylinks"). `url` is where buyers pay it. */
 export function serializePaylink(paylink: Paylink): z.output<typeof paylinkObject> {
   return {
     id: paylink.id,

@@ -22,7 +22,7 @@ import { markOverdueInvoices } from "./mark-overdue-invoices";
 import { payInvoiceOnDevnet } from "./pay-invoice-on-devnet";
 import { scanNetwork } from "./scan-network";
 
-// Issue 18.4: one invoice has one amountUsd, rate and token amount, fixed at the quote, in every
+// One invoice has one amountUsd, rate and token amount, fixed at the quote, in every
 // event, API response and dashboard view, whatever the price does afterwards and however it is paid.
 let devnet: Devnet;
 let network: NetworkConfig;

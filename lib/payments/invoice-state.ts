@@ -1,7 +1,7 @@
 import { InvoiceStatus } from "../generated/prisma/enums";
 import { Money, type MoneyValue } from "../money/decimal";
 
-// The invoice state machine (decisions doc, "Session and invoice states"), pure. It is computed
+// The invoice state machine, pure. It is computed
 // from what the chain shows, not stepped by events, so reorganisations (a payment's block
 // vanishing) and late top-ups fall out of the same rule:
 //   confirmed >= due                       -> CONFIRMED (terminal; payment.confirmed once)

@@ -1,11 +1,11 @@
+import { invoiceObject, listOf } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
-import { listOf, privateEnvelope } from "../openapi/common-schemas";
+import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
 import { pagingQuery } from "../validation/fields";
 import { devnetPaySchema, startPaymentSchema } from "./payment-schemas";
 import { devnetPaymentObject } from "./serialize-devnet-payment";
-import { invoiceObject } from "./serialize-invoice";
 import { publicPaymentObject } from "./serialize-public-payment";
 
 export const paymentOperations: OperationSpec[] = [

@@ -1,26 +1,7 @@
-import { z } from "zod";
+import type { paymentSummaryObject } from "crypto-checkout-agent/shapes";
+import type { z } from "zod";
 import { config } from "../config";
 import { Money } from "../money/decimal";
-import { decimalString, isoTimestamp } from "../openapi/common-schemas";
-import { invoiceStatuses } from "./invoice-state";
-
-/** The payment part of the merchant's session view (spec 2.4): present once an invoice exists. */
-export const paymentSummaryObject = z
-  .object({
-    invoiceId: z.string(),
-    status: z.enum(invoiceStatuses),
-    network: z.string(),
-    token: z.string(),
-    amountDue: decimalString,
-    amountPaid: decimalString,
-    overpaid: decimalString.meta({ description: "Received beyond the amount due" }),
-    amountUsd: decimalString.meta({ description: "The price in USD, frozen at the quote" }),
-    rate: decimalString.meta({
-      description: "Token units per unit of the pricing currency, frozen at the quote",
-    }),
-    deadline: isoTimestamp,
-  })
-  .meta({ id: "PaymentSummary" });
 
 export type PaymentSummary = z.output<typeof paymentSummaryObject>;
 

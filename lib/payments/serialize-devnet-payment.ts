@@ -1,6 +1,6 @@
+import { decimalString } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import type { Invoice } from "../generated/prisma/client";
-import { decimalString } from "../openapi/common-schemas";
 
 export const devnetPaymentObject = z
   .object({

@@ -1,24 +1,14 @@
 import type { CheckoutSession, Invoice } from "../generated/prisma/client";
 import { formatDecimal } from "../money/decimal";
+import type { SubscriptionEventObject } from "../recurring/subscription-event-object";
 import { formatTokenAmount } from "./payment-summary";
 
-/** The `subscription` object of recurring invoices' events (shared event contract). */
-export type SubscriptionEventObject = {
-  id: string;
-  status: "ACTIVE" | "PAST_DUE" | "CANCELLED";
-  currentPeriodStart: string;
-  currentPeriodEnd: string;
-  cancelAtPeriodEnd: boolean;
-  cancellationReason: "unpaid" | "requested" | null;
-  interval: "day" | "week" | "month" | "year";
-  intervalCount: number;
-};
-
 /**
- * Spec 6.3: the payload fields of invoice and payment events. The amounts are the invoice's frozen
- * quote, so every event of one invoice carries the same amountUsd, rate and tokenAmount; what was
- * received is reported beside them (amountPaid, overpaid). A recurring price's invoices are
- * RECURRING and, once the subscription exists (from the first payment's confirmation), carry it.
+ * The payload fields of invoice and payment events (docs/webhooks.md, "Events"). The amounts are
+ * the invoice's frozen quote, so every event of one invoice carries the same amountUsd, rate and
+ * tokenAmount; what was received is reported beside them (amountPaid, overpaid). A recurring
+ * price's invoices are RECURRING and, once the subscription exists (from the first payment's
+ * confirmation), carry it.
  */
 export function serializeInvoiceEvent(
   invoice: Invoice,

@@ -1,8 +1,8 @@
+import { decimalString, isoTimestamp } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { config } from "../config";
 import type { Invoice, Payment } from "../generated/prisma/client";
 import { Money } from "../money/decimal";
-import { decimalString, isoTimestamp } from "../openapi/common-schemas";
 import { invoiceStatuses } from "./invoice-state";
 import { formatTokenAmount } from "./payment-summary";
 

@@ -2,8 +2,8 @@ import type { Tx } from "../db/client";
 import { recordEvent } from "../events/record-event";
 import { Money } from "../money/decimal";
 import { refundOverpayment } from "../refunds/refund-overpayment";
-import { lockSubscriptionOf, recordRecurringPayment } from "../subscriptions/record-recurring-payment";
-import { subscriptionEventObject } from "../subscriptions/serialize-subscription";
+import { lockSubscriptionOf, recordRecurringPayment } from "../recurring/record-recurring-payment";
+import { subscriptionEventObject } from "../recurring/subscription-event-object";
 import { nextInvoiceState } from "./invoice-state";
 import { serializeInvoiceEvent } from "./serialize-invoice-event";
 

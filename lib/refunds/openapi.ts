@@ -1,10 +1,10 @@
+import { errorEnvelope, listOf, refundObject } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { idempotencyKeyHeader } from "../idempotency/parse-idempotency-key";
-import { errorEnvelope, listOf, privateEnvelope } from "../openapi/common-schemas";
+import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
 import { createRefundSchema, listRefundsQuery } from "./refund-schemas";
-import { refundObject } from "./serialize-refund";
 
 const idParam = z.object({ id: z.string().meta({ example: "rfd_4fKq2cVb8mZ1xT9a" }) });
 const tags = ["Refunds"];

@@ -1,8 +1,8 @@
+import { refundStatusValues } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { checkPositiveDecimal } from "../money/decimal";
 import { checksumAddressField } from "../validation/evm-address";
 import { amountField, amountProblems, pagingQuery, text } from "../validation/fields";
-import { refundStatusValues } from "./serialize-refund";
 
 const destinationError = 'must be "payer", "claim" or an EVM address (0x followed by 40 hex digits)';
 

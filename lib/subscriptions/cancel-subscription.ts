@@ -2,9 +2,9 @@ import type { AlongsideWork, Db } from "../db/client";
 import { conflict, notFound } from "../errors";
 import { transactWithEvents } from "../events/transact-with-events";
 import type { Subscription } from "../generated/prisma/client";
-import { nextActionAt } from "./record-recurring-payment";
+import { nextActionAt } from "../recurring/record-recurring-payment";
+import { transitionSubscription } from "../recurring/subscription-state";
 import { recordSubscriptionEvent } from "./subscription-events";
-import { transitionSubscription } from "./subscription-state";
 import { withdrawOpenRenewal } from "./withdraw-open-renewal";
 
 /**

@@ -8,8 +8,8 @@ import { newId } from "../ids";
 import { allocateDepositAddresses } from "../payments/allocate-deposit-address";
 import { priceInvoice } from "../payments/price-invoice";
 import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
-import { subscriptionEventObject } from "./serialize-subscription";
-import { periodBounds, renewalDeadlineMs } from "./subscription-periods";
+import { subscriptionEventObject } from "../recurring/subscription-event-object";
+import { periodBounds, renewalDeadlineMs } from "../recurring/subscription-periods";
 
 export type RenewalNotice = {
   to: string;

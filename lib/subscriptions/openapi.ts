@@ -1,8 +1,13 @@
+import {
+  errorEnvelope,
+  listOf,
+  subscriptionDetailObject,
+  subscriptionObject,
+} from "crypto-checkout-agent/shapes";
 import { z } from "zod";
-import { errorEnvelope, listOf, privateEnvelope } from "../openapi/common-schemas";
+import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
-import { subscriptionDetailObject, subscriptionObject } from "./serialize-subscription";
 import { cancelSubscriptionSchema, listSubscriptionsQuery } from "./subscription-schemas";
 
 const idParam = z.object({ id: z.string().meta({ example: "sub_4fQh0r7Xq1s9bT2mN8kLp3Zy" }) });

@@ -3,17 +3,17 @@ import { transactWithEvents } from "../events/transact-with-events";
 import type { Invoice, Subscription } from "../generated/prisma/client";
 import { log } from "../log";
 import { updateInvoiceFromPayments } from "../payments/update-invoice-from-payments";
-import { issueRenewalInvoices, type RenewalNotice } from "./issue-renewal-invoices";
-import { advanceToPeriod } from "./record-recurring-payment";
-import { sendRenewalEmail } from "./send-renewal-email";
-import { recordSubscriptionEvent } from "./subscription-events";
-import { renewalDeadlineMs } from "./subscription-periods";
+import { advanceToPeriod } from "../recurring/record-recurring-payment";
+import { renewalDeadlineMs } from "../recurring/subscription-periods";
 import {
   planSubscription,
   recheckMs,
   type SubscriptionEvent,
   transitionSubscription,
-} from "./subscription-state";
+} from "../recurring/subscription-state";
+import { issueRenewalInvoices, type RenewalNotice } from "./issue-renewal-invoices";
+import { sendRenewalEmail } from "./send-renewal-email";
+import { recordSubscriptionEvent } from "./subscription-events";
 
 type Claimed = Subscription & { subscriptionGraceDays: number };
 

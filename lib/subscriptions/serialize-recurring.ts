@@ -1,14 +1,6 @@
-import { z } from "zod";
+import type { recurringObject } from "crypto-checkout-agent/shapes";
+import type { z } from "zod";
 import type { RecurringInterval } from "../generated/prisma/client";
-import { recurringIntervals } from "./subscription-periods";
-
-export const recurringObject = z
-  .object({ interval: z.enum(recurringIntervals), intervalCount: z.number().int() })
-  .nullable()
-  .meta({
-    id: "RecurringPrice",
-    description: "Billed again every intervalCount intervals; null for one payment",
-  });
 
 /** The recurring price of a paylink or session, or null for a one-time price. */
 export function serializeRecurring(row: {

@@ -1,77 +1,8 @@
-import { z } from "zod";
+import type { subscriptionDetailObject, subscriptionObject } from "crypto-checkout-agent/shapes";
+import type { z } from "zod";
 import { checkoutUrl } from "../config";
 import type { Invoice, Subscription } from "../generated/prisma/client";
 import { formatPrice } from "../money/decimal";
-import { decimalString, isoTimestamp } from "../openapi/common-schemas";
-import type { SubscriptionEventObject } from "../payments/serialize-invoice-event";
-import { recurringIntervals } from "./subscription-periods";
-import { subscriptionStatuses } from "./subscription-state";
-
-/** The subscription object inside events (shared event contract). */
-export function subscriptionEventObject(subscription: Subscription): SubscriptionEventObject {
-  return {
-    id: subscription.id,
-    status: subscription.status,
-    currentPeriodStart: subscription.currentPeriodStart.toISOString(),
-    currentPeriodEnd: subscription.currentPeriodEnd.toISOString(),
-    cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
-    cancellationReason: subscription.cancellationReason as SubscriptionEventObject["cancellationReason"],
-    interval: subscription.interval,
-    intervalCount: subscription.intervalCount,
-  };
-}
-
-export const subscriptionObject = z
-  .object({
-    id: z.string().meta({ example: "sub_4fQh0r7Xq1s9bT2mN8kLp3Zy" }),
-    object: z.literal("subscription"),
-    status: z.enum(subscriptionStatuses),
-    paylinkId: z.string().nullable(),
-    amount: decimalString,
-    currency: z.string(),
-    description: z.string().nullable(),
-    interval: z.enum(recurringIntervals),
-    intervalCount: z.number().int(),
-    network: z.string(),
-    token: z.string(),
-    customer: z.object({
-      email: z.string().nullable(),
-      name: z.string().nullable(),
-      clientReferenceId: z.string().nullable(),
-    }),
-    merchantOrderId: z.string().nullable(),
-    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-    anchor: isoTimestamp,
-    currentPeriodStart: isoTimestamp,
-    currentPeriodEnd: isoTimestamp,
-    cancelAtPeriodEnd: z.boolean(),
-    cancellationReason: z.enum(["unpaid", "requested"]).nullable(),
-    cancelledAt: isoTimestamp.nullable(),
-    createdAt: isoTimestamp,
-  })
-  .meta({ id: "Subscription" });
-
-export const subscriptionInvoiceObject = z
-  .object({
-    id: z.string(),
-    object: z.literal("invoice"),
-    status: z.enum(["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "CONFIRMED", "OVERDUE"]),
-    periodIndex: z.number().int(),
-    periodStart: isoTimestamp,
-    periodEnd: isoTimestamp,
-    amountDue: decimalString,
-    amountPaid: decimalString,
-    token: z.string(),
-    deadline: isoTimestamp,
-    checkoutSessionId: z.string(),
-    url: z.string().meta({ description: "Hosted page where the customer pays this invoice" }),
-    createdAt: isoTimestamp,
-  })
-  .meta({ id: "SubscriptionInvoice" });
-
-export const subscriptionDetailObject = subscriptionObject
-  .extend({ invoices: z.array(subscriptionInvoiceObject).meta({ description: "Newest period first" }) })
-  .meta({ id: "SubscriptionDetail" });
 
 export function serializeSubscription(subscription: Subscription): z.output<typeof subscriptionObject> {
   return {

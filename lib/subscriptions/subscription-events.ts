@@ -2,7 +2,7 @@ import type { Tx } from "../db/client";
 import { type EventType, recordEvent } from "../events/record-event";
 import type { CheckoutSession, Invoice, Subscription } from "../generated/prisma/client";
 import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
-import { subscriptionEventObject } from "./serialize-subscription";
+import { subscriptionEventObject } from "../recurring/subscription-event-object";
 
 /**
  * Records a subscription event: the common payload of the subscription's current invoice (the

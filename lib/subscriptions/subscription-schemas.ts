@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { recurringIntervals } from "../recurring/subscription-periods";
+import { subscriptionStatuses } from "../recurring/subscription-state";
 import { pagingQuery } from "../validation/fields";
-import { recurringIntervals } from "./subscription-periods";
-import { subscriptionStatuses } from "./subscription-state";
 
-/** A recurring price, on a paylink or a standalone session (issue 15 item 1). */
+/** A recurring price, on a paylink or a standalone session. */
 export const recurringField = z
   .strictObject({
     interval: z.enum(recurringIntervals, { error: "must be day, week, month or year" }),

@@ -16,9 +16,9 @@ import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import type { RecurringInterval } from "../recurring/subscription-periods";
 import { cancelSubscription } from "./cancel-subscription";
 import { processDueSubscriptions } from "./process-due-subscriptions";
-import type { RecurringInterval } from "./subscription-periods";
 
 // A real Hardhat node (ports 9270-9309), the real watcher and scheduler; the clock is the `now`
 // each step is given, so a month passes in a line.

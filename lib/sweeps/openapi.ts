@@ -1,8 +1,8 @@
-import { listOf, privateEnvelope } from "../openapi/common-schemas";
+import { listOf, sweepObject } from "crypto-checkout-agent/shapes";
+import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
 import { sweepListQuery } from "./list-sweeps";
-import { sweepObject } from "./serialize-sweep";
 
 export const sweepOperations: OperationSpec[] = [
   {

@@ -1,10 +1,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { verifyWebhookSignature } from "crypto-checkout-agent/webhooks";
 import Stripe from "stripe";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
-import { verifyWebhookSignature } from "@/packages/agent/src/webhooks/verify-signature";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { type ScriptedAnswer, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";

@@ -1,4 +1,4 @@
-// The delivery state machine of spec 3.2 / 6.4 and the decisions doc, pure.
+// The delivery state machine, pure (docs/webhooks.md, "Delivery and retries").
 //
 // Attempts of a round happen at 0, 10, 30, 90 and 270 s after the round began. 2xx: delivered.
 // 5xx, 429, 3xx (never followed), timeouts and connection errors: retried; Retry-After may push

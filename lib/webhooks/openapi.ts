@@ -1,13 +1,18 @@
+import {
+  errorEnvelope,
+  listOf,
+  rotatedWebhookEndpointObject,
+  testEventObject,
+  webhookDeliveryObject,
+  webhookEndpointListObject,
+  webhookEndpointObject,
+  webhookEndpointWithSecretObject,
+} from "crypto-checkout-agent/shapes";
 import { z } from "zod";
-import { errorEnvelope, listOf, privateEnvelope } from "../openapi/common-schemas";
+import { privateEnvelope } from "../openapi/common-schemas";
 import { errorExample, errorResponses } from "../openapi/error-responses";
 import type { OperationSpec } from "../openapi/operation-spec";
 import { pagingQuery } from "../validation/fields";
-import {
-  webhookDeliveryObject,
-  webhookEndpointObject,
-  webhookEndpointWithSecretObject,
-} from "./serialize-webhook";
 import {
   createWebhookEndpointSchema,
   redeliverSchema,
@@ -48,9 +53,7 @@ export const webhookOperations: OperationSpec[] = [
     responses: {
       200: {
         description: "Endpoints",
-        schema: privateEnvelope(
-          z.object({ object: z.literal("list"), data: z.array(webhookEndpointObject) }),
-        ),
+        schema: privateEnvelope(webhookEndpointListObject),
       },
       ...errorResponses(401, 429),
     },
@@ -106,9 +109,7 @@ export const webhookOperations: OperationSpec[] = [
     responses: {
       200: {
         description: "The endpoint with its new secret",
-        schema: privateEnvelope(
-          webhookEndpointWithSecretObject.extend({ previousSecretExpiresAt: z.string().nullable() }),
-        ),
+        schema: privateEnvelope(rotatedWebhookEndpointObject),
       },
       ...errorResponses(401, 404, 429),
       409: {
@@ -137,9 +138,7 @@ export const webhookOperations: OperationSpec[] = [
     responses: {
       202: {
         description: "Queued",
-        schema: privateEnvelope(
-          z.object({ eventId: z.string(), type: z.string(), livemode: z.literal(false) }),
-        ),
+        schema: privateEnvelope(testEventObject),
       },
       ...errorResponses(400, 401, 404, 429),
     },

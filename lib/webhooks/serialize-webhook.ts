@@ -1,50 +1,8 @@
-import { z } from "zod";
+import type { webhookDeliveryObject, webhookEndpointObject } from "crypto-checkout-agent/shapes";
+import type { z } from "zod";
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "../generated/prisma/client";
-import { isoTimestamp } from "../openapi/common-schemas";
 import type { Paging } from "../validation/fields";
 import { listPage } from "../validation/list-page";
-
-export const webhookEndpointObject = z
-  .object({
-    id: z.string(),
-    object: z.literal("webhook_endpoint"),
-    name: z.string(),
-    url: z.string(),
-    adapter: z.enum(["NONE", "STRIPE"]),
-    enabled: z.boolean(),
-    isDefault: z.boolean().meta({ description: "Kept in step with the organization's webhookUrl setting" }),
-    createdAt: isoTimestamp,
-  })
-  .meta({ id: "WebhookEndpoint" });
-
-export const webhookEndpointWithSecretObject = webhookEndpointObject
-  .extend({
-    signingSecret: z.string().meta({ description: "Shown only now; store it to verify deliveries" }),
-  })
-  .meta({ id: "WebhookEndpointWithSecret" });
-
-export const webhookDeliveryObject = z
-  .object({
-    id: z.string(),
-    object: z.literal("webhook_delivery"),
-    endpointId: z.string(),
-    eventId: z.string(),
-    eventType: z.string(),
-    status: z.enum(["PENDING", "COOLDOWN", "DELIVERED", "FAILED"]),
-    attemptCount: z.number().int(),
-    nextAttemptAt: isoTimestamp.nullable(),
-    createdAt: isoTimestamp,
-    attempts: z.array(
-      z.object({
-        attemptedAt: isoTimestamp,
-        httpStatus: z.number().int().nullable(),
-        durationMs: z.number().int(),
-        error: z.string().nullable(),
-        responseBody: z.string().nullable(),
-      }),
-    ),
-  })
-  .meta({ id: "WebhookDelivery" });
 
 /** An endpoint as lists and updates show it: never the secret. */
 export function serializeWebhookEndpoint(endpoint: WebhookEndpoint): z.output<typeof webhookEndpointObject> {

@@ -1,6 +1,6 @@
+import { verifyWebhookSignature } from "crypto-checkout-agent/webhooks";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { verifyWebhookSignature } from "@/packages/agent/src/webhooks/verify-signature";
 import { generateSigningSecret, signatureHeader } from "./signature";
 
 // The sender's side; the receiver's check is tested with the kit (verify-signature.test.ts).

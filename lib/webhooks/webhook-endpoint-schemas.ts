@@ -10,7 +10,7 @@ export const webhookUrlField = httpUrlField.superRefine((url, context) => {
 
 const adapter = z.enum(["NONE", "STRIPE"], { error: "must be NONE or STRIPE" });
 
-/** Spec 4.1: name, url, adapter, enabled. */
+/** An endpoint: name, url, adapter, enabled (docs/webhooks.md, "Managing endpoints"). */
 export const createWebhookEndpointSchema = z
   .strictObject({
     name: text(255),

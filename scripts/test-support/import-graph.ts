@@ -5,9 +5,12 @@ import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 
-export function sourceFiles(directory: string): string[] {
+export function sourceFiles(directory: string, options: { tests?: boolean } = {}): string[] {
   return readdirSync(path.join(root, directory), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
+    .filter(
+      (entry) =>
+        entry.isFile() && /\.tsx?$/.test(entry.name) && (options.tests || !/\.test\.tsx?$/.test(entry.name)),
+    )
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
     .filter((file) => !file.startsWith("lib/generated/"));
 }
@@ -21,7 +24,11 @@ export function importTarget(file: string, specifier: string): string | null {
 
 /** The specifiers `file` imports as written (static imports, `import type`, dynamic `import()`, re-exports). */
 export function specifiersOf(file: string): string[] {
-  const text = readFileSync(path.join(root, file), "utf8");
+  return specifiersIn(readFileSync(path.join(root, file), "utf8"));
+}
+
+/** The specifiers a module's source text imports as written. */
+export function specifiersIn(text: string): string[] {
   const specifiers = text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm);
   return [...specifiers].map(([, specifier]) => specifier);
 }

@@ -1,6 +1,6 @@
 import { db } from "../../lib/db/client";
 import { newId } from "../../lib/ids";
-import { periodBounds } from "../../lib/subscriptions/subscription-periods";
+import { periodBounds } from "../../lib/recurring/subscription-periods";
 import { createTestInvoice } from "./fixtures";
 
 /**

@@ -10,10 +10,10 @@ import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
+import { subscriptionStatuses } from "@/lib/recurring/subscription-state";
 import { listSubscriptions } from "@/lib/subscriptions/list-subscriptions";
 import { describeInterval } from "@/lib/subscriptions/serialize-recurring";
 import { subscriptionListPageQuery } from "@/lib/subscriptions/subscription-schemas";
-import { subscriptionStatuses } from "@/lib/subscriptions/subscription-state";
 import { readPageQuery } from "@/lib/validation/read-page-query";
 
 export const metadata: Metadata = { title: "Subscriptions" };

@@ -1,10 +1,10 @@
 // After `tsc`: make dist/ runnable by Node's ESM loader and complete.
 // - The sources import relative modules without an extension (the catalogue is also bundled
 //   into the app by Turbopack, which does not map `./x.js` to `./x.ts`); Node needs the
-//   extension, so relative specifiers in dist get `.js` (or `/index.js` for a folder).
-// - The knowledge resources are Markdown beside the catalogue: copy them.
+//   extension, so relative specifiers in dist get `.js` (or `/index.js` for a folder), in the
+//   declarations too (TypeScript maps `./x.js` to `./x.d.ts` for consumers that resolve like Node).
 // - The bin must be executable.
-import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -14,7 +14,7 @@ function* javascriptFiles(directory) {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const file = path.join(directory, entry.name);
     if (entry.isDirectory()) yield* javascriptFiles(file);
-    else if (entry.name.endsWith(".js")) yield file;
+    else if (/\.(js|d\.ts)$/.test(entry.name)) yield file;
   }
 }
 
@@ -33,5 +33,4 @@ for (const file of javascriptFiles(dist)) {
   if (rewritten !== source) writeFileSync(file, rewritten);
 }
 
-cpSync(path.join(root, "src/catalog/resources"), path.join(dist, "catalog/resources"), { recursive: true });
 chmodSync(path.join(dist, "cli.js"), 0o755);

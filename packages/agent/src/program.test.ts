@@ -16,7 +16,7 @@ const cli = path.join(import.meta.dirname, "cli.ts");
 // Each case starts a process; the machine is shared.
 vi.setConfig({ testTimeout: 30_000 });
 
-// Spec 4.4, in its order.
+// Every command, in the order --help lists them.
 const specCommands = [
   "setup",
   "checkin",

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import {
   checkConfirmationToken,
   confirmDestructiveCall,
+  describeTool,
   issueConfirmationToken,
   knowledgeResources,
   prompts,
@@ -67,8 +67,11 @@ describe("tool catalogue", () => {
         expect(tool.annotations.destructiveHint).toBe(true);
         expect(tool.inputSchema.shape).toHaveProperty("confirmationToken");
       }
-      expect(z.toJSONSchema(tool.inputSchema, { io: "input" })).toMatchObject({ type: "object" });
-      expect(z.toJSONSchema(tool.outputSchema, { io: "input" })).toMatchObject({ type: "object" });
+      // As tools/list shows them: objects at the top, with every shared object inlined.
+      const listed = describeTool(tool);
+      expect(listed.inputSchema).toMatchObject({ type: "object" });
+      expect(listed.outputSchema).toMatchObject({ type: "object" });
+      expect(JSON.stringify(listed)).not.toContain("$ref");
       expect(tool.description.length).toBeGreaterThan(40);
     },
   );

@@ -2,6 +2,8 @@
 // It imports only zod and node built-ins: the published agent kit must not depend on the app.
 
 export * from "./confirmation";
+export * from "./describe-tool";
+export * from "./knowledge";
 export * from "./prompts";
 export * from "./resources";
 export * from "./results";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-// Knowledge resources: Markdown files in ./resources, versioned with the app and served by both
+// Knowledge resources: Markdown files in the package's resources/ folder, versioned with the app and served by both
 // servers. `{base_url}` in the text is replaced by the server's own URL.
 
 export type KnowledgeResource = {
@@ -51,8 +51,12 @@ export function readKnowledgeResource(
   resource: KnowledgeResource,
   options: { baseUrl: string; directory?: string },
 ): string {
-  // Beside this module unless the caller knows better (a bundler moves modules, not Markdown).
-  const file = path.join(options.directory ?? path.join(import.meta.dirname, "resources"), resource.file);
+  // The package's resources/ folder (two levels up from src/catalog and dist/catalog alike) unless
+  // the caller knows better: a bundler moves modules, not Markdown.
+  const file = path.join(
+    options.directory ?? path.join(import.meta.dirname, "../../resources"),
+    resource.file,
+  );
   let text = cache.get(file);
   if (text === undefined) {
     text = readFileSync(file, "utf8");

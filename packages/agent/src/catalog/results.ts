@@ -9,7 +9,7 @@ export type ToolResult = {
   isError?: boolean;
 };
 
-/** The REST API's error envelope (decisions doc), as both servers receive or build it. */
+/** The REST API's error envelope (docs/api.md, "Errors"), as both servers receive or build it. */
 export type ErrorEnvelope = {
   error: { type?: string; code: string; message: string; param?: string };
   requestId?: string;

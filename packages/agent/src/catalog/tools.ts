@@ -1,32 +1,40 @@
 import { z } from "zod";
 import {
-  agentCredentialResult,
-  amount,
   checkoutSessionDetailObject,
   checkoutSessionObject,
-  confirmationToken,
-  currency,
   invoiceObject,
   listOf,
   organizationObject,
+  paylinkObject,
+  rotatedWebhookEndpointObject,
+  subscriptionDetailObject,
+  subscriptionObject,
+  subscriptionStatuses,
+  sweepObject,
+  testEventObject,
+  webhookDeliveryObject,
+  webhookEndpointListObject,
+  webhookEndpointObject,
+  webhookEndpointWithSecretObject,
+} from "../shapes";
+import {
+  agentCredentialResult,
+  amount,
+  confirmationToken,
+  currency,
   paging,
   paylinkId,
-  paylinkObject,
   paymentStatusObject,
   recurring,
-  signingSecret,
-  subscriptionDetailObject,
   subscriptionId,
-  subscriptionObject,
-  sweepObject,
-  webhookDeliveryObject,
   webhookEndpointId,
-  webhookEndpointObject,
 } from "./shapes";
 
 // The one definition of every MCP tool, shared by the remote server (/mcp) and the local one
 // (`crypto-checkout mcp`). Descriptions say what the tool does, when to use it rather than a
 // sibling, its side effects, and what to call next; parameters are described in the schemas.
+// A tool that does what a REST operation does returns that operation's object (../shapes), as
+// app/mcp/tool-output-schemas.test.ts checks.
 
 export type ToolAnnotations = {
   readOnlyHint: boolean;
@@ -265,7 +273,7 @@ export const tools = [
     description:
       "Lists this organization's subscriptions (started by a paid recurring paylink or session), newest first, a page at a time; filter by status (ACTIVE, PAST_DUE, CANCELLED) or customer (email or clientReferenceId). For one subscription's invoices use service_subscriptions_get.",
     inputSchema: z.strictObject({
-      status: z.enum(["ACTIVE", "PAST_DUE", "CANCELLED"]).optional(),
+      status: z.enum(subscriptionStatuses).optional(),
       customer: z.string().max(254).optional().describe("Customer email (any case) or clientReferenceId"),
       ...paging,
     }),
@@ -387,7 +395,7 @@ export const tools = [
       adapter: z.enum(["NONE", "STRIPE"]).optional().describe("Default NONE"),
       enabled: z.boolean().optional().describe("Default true"),
     }),
-    outputSchema: webhookEndpointObject.extend({ signingSecret }),
+    outputSchema: webhookEndpointWithSecretObject,
     annotations: create,
     access: "write",
     scope: "remote-and-local",
@@ -397,7 +405,7 @@ export const tools = [
     title: "List webhook endpoints",
     description: "Lists this organization's webhook endpoints (never their secrets).",
     inputSchema: z.strictObject({}),
-    outputSchema: z.object({ object: z.literal("list"), data: z.array(webhookEndpointObject) }),
+    outputSchema: webhookEndpointListObject,
     annotations: read,
     access: "read",
     scope: "remote-and-local",
@@ -425,10 +433,7 @@ export const tools = [
     description:
       "Issues a new signing secret for an endpoint and returns it once; the old one keeps signing alongside for a grace period (previousSecretExpiresAt), after which receivers still using it reject deliveries. Needs the user's confirmation (first call returns a preview and a confirmation token, error code confirmation_required).",
     inputSchema: z.strictObject({ id: webhookEndpointId, confirmationToken }),
-    outputSchema: webhookEndpointObject.extend({
-      signingSecret,
-      previousSecretExpiresAt: z.string().nullable(),
-    }),
+    outputSchema: rotatedWebhookEndpointObject,
     annotations: { ...create, destructiveHint: true },
     access: "write",
     scope: "remote-and-local",
@@ -440,7 +445,7 @@ export const tools = [
     description:
       "Sends a signed test event (id evt_test_…, livemode false) to one endpoint through the real delivery path; creates no payments. Then check the result with service_webhooks_list_deliveries.",
     inputSchema: z.strictObject({ id: webhookEndpointId }),
-    outputSchema: z.object({ eventId: z.string(), type: z.string(), livemode: z.boolean() }),
+    outputSchema: testEventObject,
     annotations: { ...create, openWorldHint: true },
     access: "write",
     scope: "remote-and-local",

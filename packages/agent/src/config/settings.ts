@@ -11,7 +11,7 @@ export type Settings = {
 // Local development default; a deployed service's users set SERVICE_API_BASE_URL ({base_url}/api).
 export const defaultApiBaseUrl = "http://localhost:3000/api";
 
-/** The kit's configuration from the environment (issue 14 item 2). */
+/** The kit's configuration from the environment (packages/agent/README.md). */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   return {
     apiBaseUrl: (env.SERVICE_API_BASE_URL || defaultApiBaseUrl).replace(/\/+$/, ""),

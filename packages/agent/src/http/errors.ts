@@ -1,4 +1,4 @@
-// The service's error envelope (decisions.md) is also the shape of every error the kit reports,
+// The service's error envelope (docs/api.md, "Errors") is also the shape of every error the kit reports,
 // so agents parse one format whether the service or the kit found the problem.
 
 import type { ErrorEnvelope } from "../catalog";

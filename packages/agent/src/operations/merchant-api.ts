@@ -3,7 +3,7 @@ import type { Kit } from "../context";
 import { callApi } from "../http/api-client";
 
 // The merchant REST endpoints the kit calls, one function each, authenticated with the stored
-// agent credential or SERVICE_API_KEY. The kit adds no API of its own (issue 14).
+// agent credential or SERVICE_API_KEY. The kit adds no API of its own: it is one more REST client.
 
 type Json = Record<string, unknown>;
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

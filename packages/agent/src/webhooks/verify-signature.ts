@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 // X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> keyed with the
-// whole whsec_… string; several v1 values during a rotation; 300 s tolerance (decisions.md).
+// whole whsec_… string; several v1 values during a rotation; 300 s tolerance against replays.
 // The kit checks it offline and may not import the app, so the one implementation lives here and
 // the app signs deliveries with this computeSignature (lib/webhooks/signature.ts).
 

@@ -1,9 +1,9 @@
+import { verifyWebhookSignature } from "crypto-checkout-agent/webhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { GET as eventDeliveries } from "@/app/api/private/events/[id]/deliveries/route";
 import { PUT as updateOrganization } from "@/app/api/private/organization/current/route";
 import { db } from "@/lib/db/client";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
-import { verifyWebhookSignature } from "@/packages/agent/src/webhooks/verify-signature";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";

@@ -42,7 +42,7 @@ describe("GET /api/public/checkout-sessions/{id}", () => {
       logoUrl: null,
       amount: "20.00",
       currency: "USD",
-      // The buyer's receipt names the order (issue 17); it is the merchant's reference for the buyer.
+      // The buyer's receipt names the order: it is the merchant's reference for the buyer.
       merchantOrderId: "internal-42",
       description: "A mug",
       successUrl: `https://shop.example/ok/${session.id}`,

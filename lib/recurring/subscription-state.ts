@@ -1,4 +1,4 @@
-// The subscription state machine (issue 15), pure. Callers write its result in a transaction,
+// The subscription state machine, pure. Callers write its result in a transaction,
 // conditional on the status they read, so two workers cannot both apply a transition.
 //   ACTIVE   --renewal_overdue-->       PAST_DUE  (subscription.overdue)
 //   PAST_DUE --renewal_paid-->          ACTIVE    (within grace; the anchor never moves)

@@ -3,7 +3,7 @@ export const recurringIntervals: readonly RecurringInterval[] = ["day", "week", 
 
 const dayMs = 24 * 60 * 60 * 1000;
 
-/** A renewal invoice is due within 24 hours (spec 6.5) and issued that long before its period. */
+/** A renewal invoice is due within 24 hours and issued that long before its period (docs/api.md, "Subscriptions"). */
 export const renewalDeadlineMs = dayMs;
 
 const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month + 1, 0)).getUTCDate();

@@ -1,0 +1,31 @@
+// The public objects (crypto-checkout-agent/shapes) are published on their own and import only
+// zod, so they spell the status lists out; this keeps them equal to the service's one source
+// (the database enums and the state machines).
+import {
+  checkoutSessionObject,
+  invoiceObject,
+  recurringIntervals as publicIntervals,
+  refundObject,
+  subscriptionObject,
+  sweepObject,
+} from "crypto-checkout-agent/shapes";
+import { describe, expect, it } from "vitest";
+import { invoiceStatuses } from "../payments/invoice-state";
+import { recurringIntervals } from "../recurring/subscription-periods";
+import { subscriptionStatuses } from "../recurring/subscription-state";
+import { refundStatuses } from "../refunds/refund-state";
+import { sessionStatuses } from "../session-state/session-state";
+import { sweepStatuses } from "../sweeps/sweep-state";
+
+describe("the public objects' status lists", () => {
+  it.each<[string, readonly string[], readonly string[]]>([
+    ["invoice", invoiceObject.shape.status.options, invoiceStatuses],
+    ["checkout session", checkoutSessionObject.shape.status.options, sessionStatuses],
+    ["subscription", subscriptionObject.shape.status.options, subscriptionStatuses],
+    ["sweep", sweepObject.shape.status.options, sweepStatuses],
+    ["recurring interval", publicIntervals, recurringIntervals],
+    ["refund (in lower case)", refundObject.shape.status.options, refundStatuses.map((s) => s.toLowerCase())],
+  ])("%s statuses are the service's", (_kind, published, service) => {
+    expect(published).toEqual(service);
+  });
+});
