@@ -1,6 +1,5 @@
 import { actorOf, authorize } from "../authority/authorize";
 import { forbidden } from "../errors";
-import type { MerchantCaller } from "../merchant-auth/merchant-caller";
 
 /**
  * Refund settings (the agents' daily cap, automatic overpayment refunds) change only by an owner
@@ -8,7 +7,7 @@ import type { MerchantCaller } from "../merchant-auth/merchant-caller";
  * is what holds agents' refunds back. Does nothing when the request leaves them alone.
  */
 export function assertMayConfigureRefunds(
-  caller: MerchantCaller,
+  caller: Parameters<typeof actorOf>[0],
   input: { refundAgentDailyCapUsd?: string; autoRefundOverpayments?: boolean },
 ) {
   if (input.refundAgentDailyCapUsd === undefined && input.autoRefundOverpayments === undefined) return;

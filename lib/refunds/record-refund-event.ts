@@ -1,8 +1,8 @@
 import type { Tx } from "../db/client";
 import { recordEvent } from "../events/record-event";
+import { serializeInvoiceEvent } from "../events/serialize-invoice-event";
 import type { Refund } from "../generated/prisma/client";
 import { formatDecimal } from "../money/decimal";
-import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
 import { serializeRefund } from "./serialize-refund";
 
 export type RefundEventType = "refund.created" | "refund.succeeded" | "refund.failed";

@@ -129,12 +129,10 @@ describe("agents' refunds: the daily cap and owner proposals", () => {
   it("holds an OAuth token to the same cap and proposals", async () => {
     const { organization, owner, invoice } = await store();
     const requestedBy = refundRequester({
-      organizationId: organization.id,
       credential: { kind: "oauth", id: newId("oauthToken") },
       access: "write",
       role: "owner",
       name: "Claude",
-      userId: owner.userId,
     });
     const create = (amount: string, destination: string) =>
       createRefund(db(), {

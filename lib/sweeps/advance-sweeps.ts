@@ -10,7 +10,7 @@ import {
 } from "viem";
 import { findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
 import type { Db } from "../db/client";
-import type { Sweep as SweepRow, SignedTransaction } from "../generated/prisma/client";
+import type { SignedTransaction, Sweep as SweepRow } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
