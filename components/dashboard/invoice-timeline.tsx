@@ -3,8 +3,8 @@ import type { ReactNode } from "react";
 import { formatDateTime } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { config } from "@/lib/config";
+import { formatTokenAmount } from "@/lib/money/format-token-amount";
 import type { getInvoiceTimeline } from "@/lib/payments/get-invoice-timeline";
-import { formatTokenAmount } from "@/lib/payments/payment-summary";
 
 type Timeline = Awaited<ReturnType<typeof getInvoiceTimeline>>;
 type Entry = { at: Date; key: string; title: ReactNode; body?: ReactNode };

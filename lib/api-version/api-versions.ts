@@ -4,7 +4,7 @@ import { z } from "zod";
 // endpoints, new optional request fields, new response fields, new event types and error codes. A
 // change a client could notice otherwise gets a new date here, oldest first, and the column default
 // of Organization.apiVersion in prisma/schema.prisma moves to it, so new organizations start on it.
-export const apiVersions = ["2026-11-22"] as const;
+export const apiVersions = ["2026-11-22", "2026-11-26"] as const;
 
 export type ApiVersion = (typeof apiVersions)[number];
 

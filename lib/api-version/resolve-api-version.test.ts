@@ -5,10 +5,13 @@ import { resolveApiVersion } from "./resolve-api-version";
 describe("resolveApiVersion", () => {
   it.each([
     // requested header, organization's pinned version, version used
-    [null, undefined, "2026-11-22"],
+    [null, undefined, "2026-11-26"],
     [null, "2026-11-22", "2026-11-22"],
     ["2026-11-22", undefined, "2026-11-22"],
     [" 2026-11-22 ", "2026-11-22", "2026-11-22"],
+    [null, "2026-11-26", "2026-11-26"],
+    ["2026-11-26", "2026-11-22", "2026-11-26"],
+    ["2026-11-22", "2026-11-26", "2026-11-22"],
   ])("header %j, pinned %j → %s", (requested, pinned, used) => {
     expect(resolveApiVersion(requested, pinned)).toBe(used);
   });
@@ -24,7 +27,7 @@ describe("resolveApiVersion", () => {
       }
       expect(thrown).toBeInstanceOf(ServiceError);
       expect(thrown).toMatchObject({ status: 400, code: "invalid_api_version", param: "X-Service-Version" });
-      expect((thrown as Error).message).toContain("must be one of 2026-11-22");
+      expect((thrown as Error).message).toContain("must be one of 2026-11-22, 2026-11-26");
     },
   );
 });

@@ -78,6 +78,32 @@ export const operations = {
     cli: ["settlement:sweeps"],
   },
   "sweeps.retry": { ...write, ...owner, sessionOnly: true, dashboard: ["retrySweep"] },
+  "refunds.read": {
+    ...read,
+    ...member,
+    rest: ["GET /api/private/refunds", "GET /api/private/refunds/{id}"],
+  },
+  // Refunds send money to addresses the merchant does not own. Agents and OAuth tokens are
+  // allowed refunds to the payer within the daily cap; the rest they only propose
+  // (lib/authority/authorize.ts refundDecision).
+  "refunds.create": {
+    ...write,
+    ...owner,
+    routesMoney: true,
+    rest: ["POST /api/private/refunds"],
+  },
+  // What agents may refund on their own, and automatic refunds. An agent or OAuth token is refused
+  // outright (lib/refunds/assert-may-configure-refunds.ts): it must not raise its own cap.
+  "refunds.configure": {
+    ...write,
+    ...owner,
+    routesMoney: true,
+    rest: [
+      "PUT /api/private/organization/current#refundAgentDailyCapUsd",
+      "PUT /api/private/organization/current#autoRefundOverpayments",
+    ],
+    dashboard: ["updateRefundSettings"],
+  },
   "checkoutSessions.read": {
     ...read,
     ...member,

@@ -3,7 +3,8 @@ import { notFound } from "../errors";
 import { type CheckoutSession, Prisma } from "../generated/prisma/client";
 import { hasIdPrefix } from "../ids";
 import { formatDecimal, Money } from "../money/decimal";
-import { formatTokenAmount, type PaymentSummary } from "../payments/payment-summary";
+import { formatTokenAmount } from "../money/format-token-amount";
+import type { PaymentSummary } from "../payments/payment-summary";
 import { applySessionExpiry } from "./apply-session-expiry";
 
 type Row = Omit<CheckoutSession, "amount"> & {

@@ -3,13 +3,13 @@ import { config } from "../config";
 import type { Db } from "../db/client";
 import { conflict, invalidRequest, notFound } from "../errors";
 import { recordEvent } from "../events/record-event";
+import { serializeInvoiceEvent } from "../events/serialize-invoice-event";
 import { transactWithEvents } from "../events/transact-with-events";
 import type { CheckoutSession, Invoice } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { allocateDepositAddresses } from "../payments/allocate-deposit-address";
 import type { StartPaymentInput } from "../payments/payment-schemas";
 import { priceInvoice } from "../payments/price-invoice";
-import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
 import { transitionSession } from "../session-state/session-state";
 
 /** First-payment invoices are due within an hour (docs/api.md, "Payments (hosted checkout)"). */

@@ -132,7 +132,7 @@ describe("authenticateMerchant", () => {
       access: "read",
       role: "owner",
       name: credential.agentName,
-      apiVersion: "2026-11-22",
+      apiVersion: "2026-11-26",
       // Owners see it on what the credential asks for (settlement changes).
       clientAddress,
     });

@@ -1,22 +1,14 @@
-import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { apiVersionField } from "../api-version/api-versions";
 import { type SettlementNetwork, settlementNetworks } from "../chains/settlement-networks";
+import { checksumAddressField } from "../validation/evm-address";
 import { text } from "../validation/fields";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
 import { brandingFields } from "./brand-schemas";
 
-const settlementAddress = z
-  .string({ error: "must be an EVM address (0x followed by 40 hex digits)" })
-  .trim()
-  .refine((value) => isAddress(value, { strict: false }), {
-    error: "must be an EVM address (0x followed by 40 hex digits)",
-  })
-  // Mixed case carries an EIP-55 checksum; a typo in it must not send money elsewhere.
-  .refine((value) => isAddress(value), {
-    error: "has a wrong EIP-55 checksum (check the mixed-case letters)",
-  })
-  .transform((value) => getAddress(value));
+const settlementAddress = checksumAddressField;
+
+const capError = 'must be a USD amount such as "100.00" (0 to 999999999.99)';
 
 const graceDaysError = "must be a whole number of days from 0 to 30";
 const subscriptionGraceDays = z
@@ -49,6 +41,19 @@ export const updateOrganizationSchema = z
     // Upgrading the pinned API version: requests without X-Service-Version follow it at once.
     apiVersion: apiVersionField.optional(),
     subscriptionGraceDays: subscriptionGraceDays.optional(),
+    refundAgentDailyCapUsd: z
+      .string({ error: capError })
+      .regex(/^(0|[1-9]\d{0,8})(\.\d{1,2})?$/, { error: capError })
+      .optional()
+      .meta({
+        description:
+          "What agent credentials and OAuth tokens may refund to payers per UTC day, in USD (owners and API keys only)",
+        example: "100.00",
+      }),
+    autoRefundOverpayments: z
+      .boolean({ error: "must be true or false" })
+      .optional()
+      .meta({ description: "Refund the overpaid part of a confirmed invoice to its payer automatically" }),
     ...brandingFields,
   })
   .meta({ id: "UpdateOrganization" });

@@ -2,6 +2,7 @@ import type { organizationObject } from "crypto-checkout-agent/shapes";
 import type { z } from "zod";
 import { config } from "../config";
 import type { Organization, SettlementChange, SettlementWallet } from "../generated/prisma/client";
+import { formatAmount } from "../money/decimal";
 
 /** Where a stored logo is served, on our own origin. */
 export function logoPath(logoId: string): string {
@@ -45,6 +46,8 @@ export function serializeOrganization(
     ),
     apiVersion: organization.apiVersion,
     subscriptionGraceDays: organization.subscriptionGraceDays,
+    refundAgentDailyCapUsd: formatAmount(organization.refundAgentDailyCapUsd, 2),
+    autoRefundOverpayments: organization.autoRefundOverpayments,
     branding: {
       displayName: organization.brandDisplayName,
       color: organization.brandColor,

@@ -24,6 +24,8 @@ export async function updateOrganization(
         webhookUrl: input.webhookUrl,
         apiVersion: input.apiVersion,
         subscriptionGraceDays: input.subscriptionGraceDays,
+        refundAgentDailyCapUsd: input.refundAgentDailyCapUsd,
+        autoRefundOverpayments: input.autoRefundOverpayments,
         brandDisplayName: input.brandDisplayName,
         brandColor: input.brandColor,
       },

@@ -1,13 +1,4 @@
 import type { paymentSummaryObject } from "crypto-checkout-agent/shapes";
 import type { z } from "zod";
-import { config } from "../config";
-import { Money } from "../money/decimal";
 
 export type PaymentSummary = z.output<typeof paymentSummaryObject>;
-
-/** A token amount at the token's own precision ("49.000000" for USDC), from any decimal text. */
-export function formatTokenAmount(networkId: string, symbol: string, value: { toString(): string }): string {
-  const network = config().networks.find((candidate) => candidate.id === networkId);
-  const decimals = network?.tokens.find((token) => token.symbol === symbol)?.decimals ?? 18;
-  return new Money(value.toString()).toFixed(decimals);
-}

@@ -2,7 +2,7 @@ import type { invoiceObject } from "crypto-checkout-agent/shapes";
 import type { z } from "zod";
 import type { Invoice, Payment } from "../generated/prisma/client";
 import { formatDecimal } from "../money/decimal";
-import { formatTokenAmount } from "./payment-summary";
+import { formatTokenAmount } from "../money/format-token-amount";
 
 const plain = (value: { toString(): string }) => value.toString();
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { config } from "../config";
 import type { Invoice, Payment } from "../generated/prisma/client";
 import { Money } from "../money/decimal";
+import { formatTokenAmount } from "../money/format-token-amount";
 import { invoiceStatuses } from "./invoice-state";
-import { formatTokenAmount } from "./payment-summary";
 
 export const publicPaymentObject = z
   .object({

@@ -1,10 +1,11 @@
 import type { Tx } from "../db/client";
 import { recordEvent } from "../events/record-event";
+import { serializeInvoiceEvent } from "../events/serialize-invoice-event";
 import { Money } from "../money/decimal";
 import { lockSubscriptionOf, recordRecurringPayment } from "../recurring/record-recurring-payment";
 import { subscriptionEventObject } from "../recurring/subscription-event-object";
+import { refundOverpayment } from "../refunds/refund-overpayment";
 import { nextInvoiceState } from "./invoice-state";
-import { serializeInvoiceEvent } from "./serialize-invoice-event";
 
 /**
  * Recomputes an invoice from its counted payments with the pure state machine, stores the
@@ -54,5 +55,6 @@ export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: 
     if (type)
       await recordEvent(tx, { organizationId: invoice.organizationId, type, invoiceId: invoice.id, data });
   }
+  if (next.emitPaymentConfirmed) await refundOverpayment(tx, invoice, next.overpaid, now);
   return next;
 }

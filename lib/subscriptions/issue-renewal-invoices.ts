@@ -3,11 +3,11 @@ import { checkoutUrl, config } from "../config";
 import type { Tx } from "../db/client";
 import { insertRows } from "../db/insert-rows";
 import { recordEvents } from "../events/record-event";
+import { serializeInvoiceEvent } from "../events/serialize-invoice-event";
 import type { CheckoutSession, Invoice, Subscription } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { allocateDepositAddresses } from "../payments/allocate-deposit-address";
 import { priceInvoice } from "../payments/price-invoice";
-import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
 import { subscriptionEventObject } from "../recurring/subscription-event-object";
 import { periodBounds, renewalDeadlineMs } from "../recurring/subscription-periods";
 

@@ -1,7 +1,7 @@
 import type { Tx } from "../db/client";
 import { type EventType, recordEvent } from "../events/record-event";
+import { serializeInvoiceEvent } from "../events/serialize-invoice-event";
 import type { CheckoutSession, Invoice, Subscription } from "../generated/prisma/client";
-import { serializeInvoiceEvent } from "../payments/serialize-invoice-event";
 import { subscriptionEventObject } from "../recurring/subscription-event-object";
 
 /**

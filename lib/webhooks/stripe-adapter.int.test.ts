@@ -10,9 +10,13 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { type EventType, type eventTypes, recordEvent } from "@/lib/events/record-event";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { Money } from "@/lib/money/decimal";
 import { markOverdueInvoices } from "@/lib/payments/mark-overdue-invoices";
 import { payInvoiceOnDevnet } from "@/lib/payments/pay-invoice-on-devnet";
 import { scanNetwork } from "@/lib/payments/scan-network";
+import { createRefund } from "@/lib/refunds/create-refund";
+import { recordRefundEvent } from "@/lib/refunds/record-refund-event";
+import { nextRefundStatus } from "@/lib/refunds/refund-state";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { type ReceivedRequest, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
@@ -72,6 +76,27 @@ async function stripeEndpoint(organizationId: string) {
   return { endpoint, signingSecret };
 }
 
+/** A refund of part of a paid invoice, moved to SUCCEEDED as the signer records a confirmed transfer. */
+async function refundOnChain(organizationId: string, invoiceId: string, amount: string) {
+  const { refund } = await createRefund(db(), {
+    organizationId,
+    request: { invoiceId, amount, destination: "0x52908400098527886E0F7030069857D2E4169EE7" },
+    requestedBy: { kind: "api_key", name: "Test key", decision: "allow" },
+    idempotency: null,
+  });
+  if (!refund) throw new Error("no refund");
+  return db().$transaction(async (tx) => {
+    let status = refund.status;
+    for (const step of ["submit", "confirm"] as const) status = nextRefundStatus(status, step) ?? status;
+    const succeeded = await tx.refund.update({
+      where: { id: refund.id },
+      data: { status, txHash: `0x${"7".repeat(64)}`, submittedAt: new Date(), confirmedAt: new Date() },
+    });
+    await recordRefundEvent(tx, succeeded, "refund.succeeded");
+    return succeeded;
+  });
+}
+
 async function startOrder(organizationId: string, order: string, cart: string) {
   const created = await createCheckoutSession(db(), {
     organizationId,
@@ -95,7 +120,7 @@ async function startOrder(organizationId: string, order: string, cart: string) {
 }
 
 describe("STRIPE adapter with a handler from Stripe's docs", () => {
-  it("fulfils a paid order once and takes the unpaid and failed branches, without a line changed", async () => {
+  it("fulfils a paid order once and takes the unpaid, failed and refund branches, without a line changed", async () => {
     const { organization } = await createTestOrganization();
     const { endpoint, signingSecret } = await stripeEndpoint(organization.id);
     const ordersFile = path.join(mkdtempSync(path.join(tmpdir(), "stripe-docs-")), "orders.jsonl");
@@ -110,6 +135,10 @@ describe("STRIPE adapter with a handler from Stripe's docs", () => {
     await payInvoiceOnDevnet(db(), paid.id, {});
     await scanNetwork(db(), network, devnet.client);
     expect((await db().invoice.findUniqueOrThrow({ where: { id: paid.id } })).status).toBe("CONFIRMED");
+    await deliver();
+    // Part of the order comes back: created (a Stripe refund.created the handler ignores), then
+    // confirmed on chain as the signer records it (charge.refunded).
+    const refund = await refundOnChain(organization.id, paid.id, "10.2");
     await deliver();
 
     await startOrder(organization.id, "order-1002", "cart-2");
@@ -126,7 +155,10 @@ describe("STRIPE adapter with a handler from Stripe's docs", () => {
       ["invoice.created", "DELIVERED"],
       ["invoice.overdue", "DELIVERED"],
       ["payment.confirmed", "DELIVERED"],
+      ["refund.created", "DELIVERED"],
+      ["refund.succeeded", "DELIVERED"],
     ]);
+    const paidInvoice = await db().invoice.findUniqueOrThrow({ where: { id: paid.id } });
     const orders = readFileSync(ordersFile, "utf8")
       .trim()
       .split("\n")
@@ -135,6 +167,21 @@ describe("STRIPE adapter with a handler from Stripe's docs", () => {
     expect(orders).toEqual([
       { action: "created", order: "order-1001", cart: "cart-1", paymentStatus: "unpaid", ...customer },
       { action: "fulfilled", order: "order-1001", cart: "cart-1", paymentStatus: "paid", ...customer },
+      {
+        action: "refunded",
+        cart: "cart-1",
+        email: "ada@example.com",
+        amount: 2550,
+        // 10.2 of the 25.50 EUR order's USDC, at its frozen rate, in cents.
+        amountRefunded: new Money("10.2")
+          .div(paidInvoice.rate.toString())
+          .toDecimalPlaces(2, Money.ROUND_HALF_UP)
+          .mul(100)
+          .toNumber(),
+        fullyRefunded: false,
+        currency: "eur",
+        transaction: refund.txHash,
+      },
       { action: "created", order: "order-1002", cart: "cart-2", paymentStatus: "unpaid", ...customer },
       { action: "emailed", order: "order-1002", cart: "cart-2", paymentStatus: "unpaid", ...customer },
     ]);

@@ -2,7 +2,14 @@ import type Stripe from "stripe";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Event } from "../generated/prisma/client";
 import { toStripeEvent } from "./stripe-event";
-import { checkoutSessionObject, invoiceObject, minorUnits, subscriptionObject } from "./stripe-objects";
+import {
+  chargeObject,
+  checkoutSessionObject,
+  invoiceObject,
+  minorUnits,
+  refundObject,
+  subscriptionObject,
+} from "./stripe-objects";
 
 const createdAt = new Date("2026-11-22T16:40:00.000Z");
 const created = 1795365600;
@@ -49,6 +56,34 @@ const renewal = (
   ...oneTime,
   paymentType: "RECURRING",
   subscription: subscription(status, reason),
+});
+
+/** A refund event's payload: the invoice's common fields, what was refunded so far, the refund. */
+const refunded = (
+  status: "pending_claim" | "pending" | "succeeded" | "failed",
+  fields: { txHash?: string | null; amountRefunded?: string; amount?: string } = {},
+) => ({
+  ...oneTime,
+  amountRefunded: fields.amountRefunded ?? "0",
+  refund: {
+    id: "rfd_1",
+    object: "refund",
+    invoiceId: "inv_1",
+    checkoutSessionId: "ycs_1",
+    network: "base",
+    token: "USDC",
+    amount: fields.amount ?? "10.8",
+    status,
+    destination: "payer",
+    toAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+    claimUrl: null,
+    txHash: fields.txHash ?? null,
+    reason: "Damaged in transit",
+    failureReason: status === "failed" ? "the transfer reverted" : null,
+    pendingReason: null,
+    createdAt: createdAt.toISOString(),
+    updatedAt: createdAt.toISOString(),
+  },
 });
 
 function event(type: string, payload: object, livemode = true): Event {
@@ -124,6 +159,41 @@ describe("STRIPE adapter: our events as Stripe events", () => {
       renewal("CANCELLED", "unpaid"),
       { object: "subscription", status: "canceled" },
     ],
+    [
+      "refund.created",
+      "refunded",
+      "refund.created",
+      refunded("pending"),
+      { object: "refund", status: "pending", amount: 1000, charge: "inv_1" },
+    ],
+    [
+      "refund.created",
+      "refunded (claim link)",
+      "refund.created",
+      refunded("pending_claim"),
+      { object: "refund", status: "requires_action" },
+    ],
+    [
+      "refund.succeeded",
+      "refunded",
+      "charge.refunded",
+      refunded("succeeded", { txHash: "0xabc", amountRefunded: "10.8" }),
+      { object: "charge", id: "inv_1", amount_refunded: 1000, refunded: false },
+    ],
+    [
+      "refund.failed",
+      "refunded (transfer failed)",
+      "refund.failed",
+      refunded("failed", { txHash: "0xabc" }),
+      { object: "refund", status: "failed", failure_reason: "unknown" },
+    ],
+    [
+      "refund.failed",
+      "refunded (cancelled before sending)",
+      "refund.updated",
+      refunded("failed"),
+      { object: "refund", status: "canceled" },
+    ],
   ])("%s of a %s invoice → %s", (ours, _kind, stripeType, payload, object) => {
     const mapped = toStripeEvent(event(ours, payload));
     expect(mapped.type).toBe(stripeType);
@@ -158,6 +228,7 @@ describe("STRIPE adapter: our events as Stripe events", () => {
     ["a subscription event of a one-time payment", "subscription.cancelled", oneTime],
     ["a subscription event without its subscription", "subscription.overdue", firstInvoice],
     ["a name on Object's prototype", "constructor", oneTime],
+    ["a refund event without its refund", "refund.succeeded", oneTime],
   ])("keeps our type and payload for %s", (_label, type, payload) => {
     const mapped = toStripeEvent(event(type, payload));
     expect(mapped.type).toBe(type);
@@ -293,6 +364,53 @@ describe("Stripe objects", () => {
     },
   );
 
+  it("builds a Refund in minor units at the invoice's rate, with the transaction as its crypto reference", () => {
+    const payload = { ...refunded("succeeded", { txHash: "0xabc" }), livemode: true };
+    expect(refundObject(payload as never)).toEqual({
+      id: "rfd_1",
+      object: "refund",
+      // 10.8 USDC at 1.08 USDC per EUR: 10.00 EUR.
+      amount: 1000,
+      balance_transaction: null,
+      charge: "inv_1",
+      created,
+      currency: "eur",
+      destination_details: { type: "crypto", crypto: { reference: "0xabc" } },
+      metadata: expect.objectContaining({
+        cart: "c-9",
+        crypto_checkout_invoice_id: "inv_1",
+        crypto_checkout_refund_token_amount: "10.8",
+        crypto_checkout_refund_destination: "payer",
+        crypto_checkout_refund_to_address: "0x52908400098527886E0F7030069857D2E4169EE7",
+        crypto_checkout_refund_reason: "Damaged in transit",
+      }),
+      payment_intent: null,
+      reason: null,
+      status: "succeeded",
+    });
+  });
+
+  it("builds the refunded Charge: the invoice, refunded in full only when all of it came back", () => {
+    const whole = {
+      ...refunded("succeeded", { txHash: "0xabc", amount: "53.892", amountRefunded: "53.892" }),
+    };
+    const charge = chargeObject({ ...whole, livemode: true } as never, created);
+    expect(charge).toMatchObject({
+      id: "inv_1",
+      object: "charge",
+      amount: 4990,
+      amount_captured: 4990,
+      amount_refunded: 4990,
+      billing_details: { email: "ada@example.com", name: "Ada Buyer" },
+      currency: "eur",
+      paid: true,
+      refunded: true,
+      status: "succeeded",
+      refunds: { object: "list", has_more: false },
+    });
+    expect(charge.refunds.data[0]).toMatchObject({ id: "rfd_1", amount: 4990 });
+  });
+
   it.each([
     ["49.00", "USD", 4900],
     ["0.01", "USD", 1],
@@ -318,6 +436,8 @@ describe("Stripe objects", () => {
     expectTypeOf(checkoutSessionObject).returns.toExtend<Shape<Stripe.Checkout.Session>>();
     expectTypeOf(invoiceObject).returns.toExtend<Shape<Stripe.Invoice>>();
     expectTypeOf(subscriptionObject).returns.toExtend<Shape<Stripe.Subscription>>();
+    expectTypeOf(refundObject).returns.toExtend<Shape<Stripe.Refund>>();
+    expectTypeOf(chargeObject).returns.toExtend<Shape<Stripe.Charge>>();
     expectTypeOf(toStripeEvent).returns.toExtend<Shape<Omit<Stripe.Event, "data" | "type">>>();
   });
 });

@@ -1,9 +1,13 @@
 import type { Event } from "../generated/prisma/client";
 import {
+  chargeObject,
   checkoutSessionObject,
   type EventSource,
   eventSource,
   invoiceObject,
+  type RefundEventSource,
+  refundEventSource,
+  refundObject,
   subscriptionObject,
 } from "./stripe-objects";
 
@@ -54,10 +58,30 @@ const recurring: Record<string, (source: Recurring, created: number) => Mapped> 
   }),
 };
 
+// Refunds as Stripe reports them: created, then `charge.refunded` (the charge with its refunds)
+// when the transfer is confirmed; a failed transfer is `refund.failed`, and a refund withdrawn
+// before anything was sent (cancelled, rejected, expired) is Stripe's `refund.updated` to
+// `canceled`.
+const refunds: Record<string, (source: RefundEventSource, created: number) => Mapped> = {
+  "refund.created": (source) => ({ type: "refund.created", object: refundObject(source) }),
+  "refund.succeeded": (source, created) => ({
+    type: "charge.refunded",
+    object: chargeObject(source, created),
+  }),
+  "refund.failed": (source) => {
+    const object = refundObject(source);
+    return { type: object.status === "canceled" ? "refund.updated" : "refund.failed", object };
+  },
+};
+
 /** Our event as Stripe's event type and object; an event outside the table keeps our type and payload. */
 function mapEvent(event: Event, created: number): Mapped {
   const parsed = eventSource.safeParse(event.payload);
   const source = parsed.success ? parsed.data : null;
+  const refund = refundEventSource.safeParse(event.payload);
+  if (source && refund.success && Object.hasOwn(refunds, event.type)) {
+    return refunds[event.type]({ ...source, ...refund.data }, created);
+  }
   if (source?.subscription && Object.hasOwn(recurring, event.type)) {
     return recurring[event.type]({ ...source, subscription: source.subscription }, created);
   }

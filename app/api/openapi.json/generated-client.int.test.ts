@@ -69,7 +69,7 @@ describe("a TypeScript client generated from the served document", () => {
       status: "COMPLETED",
       payment: { invoiceId: result.payment.id },
     });
-    expect(result.versionUsed).toBe("2026-11-22");
+    expect(result.versionUsed).toBe("2026-11-26");
     expect(result.notFound).toEqual({ status: 404, code: "resource_missing" });
     expect(result.badVersion).toEqual({ status: 400, param: "X-Service-Version" });
     const invoice = await db().invoice.findUniqueOrThrow({ where: { id: result.payment.id } });

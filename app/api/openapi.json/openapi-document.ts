@@ -6,6 +6,7 @@ import { buildOpenApiDocument } from "@/lib/openapi/build-openapi-document";
 import { organizationOperations } from "@/lib/organizations/openapi";
 import { paylinkOperations } from "@/lib/paylinks/openapi";
 import { paymentOperations } from "@/lib/payments/openapi";
+import { refundOperations } from "@/lib/refunds/openapi";
 import { subscriptionOperations } from "@/lib/subscriptions/openapi";
 import { sweepOperations } from "@/lib/sweeps/openapi";
 import { webhookOperations } from "@/lib/webhooks/openapi";
@@ -21,6 +22,7 @@ export const allOperations = [
   ...agentAccessOperations,
   ...subscriptionOperations,
   ...sweepOperations,
+  ...refundOperations,
 ];
 
 const tags = {
@@ -33,6 +35,7 @@ const tags = {
   "Agent access": "How AI coding agents get a credential of their own",
   Subscriptions: "Recurring prices: renewal invoices the customer pays each period",
   Settlement: "Funds swept from deposit addresses to the settlement wallets",
+  Refunds: "Money given back to buyers on chain, from the refund wallet",
   Service: "Liveness and readiness",
 };
 

@@ -10,9 +10,9 @@ import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
+import { formatTokenAmount } from "@/lib/money/format-token-amount";
 import { invoiceStatuses } from "@/lib/payments/invoice-state";
 import { invoiceListQuery, listInvoices } from "@/lib/payments/list-invoices";
-import { formatTokenAmount } from "@/lib/payments/payment-summary";
 import { readPageQuery } from "@/lib/validation/read-page-query";
 
 export const metadata: Metadata = { title: "Invoices" };

@@ -38,7 +38,7 @@ describe("POST /oauth/token (authorization_code)", () => {
       role: "owner",
       name: expect.any(String),
       userId: flow.owner.userId,
-      apiVersion: "2026-11-22",
+      apiVersion: "2026-11-26",
     });
     // Only hashes are stored.
     const rows = await db().oAuthToken.findMany({
@@ -441,7 +441,7 @@ describe("authenticateMerchant with an OAuth access token (C1)", () => {
       name: expect.any(String),
       userId: flow.owner.userId,
       clientAddress: "c1-mcp",
-      apiVersion: "2026-11-22",
+      apiVersion: "2026-11-26",
     });
     await expect(
       authenticateMerchant(db(), header, { clientAddress: "c1-rest", audience: "rest" }),

@@ -19,3 +19,19 @@ function record(action, session) {
 export const createOrder = (session) => record("created", session);
 export const fulfillOrder = (session) => record("fulfilled", session);
 export const emailCustomerAboutFailedPayment = (session) => record("emailed", session);
+
+// A refunded charge names the order through the checkout session's metadata.
+export const refundOrder = (charge) =>
+  appendFileSync(
+    process.env.ORDERS_FILE,
+    `${JSON.stringify({
+      action: "refunded",
+      cart: charge.metadata.cart,
+      email: charge.billing_details.email,
+      amount: charge.amount,
+      amountRefunded: charge.amount_refunded,
+      fullyRefunded: charge.refunded,
+      currency: charge.currency,
+      transaction: charge.refunds.data[0].destination_details.crypto.reference,
+    })}\n`,
+  );

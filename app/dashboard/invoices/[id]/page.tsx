@@ -11,8 +11,8 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
 import { orNotFound } from "@/lib/http/or-not-found";
+import { formatTokenAmount } from "@/lib/money/format-token-amount";
 import { getInvoiceTimeline } from "@/lib/payments/get-invoice-timeline";
-import { formatTokenAmount } from "@/lib/payments/payment-summary";
 import { listSweeps, sweepListQuery } from "@/lib/sweeps/list-sweeps";
 
 export const metadata: Metadata = { title: "Invoice" };

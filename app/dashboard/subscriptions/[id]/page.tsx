@@ -10,7 +10,7 @@ import { checkoutUrl } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
 import { orNotFound } from "@/lib/http/or-not-found";
-import { formatTokenAmount } from "@/lib/payments/payment-summary";
+import { formatTokenAmount } from "@/lib/money/format-token-amount";
 import { getSubscription } from "@/lib/subscriptions/get-subscription";
 import { describeInterval } from "@/lib/subscriptions/serialize-recurring";
 import { cancelSubscriptionAction } from "../actions";

@@ -41,11 +41,18 @@ export const organizationObject = z
       .meta({ description: "Changes of the settlement wallets that wait for an owner or for their time" }),
     apiVersion: z.string().meta({
       description: "The API version requests are answered in unless they name one in X-Service-Version",
-      example: "2026-11-22",
+      example: "2026-11-26",
     }),
     subscriptionGraceDays: z.number().int().meta({
       description: "Days a PAST_DUE subscription waits for its renewal payment before it is cancelled",
     }),
+    refundAgentDailyCapUsd: z.string().meta({
+      description: "What agent credentials and OAuth tokens may refund to payers per UTC day, in USD",
+      example: "100.00",
+    }),
+    autoRefundOverpayments: z
+      .boolean()
+      .meta({ description: "The overpaid part of a confirmed invoice goes back to its payer automatically" }),
     branding: brandingObject,
     createdAt: isoTimestamp,
   })

@@ -12,8 +12,8 @@ describe("API versions (X-Service-Version)", () => {
     const { auth } = await createTestOrganization();
     const response = await callRoute(GET, path, { headers: auth });
     expect(response.status).toBe(200);
-    expect(response.headers.get("x-service-version")).toBe("2026-11-22");
-    expect(response.json.data.apiVersion).toBe("2026-11-22");
+    expect(response.headers.get("x-service-version")).toBe("2026-11-26");
+    expect(response.json.data.apiVersion).toBe("2026-11-26");
   });
 
   it("honours a known version named by the request", async () => {
@@ -34,7 +34,7 @@ describe("API versions (X-Service-Version)", () => {
         success: false,
         error: { type: "invalid_request_error", code: "invalid_api_version", param: "X-Service-Version" },
       });
-      expect(update.headers.get("x-service-version")).toBe("2026-11-22");
+      expect(update.headers.get("x-service-version")).toBe("2026-11-26");
       const stored = await db().organization.findUniqueOrThrow({ where: { id: organization.id } });
       expect(stored.name).toBe("Before");
       // Public routes too: the version applies to every API answer.

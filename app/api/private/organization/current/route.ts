@@ -4,6 +4,7 @@ import { apiKeyRoute } from "@/lib/http/route";
 import { getOrganization } from "@/lib/organizations/get-organization";
 import { updateOrganizationSchema } from "@/lib/organizations/organization-schemas";
 import { serializeOrganization } from "@/lib/organizations/serialize-organization";
+import { assertMayConfigureRefunds } from "@/lib/refunds/assert-may-configure-refunds";
 import { settlementRequester } from "@/lib/settlement/settlement-requester";
 import { updateOrganizationAndWallets } from "@/lib/settlement/update-organization-and-wallets";
 
@@ -13,6 +14,7 @@ export const GET = apiKeyRoute("organization.read", async ({ organizationId }) =
 
 export const PUT = apiKeyRoute("organization.update", async ({ request, organizationId, caller }) => {
   const input = await readJson(request, updateOrganizationSchema);
+  assertMayConfigureRefunds(caller, input);
   const organization = await updateOrganizationAndWallets(db(), organizationId, input, () =>
     settlementRequester(caller),
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
 import { GET, PUT } from "./route";
 
 const path = "/api/private/organization/current";
@@ -34,8 +34,10 @@ describe("PUT /api/private/organization/current", () => {
       ],
       // The networks' first wallets: in force at once, nothing left pending.
       pendingSettlementWallets: [],
-      apiVersion: "2026-11-22",
+      apiVersion: "2026-11-26",
       subscriptionGraceDays: 3,
+      refundAgentDailyCapUsd: "100.00",
+      autoRefundOverpayments: false,
       branding: { displayName: null, color: null, logoUrl: null },
       createdAt: organization.createdAt.toISOString(),
     });
@@ -80,6 +82,37 @@ describe("PUT /api/private/organization/current", () => {
     expect(stored.subscriptionGraceDays).toBe(7);
   });
 
+  it("sets the refund settings with an API key, and refuses an agent credential changing them", async () => {
+    const { auth, organization } = await createTestOrganization();
+    const response = await callRoute(PUT, path, {
+      method: "PUT",
+      headers: auth,
+      body: { refundAgentDailyCapUsd: "250.5", autoRefundOverpayments: true },
+    });
+    expect(response.status).toBe(200);
+    expect(response.json.data).toMatchObject({
+      refundAgentDailyCapUsd: "250.50",
+      autoRefundOverpayments: true,
+    });
+    const agent = await createTestAgentCredential(organization.id, "write");
+    for (const body of [{ refundAgentDailyCapUsd: "100000" }, { autoRefundOverpayments: false }]) {
+      const refused = await callRoute(PUT, path, { method: "PUT", headers: agent.auth, body });
+      expect(refused.status).toBe(403);
+      expect(refused.json.error.code).toBe("owner_only");
+    }
+    const stored = await db().organization.findUniqueOrThrow({ where: { id: organization.id } });
+    expect([stored.refundAgentDailyCapUsd.toString(), stored.autoRefundOverpayments]).toEqual([
+      "250.5",
+      true,
+    ]);
+    const renamed = await callRoute(PUT, path, {
+      method: "PUT",
+      headers: agent.auth,
+      body: { name: "Agent-renamed" },
+    });
+    expect(renamed.status).toBe(200);
+  });
+
   it.each<[string, unknown, string, string]>([
     [
       "an unknown network",
@@ -118,6 +151,30 @@ describe("PUT /api/private/organization/current", () => {
     ["fractional grace days", { subscriptionGraceDays: 1.5 }, "parameter_invalid", "subscriptionGraceDays"],
     ["grace days as text", { subscriptionGraceDays: "3" }, "parameter_invalid", "subscriptionGraceDays"],
     ["null grace days", { subscriptionGraceDays: null }, "parameter_invalid", "subscriptionGraceDays"],
+    [
+      "a negative refund cap",
+      { refundAgentDailyCapUsd: "-1" },
+      "parameter_invalid",
+      "refundAgentDailyCapUsd",
+    ],
+    [
+      "a refund cap in cents",
+      { refundAgentDailyCapUsd: "1.005" },
+      "parameter_invalid",
+      "refundAgentDailyCapUsd",
+    ],
+    [
+      "a refund cap as a number",
+      { refundAgentDailyCapUsd: 100 },
+      "parameter_invalid",
+      "refundAgentDailyCapUsd",
+    ],
+    [
+      "automatic refunds as text",
+      { autoRefundOverpayments: "yes" },
+      "parameter_invalid",
+      "autoRefundOverpayments",
+    ],
   ])("rejects %s and changes nothing", async (_case, body, code, param) => {
     const { auth } = await createTestOrganization();
     const before = (await callRoute(GET, path, { headers: auth })).json.data;

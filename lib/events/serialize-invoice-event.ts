@@ -1,7 +1,6 @@
 import type { CheckoutSession, Invoice } from "../generated/prisma/client";
 import { formatDecimal } from "../money/decimal";
-import type { SubscriptionEventObject } from "../recurring/subscription-event-object";
-import { formatTokenAmount } from "./payment-summary";
+import { formatTokenAmount } from "../money/format-token-amount";
 
 /**
  * The payload fields of invoice and payment events (docs/webhooks.md, "Events"). The amounts are
@@ -10,10 +9,12 @@ import { formatTokenAmount } from "./payment-summary";
  * price's invoices are RECURRING and, once the subscription exists (from the first payment's
  * confirmation), carry it.
  */
-export function serializeInvoiceEvent(
+export function serializeInvoiceEvent<Subscription extends object>(
   invoice: Invoice,
   session: CheckoutSession,
-  subscription?: SubscriptionEventObject | null,
+  // The subscription's event object (lib/recurring/subscription-event-object.ts), taken as it is
+  // so the outbox's folder does not depend on recurring billing.
+  subscription?: Subscription | null,
 ) {
   return {
     amount: invoice.pricingAmount.toString(),
