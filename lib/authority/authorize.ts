@@ -87,3 +87,17 @@ export function authorize(actor: Actor, operation: OperationId): Decision {
   if (requirement.routesMoney && (actor.kind === "agent" || actor.kind === "oauth")) return "propose";
   return "allow";
 }
+
+/**
+ * A refund's decision (`refunds.create`): whoever may decide alone (owners, API keys) is allowed;
+ * an agent credential or OAuth token is allowed only a refund to the payer within the
+ * organization's daily agent cap, and anything else it asks (a claim link, an address it names,
+ * more than the cap) becomes a proposal an owner confirms.
+ */
+export function refundDecision(
+  decision: Decision,
+  refund: { destination: "PAYER" | "CLAIM" | "ADDRESS"; withinAgentCap: boolean },
+): Decision {
+  if (decision === "allow") return "allow";
+  return refund.destination === "PAYER" && refund.withinAgentCap ? "allow" : "propose";
+}

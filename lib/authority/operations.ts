@@ -78,6 +78,24 @@ export const operations = {
     cli: ["settlement:sweeps"],
   },
   "sweeps.retry": { ...write, ...owner, sessionOnly: true, dashboard: ["retrySweep"] },
+  "refunds.read": {
+    ...read,
+    ...member,
+    rest: ["GET /api/private/refunds", "GET /api/private/refunds/{id}"],
+    mcp: ["service_refunds_list", "service_refunds_get"],
+    cli: ["refunds:list", "refunds:get"],
+  },
+  // Refunds send money to addresses the merchant does not own. Agents and OAuth tokens are
+  // allowed refunds to the payer within the daily cap; the rest they only propose
+  // (lib/authority/authorize.ts refundDecision).
+  "refunds.create": {
+    ...write,
+    ...owner,
+    routesMoney: true,
+    rest: ["POST /api/private/refunds"],
+    mcp: ["service_refunds_create"],
+    cli: ["refunds:create"],
+  },
   "checkoutSessions.read": {
     ...read,
     ...member,

@@ -1,22 +1,12 @@
-import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { apiVersionField } from "../api-version/api-versions";
 import { type SettlementNetwork, settlementNetworks } from "../chains/settlement-networks";
+import { checksumAddressField } from "../validation/evm-address";
 import { text } from "../validation/fields";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
 import { brandingFields } from "./brand-schemas";
 
-const settlementAddress = z
-  .string({ error: "must be an EVM address (0x followed by 40 hex digits)" })
-  .trim()
-  .refine((value) => isAddress(value, { strict: false }), {
-    error: "must be an EVM address (0x followed by 40 hex digits)",
-  })
-  // Mixed case carries an EIP-55 checksum; a typo in it must not send money elsewhere.
-  .refine((value) => isAddress(value), {
-    error: "has a wrong EIP-55 checksum (check the mixed-case letters)",
-  })
-  .transform((value) => getAddress(value));
+const settlementAddress = checksumAddressField;
 
 const graceDaysError = "must be a whole number of days from 0 to 30";
 const subscriptionGraceDays = z

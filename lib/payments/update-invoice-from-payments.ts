@@ -1,6 +1,7 @@
 import type { Tx } from "../db/client";
 import { recordEvent } from "../events/record-event";
 import { Money } from "../money/decimal";
+import { refundOverpayment } from "../refunds/refund-overpayment";
 import { lockSubscriptionOf, recordRecurringPayment } from "../subscriptions/record-recurring-payment";
 import { subscriptionEventObject } from "../subscriptions/serialize-subscription";
 import { nextInvoiceState } from "./invoice-state";
@@ -54,5 +55,6 @@ export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: 
     if (type)
       await recordEvent(tx, { organizationId: invoice.organizationId, type, invoiceId: invoice.id, data });
   }
+  if (next.emitPaymentConfirmed) await refundOverpayment(tx, invoice, next.overpaid, now);
   return next;
 }

@@ -35,7 +35,9 @@ export type RateLimitScope =
   // OAuth client registrations per client address: each one is a stored row.
   | "oauthRegistration"
   // Settlement wallet changes asked per organization: each one emails every owner.
-  | "settlementChange";
+  | "settlementChange"
+  // Refunds asked by agent credentials and OAuth tokens per organization: a proposal emails every owner.
+  | "agentRefund";
 
 const perHour = (points: number, keyPrefix: string) => ({ points, duration: 60 * 60, keyPrefix });
 
@@ -58,6 +60,7 @@ export function createRateLimiters(
     oauthRegistration: perHour(20, "oauth-reg"),
     wrongCode: perHour(5, "wrong-code"),
     settlementChange: perHour(30, "settlement-change"),
+    agentRefund: perHour(30, "agent-refund"),
   };
   const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
   const make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>

@@ -9,7 +9,7 @@ export const currencyField = z.enum(Object.keys(pricingCurrencies) as [keyof typ
 
 export const amountField = z.string({ error: 'must be a decimal string such as "49.00", not a number' });
 
-const amountProblems = {
+export const amountProblems = {
   not_a_decimal_string:
     'must be a plain decimal string such as "49.00" (no sign, exponent, spaces or leading zeros)',
   too_many_decimals: "has more decimal places than the currency allows",

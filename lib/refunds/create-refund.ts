@@ -1,0 +1,56 @@
+import type { AlongsideWork, Db } from "../db/client";
+import type { Refund } from "../generated/prisma/client";
+import { type IdempotencyClaim, replayIdempotentResponse } from "../idempotency/replay-idempotent-response";
+import { consumeRateLimit } from "../rate-limit/rate-limit";
+import { announceRefundProposal } from "./announce-refund-proposal";
+import { insertRefund, type RefundRequest, type RefundRequester } from "./insert-refund";
+import { sendClaimLink } from "./send-claim-link";
+import { serializeRefund } from "./serialize-refund";
+
+/**
+ * Creates a refund of one of the organization's invoices, once per Idempotency-Key: the key's
+ * claim is inserted in the refund's transaction, so a concurrent request with the same key waits
+ * for it and then replays the stored answer (a failed request stores nothing). After commit, a
+ * claim link is emailed to the buyer and a proposal to every owner.
+ */
+export async function createRefund(
+  database: Db,
+  input: {
+    organizationId: string;
+    request: RefundRequest;
+    requestedBy: RefundRequester;
+    idempotency: IdempotencyClaim | null;
+    /** Committed with the refund or not at all (an MCP confirmation token's use). */
+    alongside?: AlongsideWork;
+  },
+  now = new Date(),
+): Promise<{ status: number; body: unknown; replayed: boolean; refund: Refund | null }> {
+  const { organizationId, idempotency: claim } = input;
+  // Each proposal emails every owner: a runaway (or hijacked) agent must not bury the one that counts.
+  if (input.requestedBy.decision === "propose") await consumeRateLimit("agentRefund", organizationId);
+  const created = await database.$transaction(async (tx) => {
+    if (claim) {
+      const inserted = await tx.$executeRaw`
+        INSERT INTO "IdempotencyKey" ("organizationId", "key", "requestHash", "createdAt")
+        VALUES (${organizationId}, ${claim.key}, ${claim.requestHash}, ${now})
+        ON CONFLICT DO NOTHING`;
+      if (inserted === 0) return null;
+    }
+    await input.alongside?.(tx);
+    const refund = await insertRefund(tx, organizationId, input.request, input.requestedBy, now);
+    if (claim) {
+      await tx.idempotencyKey.update({
+        where: { organizationId_key: { organizationId, key: claim.key } },
+        data: { responseStatus: 200, responseBody: JSON.stringify(serializeRefund(refund)) },
+      });
+    }
+    return refund;
+  });
+  if (!created && claim) {
+    return { ...(await replayIdempotentResponse(database, claim)), replayed: true, refund: null };
+  }
+  const refund = created as Refund;
+  await sendClaimLink(database, refund);
+  await announceRefundProposal(database, refund);
+  return { status: 200, body: serializeRefund(refund), replayed: false, refund };
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { checkPositiveDecimal } from "../money/decimal";
+import { checksumAddressField } from "../validation/evm-address";
+import { amountField, amountProblems, pagingQuery, text } from "../validation/fields";
+import { refundStatusValues } from "./serialize-refund";
+
+const destinationError = 'must be "payer", "claim" or an EVM address (0x followed by 40 hex digits)';
+
+/** "payer", "claim", or an address with a valid checksum (returned checksummed). */
+const destinationField = z
+  .string({ error: destinationError })
+  .trim()
+  .transform((value, context) => {
+    if (value === "payer" || value === "claim") return value;
+    const address = checksumAddressField.safeParse(value);
+    if (address.success) return address.data;
+    context.addIssue({
+      code: "custom",
+      message: value.startsWith("0x") ? address.error.issues[0].message : destinationError,
+    });
+    return z.NEVER;
+  })
+  .meta({
+    description:
+      "`payer`: the address that paid; `claim`: a link where the buyer enters an address; or an address on the invoice's network",
+    example: "payer",
+  });
+
+/** POST /api/private/refunds (the amount's precision is checked against the invoice's token). */
+export const createRefundSchema = z
+  .strictObject({
+    invoiceId: z
+      .string({ error: "must be an invoice id (inv_…)" })
+      .min(1, { error: "must be an invoice id (inv_…)" })
+      .max(64, { error: "must be an invoice id (inv_…)" })
+      .meta({ example: "inv_4fKq2cVb8mZ1xT9a" }),
+    amount: amountField
+      .superRefine((value, context) => {
+        // Token amounts have at most 18 decimals; the token's own precision is checked on the invoice.
+        const problem = checkPositiveDecimal(value, 18, 30);
+        if (problem) context.addIssue({ code: "custom", message: amountProblems[problem] });
+      })
+      .optional()
+      .meta({ description: "In the invoice's token; default: all that is left to refund", example: "16.5" }),
+    destination: destinationField,
+    reason: text(500).optional().meta({ description: "Shown to the buyer and in the dashboard" }),
+  })
+  .meta({ id: "CreateRefund" });
+export type CreateRefundInput = z.output<typeof createRefundSchema>;
+
+export const listRefundsQuery = pagingQuery
+  .extend({
+    invoiceId: z.string({ error: "must be an invoice id" }).max(64).optional(),
+    status: z
+      .enum(refundStatusValues, { error: `must be one of ${refundStatusValues.join(", ")}` })
+      .optional(),
+  })
+  .meta({ id: "ListRefundsQuery" });
+export type ListRefundsQuery = z.output<typeof listRefundsQuery>;
