@@ -95,7 +95,18 @@ export const operations = {
     rest: ["POST /api/private/refunds"],
     mcp: ["service_refunds_create"],
     cli: ["refunds:create"],
+    dashboard: ["createRefund"],
   },
+  // An owner confirms or rejects a refund an agent or OAuth token proposed, like a wallet change.
+  "refunds.decide": {
+    ...write,
+    ...owner,
+    sessionOnly: true,
+    recentSignIn: true,
+    dashboard: ["confirmRefund", "rejectRefund"],
+  },
+  // Withdrawing a refund before it is sent, or re-sending its claim link (which retires the old one).
+  "refunds.manage": { ...write, ...owner, dashboard: ["cancelRefund", "resendClaimLink"] },
   "checkoutSessions.read": {
     ...read,
     ...member,
