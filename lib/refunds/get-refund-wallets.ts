@@ -1,0 +1,46 @@
+import { config } from "../config";
+import type { Db } from "../db/client";
+import { Money } from "../money/decimal";
+
+/** An amount with its unit, e.g. { amount: "120.5", unit: "USDC" }. */
+export type UnitAmount = { amount: string; unit: string };
+
+export type RefundWalletView = {
+  network: string;
+  address: string;
+  /** The native coin (pays the refunds' fees) first, then each token the network lists. */
+  balances: UnitAmount[];
+  /** What pending refunds need, per token. */
+  queued: UnitAmount[];
+  low: boolean;
+  checkedAt: string;
+};
+
+const asAmounts = (values: unknown): UnitAmount[] =>
+  Object.entries((values ?? {}) as Record<string, string>).map(([unit, amount]) => ({
+    unit,
+    amount: new Money(amount).toFixed(),
+  }));
+
+/**
+ * The refund wallets as the signer last reported them (lib/refunds/report-refund-wallet.ts), per
+ * network: none until a sweeper has run. Operator-wide: every organization refunds from them.
+ */
+export async function getRefundWallets(database: Db): Promise<RefundWalletView[]> {
+  const rows = await database.refundWallet.findMany({ orderBy: { network: "asc" } });
+  return rows.map((row) => {
+    const network = config().networks.find((candidate) => candidate.id === row.network);
+    const coin = network?.tokens.find((token) => !token.address)?.symbol ?? "coin";
+    return {
+      network: row.network,
+      address: row.address,
+      balances: [
+        { unit: coin, amount: new Money(row.coinBalance.toFixed()).toFixed() },
+        ...asAmounts(row.tokenBalances),
+      ],
+      queued: asAmounts(row.queued),
+      low: row.low,
+      checkedAt: row.checkedAt.toISOString(),
+    };
+  });
+}
