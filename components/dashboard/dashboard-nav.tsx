@@ -9,6 +9,7 @@ const items = [
   { href: "/dashboard/invoices", label: "Invoices" },
   { href: "/dashboard/paylinks", label: "Paylinks" },
   { href: "/dashboard/subscriptions", label: "Subscriptions" },
+  { href: "/dashboard/refunds", label: "Refunds" },
   { href: "/dashboard/settlement", label: "Settlement" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/api-keys", label: "API keys" },

@@ -13,7 +13,8 @@ export function ListFilters({
   statuses: readonly string[];
   status?: string;
   q?: string;
-  searchLabel: string;
+  /** The search box's label; a list without one filters by status alone. */
+  searchLabel?: string;
 }) {
   return (
     <form
@@ -31,10 +32,12 @@ export function ListFilters({
           ))}
         </select>
       </label>
-      <label className="flex flex-1 flex-col gap-1 text-xs font-medium text-slate-600">
-        {searchLabel}
-        <input name="q" defaultValue={q ?? ""} className={inputStyles} placeholder="Exact id" />
-      </label>
+      {searchLabel ? (
+        <label className="flex flex-1 flex-col gap-1 text-xs font-medium text-slate-600">
+          {searchLabel}
+          <input name="q" defaultValue={q ?? ""} className={inputStyles} placeholder="Exact id" />
+        </label>
+      ) : null}
       <div className="flex gap-2">
         <button type="submit" className={buttonStyles.secondary}>
           Filter

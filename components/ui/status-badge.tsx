@@ -33,6 +33,10 @@ const toneOf: Record<string, keyof typeof tones> = {
   SCHEDULED: "blue",
   APPLIED: "green",
   REJECTED: "grey",
+  REQUIRES_APPROVAL: "amber",
+  PENDING_CLAIM: "amber",
+  SUBMITTED: "blue",
+  SUCCEEDED: "green",
 };
 
 /** "PARTIALLY_PAID" → "Partially paid" */

@@ -91,6 +91,7 @@ export const operations = {
     ...owner,
     routesMoney: true,
     rest: ["POST /api/private/refunds"],
+    dashboard: ["createRefund"],
   },
   // What agents may refund on their own, and automatic refunds. An agent or OAuth token is refused
   // outright (lib/refunds/assert-may-configure-refunds.ts): it must not raise its own cap.
@@ -104,6 +105,16 @@ export const operations = {
     ],
     dashboard: ["updateRefundSettings"],
   },
+  // An owner confirms or rejects a refund an agent or OAuth token proposed, like a wallet change.
+  "refunds.decide": {
+    ...write,
+    ...owner,
+    sessionOnly: true,
+    recentSignIn: true,
+    dashboard: ["confirmRefund", "rejectRefund"],
+  },
+  // Withdrawing a refund before it is sent, or re-sending its claim link (which retires the old one).
+  "refunds.manage": { ...write, ...owner, dashboard: ["cancelRefund", "resendClaimLink"] },
   "checkoutSessions.read": {
     ...read,
     ...member,

@@ -14,6 +14,7 @@ import { forbidden, toServiceError, unauthenticated } from "../errors";
 import type { MembershipRole } from "../generated/prisma/client";
 import { listMemberships } from "../organizations/list-memberships";
 import { validationError } from "../validation/validation-error";
+import { formFields } from "./form-fields";
 
 // The dashboard's caller kind: a signed-in browser acting in one of its organizations. Pages
 // call requireMember(), server actions are wrapped in memberAction(); both resolve membership
@@ -86,15 +87,6 @@ export async function requireMember(): Promise<MemberContext> {
 export type ActionResult<T> =
   | { ok: true; data: T; at: number }
   | { ok: false; error: { message: string; param?: string }; at: number };
-
-/** A form's fields: Next.js's own `$ACTION…` fields and empty inputs left out, as if not sent. */
-function formFields(form: FormData): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of form) {
-    if (typeof value === "string" && value !== "" && !name.startsWith("$ACTION")) fields[name] = value;
-  }
-  return fields;
-}
 
 /**
  * A server action of the dashboard: checks the session and membership, and the authority table's

@@ -11,10 +11,12 @@ describe("isLimitedPageLoad", () => {
     ["GET", "/pay/0b6f3a52-7d1e-4c1a-9a44-5b0c7b0e8f21", true],
     ["GET", "/agent/setup", true],
     ["GET", "/agent/register/confirm", true],
+    ["GET", "/refund/Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eA", true],
     // Routes count in their own wrappers; server actions of these pages are not page loads.
     ["GET", "/pay/ycs_abc/start", false],
     ["POST", "/agent/setup", false],
     ["POST", "/oauth/authorize/decision", false],
+    ["POST", "/refund/Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eA", false],
     ["GET", "/api/public/payments/inv_1", false],
     // Pages that look nothing up for an anonymous caller.
     ["GET", "/login", false],

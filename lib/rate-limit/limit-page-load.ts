@@ -4,12 +4,13 @@ import { consumeRateLimit } from "./rate-limit";
 // Pages that do work for whoever asks, signed in or not, and so spend the client's public
 // budget like the public API does: the OAuth authorization request (it may fetch a client's
 // metadata document), the hosted pay page and a paylink's pay address (a session looked up or
-// opened), and the agent pages that look up a code or a link's token.
+// opened), the agent pages that look up a code or a link's token, and a refund's claim page.
 const limitedPages = [
   /^\/oauth\/authorize$/,
   /^\/pay\/[^/]+$/,
   /^\/agent\/setup$/,
   /^\/agent\/register\/confirm$/,
+  /^\/refund\/[^/]+$/,
 ];
 
 /** Whether this request loads a page that counts against the public budget. */

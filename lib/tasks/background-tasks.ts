@@ -8,6 +8,7 @@ import { purgeUsedConfirmations } from "../mcp/purge-used-confirmations";
 import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
+import { expireRefundClaims } from "../refunds/expire-refund-claims";
 import { processDueSubscriptions } from "../subscriptions/process-due-subscriptions";
 import { reconcileConfiguredNetworks } from "../sweeps/reconcile-deposit-balances";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
@@ -60,6 +61,13 @@ export const backgroundTasks: PeriodicTask[] = [
     intervalMs: 15_000,
     cron: "* * * * *",
     run: (database) => expireCheckoutSessions(database),
+  },
+  // Refund claim links past their expiry fail (the claim page also does it when opened).
+  {
+    name: "expire-refund-claims",
+    intervalMs: 60_000,
+    cron: "* * * * *",
+    run: (database) => expireRefundClaims(database),
   },
   // Hourly purges, at different minutes under Inngest so they don't all start at once.
   {

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { CopyButton } from "@/components/checkout/copy-button";
 import { PendingSettlementChanges } from "@/components/dashboard/pending-settlement-changes";
 import { SignedTransactions } from "@/components/dashboard/sweep-transactions";
 import { Card } from "@/components/ui/card";
@@ -10,9 +11,11 @@ import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { nativeCoinSymbol } from "@/lib/chains/native-coin";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
+import { getRefundWallets } from "@/lib/refunds/get-refund-wallets";
 import { listOpenSettlementChanges } from "@/lib/settlement/list-settlement-changes";
 import { getSettlementOverview } from "@/lib/sweeps/get-settlement-overview";
 import { listSweeps, sweepListQuery } from "@/lib/sweeps/list-sweeps";
@@ -32,10 +35,11 @@ export default async function SettlementPage({
   const isOwner = member.role === "OWNER";
   const query = readPageQuery(sweepListQuery, await searchParams);
   const networks = config().networks.map((network) => network.id);
-  const [overview, { sweeps, total }, pending] = await Promise.all([
+  const [overview, { sweeps, total }, pending, refundWallets] = await Promise.all([
     getSettlementOverview(db(), member.organization.id, networks),
     listSweeps(db(), member.organization.id, query),
     listOpenSettlementChanges(db(), member.organization.id),
+    getRefundWallets(db()),
   ]);
 
   const columns: Column<Row>[] = [
@@ -97,7 +101,10 @@ export default async function SettlementPage({
           description={
             <>
               Change them in{" "}
-              <Link className="text-brand-600 hover:underline" href="/dashboard/settings">
+              <Link
+                className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-600"
+                href="/dashboard/settings"
+              >
                 Settings
               </Link>
               .
@@ -142,10 +149,68 @@ export default async function SettlementPage({
                   <span className="font-medium text-slate-900">{wallet.network}</span>
                   <code className="font-mono text-xs">{wallet.address}</code>
                   <span className={wallet.low ? "font-medium text-red-700" : "text-slate-600"}>
-                    {wallet.balance}
-                    {wallet.low ? ` — low: fund it above ${wallet.threshold}` : ""}
+                    {wallet.balance} {nativeCoinSymbol(wallet.network)}
+                    {wallet.low
+                      ? ` — low: fund it above ${wallet.threshold} ${nativeCoinSymbol(wallet.network)}`
+                      : ""}
                   </span>
-                  <span className="text-xs text-slate-400">
+                  <span className="text-xs text-slate-600">
+                    checked {formatDateTime(new Date(wallet.checkedAt))}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card
+          title="Refund wallets"
+          description="Refunds are paid from these wallets of the signing role, one per network. Fund each with the tokens you refund and some of the network's coin for fees; a refund waits while its wallet is short."
+        >
+          {refundWallets.length === 0 ? (
+            <EmptyState title="No signer has reported yet">
+              The refund wallets appear once the sweeper (which also signs refunds) has run.
+            </EmptyState>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {refundWallets.map((wallet) => (
+                <li
+                  key={wallet.network}
+                  data-testid={`refund-wallet-${wallet.network}`}
+                  className="flex flex-col gap-2 px-5 py-3 text-sm"
+                >
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <span className="font-medium text-slate-900">{wallet.network}</span>
+                    <span className="flex items-center gap-2">
+                      <code className="break-all font-mono text-xs">{wallet.address}</code>
+                      <CopyButton
+                        value={wallet.address}
+                        label={`Copy the ${wallet.network} refund wallet's address`}
+                      />
+                    </span>
+                  </div>
+                  <dl className="flex flex-wrap gap-x-6 gap-y-1 text-slate-600">
+                    <div className="flex gap-1.5">
+                      <dt>Balance</dt>
+                      <dd className="font-medium text-slate-900" data-testid="refund-wallet-balance">
+                        {wallet.balances.map((balance) => `${balance.amount} ${balance.unit}`).join(", ")}
+                      </dd>
+                    </div>
+                    <div className="flex gap-1.5">
+                      <dt>Queued</dt>
+                      <dd className="font-medium text-slate-900">
+                        {wallet.queued.length === 0
+                          ? "nothing"
+                          : wallet.queued.map((queued) => `${queued.amount} ${queued.unit}`).join(", ")}
+                      </dd>
+                    </div>
+                  </dl>
+                  {wallet.low ? (
+                    <p role="status" className="font-medium text-red-700">
+                      Low: it holds less than the queued refunds need, or too little{" "}
+                      {nativeCoinSymbol(wallet.network)} for their fees. Fund it; they go out once it can pay.
+                    </p>
+                  ) : null}
+                  <span className="text-xs text-slate-600">
                     checked {formatDateTime(new Date(wallet.checkedAt))}
                   </span>
                 </li>

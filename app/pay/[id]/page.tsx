@@ -1,15 +1,13 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getLocale, getMessages, getTimeZone, getTranslations } from "next-intl/server";
-import type { CSSProperties } from "react";
 import { CheckoutPayment } from "@/components/checkout/checkout-payment";
 import { formatDecimal } from "@/components/checkout/format";
-import { LocaleSwitcher } from "@/components/checkout/locale-switcher";
+import { HostedPage, hostedBoxClass } from "@/components/checkout/hosted-page";
 import { getPublicCheckoutSession } from "@/lib/checkout/get-public-checkout-session";
 import { serializePublicCheckoutSession } from "@/lib/checkout/serialize-checkout-session";
 import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
-import { localeCookie, locales } from "@/lib/i18n/locales";
 import { paymentOptions } from "@/lib/payments/payment-options";
 
 export const dynamic = "force-dynamic";
@@ -26,16 +24,6 @@ async function orNotFound<T>(work: Promise<T>): Promise<T> {
     if (error instanceof ServiceError && error.status === 404) notFound();
     throw error;
   }
-}
-
-/** The merchant's color replaces the theme's brand shades on this page (checked for contrast on save). */
-function brandStyle(color: string | null): CSSProperties | undefined {
-  if (!color) return undefined;
-  return {
-    "--color-brand-500": color,
-    "--color-brand-600": color,
-    "--color-brand-700": `color-mix(in srgb, ${color} 80%, black)`,
-  } as CSSProperties;
 }
 
 export default async function CheckoutPage({ params }: { params: Promise<{ id: string }> }) {
@@ -60,32 +48,12 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
   const periodDate = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
 
   return (
-    <div
-      lang={locale}
-      style={brandStyle(session.brandColor)}
-      className="min-h-screen bg-slate-50 text-slate-900 [color-scheme:light] dark:bg-slate-950 dark:text-slate-100 dark:[color-scheme:dark] print:bg-white"
-    >
-      {/* The merchant's color as a band across the top: the brand is visible before any button is. */}
-      <div aria-hidden="true" data-testid="brand-bar" className="h-1.5 bg-brand-600 print:hidden" />
-      <main className="mx-auto flex max-w-md flex-col gap-6 px-5 py-10">
-        <header className="flex flex-col gap-3">
-          <div className="flex items-center justify-between gap-3">
-            <div className="flex items-center gap-3">
-              {session.logoUrl ? (
-                // biome-ignore lint/performance/noImgElement: a small logo from our own origin; nothing to optimise.
-                <img
-                  src={session.logoUrl}
-                  alt=""
-                  data-testid="merchant-logo"
-                  className="size-10 rounded-md object-contain"
-                />
-              ) : null}
-              <h1 className="text-sm font-medium text-slate-600 dark:text-slate-300">
-                {session.merchantName}
-              </h1>
-            </div>
-            <LocaleSwitcher locale={locale} label={t("language")} locales={locales} cookie={localeCookie} />
-          </div>
+    <HostedPage
+      locale={locale}
+      languageLabel={t("language")}
+      brand={session}
+      summary={
+        <>
           <p className="text-3xl font-bold tracking-tight" data-testid="price">
             {formatDecimal(locale, session.amount)} {session.currency}
           </p>
@@ -108,36 +76,37 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
               })}
             </p>
           ) : null}
-        </header>
-        <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900 print:border-0 print:shadow-none">
-          {session.status === "EXPIRED" ? (
-            <p role="status" className="text-sm font-medium">
-              {t("expired")}
-            </p>
-          ) : session.status === "COMPLETED" && !invoice ? (
-            <p role="status">{t("complete")}</p>
-          ) : (
-            <CheckoutPayment
-              checkoutSessionId={session.id}
-              options={options}
-              texts={{ payWith: t("payWith"), unavailable: t("unavailable"), startFailed: t("startFailed") }}
-              intl={intl}
-              paymentId={invoice?.id ?? null}
-              successUrl={session.successUrl}
-              merchantName={session.merchantName}
-              merchantOrderId={session.merchantOrderId}
-            />
-          )}
-        </div>
-        {session.cancelUrl && session.status !== "COMPLETED" ? (
-          <a
-            href={session.cancelUrl}
-            className="text-center text-sm text-slate-600 underline-offset-2 hover:underline print:hidden dark:text-slate-300"
-          >
-            {t("cancel")}
-          </a>
-        ) : null}
-      </main>
-    </div>
+        </>
+      }
+    >
+      <div className={hostedBoxClass}>
+        {session.status === "EXPIRED" ? (
+          <p role="status" className="text-sm font-medium">
+            {t("expired")}
+          </p>
+        ) : session.status === "COMPLETED" && !invoice ? (
+          <p role="status">{t("complete")}</p>
+        ) : (
+          <CheckoutPayment
+            checkoutSessionId={session.id}
+            options={options}
+            texts={{ payWith: t("payWith"), unavailable: t("unavailable"), startFailed: t("startFailed") }}
+            intl={intl}
+            paymentId={invoice?.id ?? null}
+            successUrl={session.successUrl}
+            merchantName={session.merchantName}
+            merchantOrderId={session.merchantOrderId}
+          />
+        )}
+      </div>
+      {session.cancelUrl && session.status !== "COMPLETED" ? (
+        <a
+          href={session.cancelUrl}
+          className="text-center text-sm text-slate-600 underline-offset-2 hover:underline print:hidden dark:text-slate-300"
+        >
+          {t("cancel")}
+        </a>
+      ) : null}
+    </HostedPage>
   );
 }

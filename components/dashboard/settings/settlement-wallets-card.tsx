@@ -69,7 +69,7 @@ export function SettlementWalletsCard<T>({
                 <div key={network.id} className="flex flex-col gap-0.5 sm:flex-row sm:gap-4">
                   <dt className="shrink-0 text-slate-500 sm:w-48">{network.name}</dt>
                   <dd className="min-w-0 break-all font-mono text-slate-900">
-                    {wallets.get(network.id) ?? <span className="font-sans text-slate-400">Not set</span>}
+                    {wallets.get(network.id) ?? <span className="font-sans text-slate-600">Not set</span>}
                   </dd>
                 </div>
               ))}

@@ -24,7 +24,7 @@ function TeamRow({
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-medium text-slate-900" title={email}>
           {email}
-          {you ? <span className="font-normal text-slate-400"> (you)</span> : null}
+          {you ? <span className="font-normal text-slate-600"> (you)</span> : null}
         </p>
         <p className="text-xs text-slate-500">{detail}</p>
       </div>

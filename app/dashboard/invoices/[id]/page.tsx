@@ -2,8 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CopyButton } from "@/components/checkout/copy-button";
 import { InvoiceTimeline } from "@/components/dashboard/invoice-timeline";
+import { refundColumns } from "@/components/dashboard/refund-columns";
+import { RefundForm } from "@/components/dashboard/refund-form";
+import { ReadOnlyNote } from "@/components/dashboard/settings/read-only-note";
 import { SignedTransactions } from "@/components/dashboard/sweep-transactions";
 import { Card } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { DetailList } from "@/components/ui/detail-list";
 import { formatDateTime, formatMoney } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
@@ -13,7 +17,12 @@ import { requireMember } from "@/lib/http/dashboard-session";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { formatTokenAmount } from "@/lib/money/format-token-amount";
 import { getInvoiceTimeline } from "@/lib/payments/get-invoice-timeline";
+import { listRefunds } from "@/lib/refunds/list-refunds";
+import { listRefundsQuery } from "@/lib/refunds/refund-schemas";
 import { listSweeps, sweepListQuery } from "@/lib/sweeps/list-sweeps";
+import { createRefundAction } from "../../refunds/actions";
+
+const refundTable = refundColumns({ withInvoice: false });
 
 export const metadata: Metadata = { title: "Invoice" };
 
@@ -21,7 +30,10 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const member = await requireMember();
   const { id } = await params;
   const timeline = await orNotFound(getInvoiceTimeline(db(), member.organization.id, id));
-  const { sweeps } = await listSweeps(db(), member.organization.id, sweepListQuery.parse({ invoiceId: id }));
+  const [{ sweeps }, { refunds }] = await Promise.all([
+    listSweeps(db(), member.organization.id, sweepListQuery.parse({ invoiceId: id })),
+    listRefunds(db(), member.organization.id, listRefundsQuery.parse({ invoiceId: id, rows: 100 })),
+  ]);
   const { invoice } = timeline;
   const tokens = (value: { toString(): string }) =>
     `${formatTokenAmount(invoice.network, invoice.token, value)} ${invoice.token}`;
@@ -96,6 +108,34 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               ))}
             </ul>
           )}
+        </Card>
+        <Card
+          title="Refunds"
+          description="Sent on chain from the network's refund wallet (see Settlement)."
+          className="lg:col-span-5"
+        >
+          {refunds.length === 0 ? (
+            <p className="px-5 py-4 text-sm text-slate-600">No refunds of this invoice.</p>
+          ) : (
+            <DataTable
+              caption="Refunds of this invoice"
+              columns={refundTable}
+              rows={refunds}
+              rowKey={(r) => r.id}
+            />
+          )}
+          <div className="border-t border-slate-100 p-5">
+            {member.role === "OWNER" ? (
+              <RefundForm
+                action={createRefundAction}
+                invoiceId={invoice.id}
+                token={invoice.token}
+                network={invoice.network}
+              />
+            ) : (
+              <ReadOnlyNote organization={member.organization.name} />
+            )}
+          </div>
         </Card>
       </div>
     </>

@@ -1,0 +1,62 @@
+import { refundStatusValues } from "crypto-checkout-agent/shapes";
+import type { Metadata } from "next";
+import { ListFilters } from "@/components/dashboard/list-filters";
+import { refundColumns } from "@/components/dashboard/refund-columns";
+import { Card } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Pagination } from "@/components/ui/pagination";
+import { db } from "@/lib/db/client";
+import { requireMember } from "@/lib/http/dashboard-session";
+import { listRefunds } from "@/lib/refunds/list-refunds";
+import { listRefundsQuery } from "@/lib/refunds/refund-schemas";
+import { readPageQuery } from "@/lib/validation/read-page-query";
+
+export const metadata: Metadata = { title: "Refunds" };
+
+const columns = refundColumns({ withInvoice: true });
+
+export default async function RefundsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const member = await requireMember();
+  const query = readPageQuery(listRefundsQuery, await searchParams);
+  const { refunds, total } = await listRefunds(db(), member.organization.id, query);
+  const filtered = Boolean(query.status || query.invoiceId);
+  return (
+    <>
+      <PageHeader
+        title="Refunds"
+        description="Money given back on chain from each network's refund wallet. Start one from an invoice."
+      />
+      <Card>
+        <ListFilters statuses={refundStatusValues} status={query.status} />
+        {refunds.length === 0 ? (
+          <EmptyState title={filtered ? "No refunds match" : "No refunds yet"}>
+            {filtered
+              ? "Try another status or clear the filters."
+              : "Open a paid invoice and refund it to the payer, through a claim link, or to an address."}
+          </EmptyState>
+        ) : (
+          <>
+            <DataTable
+              caption="Refunds, newest first"
+              columns={columns}
+              rows={refunds}
+              rowKey={(r) => r.id}
+            />
+            <Pagination
+              page={query.page}
+              rows={query.rows}
+              total={total}
+              query={{ status: query.status, invoiceId: query.invoiceId }}
+            />
+          </>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+import { randomUUID } from "node:crypto";
+import { headers } from "next/headers";
+import type { z } from "zod";
+import { toServiceError } from "../errors";
+import { clientAddress, clientLimitKey } from "../net/client-address";
+import { consumeRateLimit } from "../rate-limit/rate-limit";
+import { validationError } from "../validation/validation-error";
+import { formFields } from "./form-fields";
+
+// The caller kind of a hosted page's form (a buyer, signed out): the public budget per client
+// address, as the public API counts it, then a zod schema from lib and one domain function. The
+// page translates the answer's error code, so the code and the field travel with the message.
+
+export type BuyerActionResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; error: { code: string; message: string; param?: string } };
+
+export function buyerAction<S extends z.ZodType, T>(schema: S, action: (input: z.output<S>) => Promise<T>) {
+  return async (_previous: BuyerActionResult<T> | null, form: FormData): Promise<BuyerActionResult<T>> => {
+    try {
+      await consumeRateLimit("publicIp", clientLimitKey(clientAddress(await headers())));
+      const input = formFields(form);
+      const parsed = schema.safeParse(input);
+      if (!parsed.success) throw validationError(parsed.error, input);
+      return { ok: true, data: await action(parsed.data) };
+    } catch (error) {
+      const known = toServiceError(error, randomUUID());
+      return { ok: false, error: { code: known.code, message: known.message, param: known.param } };
+    }
+  };
+}

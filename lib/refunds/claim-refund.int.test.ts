@@ -1,0 +1,191 @@
+import { getAddress } from "viem";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { ServiceError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
+import { claimRefund, claimRefundSchema } from "./claim-refund";
+import { claimLinkLifetimeMs, claimTokenFor, hashClaimToken } from "./claim-token";
+import { expireRefundClaims } from "./expire-refund-claims";
+import { getPublicRefundClaim } from "./get-public-refund-claim";
+
+const buyer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const now = new Date("2026-11-26T12:00:00Z");
+
+/** A claim refund of 16.5 USDC on a paid invoice, as the API leaves it, with its link's token. */
+async function claimableRefund(
+  options: { expiresAt?: Date; email?: string; status?: "PENDING_CLAIM" | "FAILED" } = {},
+) {
+  const { organization } = await createTestOrganization("Claim Store");
+  await db().organization.update({
+    where: { id: organization.id },
+    data: { brandDisplayName: "Claim Store Ltd", brandColor: "#1d4ed8" },
+  });
+  const invoice = await createTestInvoice(organization.id, { amount: "40", status: "CONFIRMED" });
+  const id = newId("refund");
+  const expiresAt = options.expiresAt ?? new Date(now.getTime() + claimLinkLifetimeMs);
+  const token = claimTokenFor(id, expiresAt);
+  const refund = await db().refund.create({
+    data: {
+      id,
+      organizationId: organization.id,
+      invoiceId: invoice.id,
+      checkoutSessionId: invoice.checkoutSessionId,
+      network: invoice.network,
+      token: invoice.token,
+      amount: "16.5",
+      amountUsd: "16.5",
+      status: options.status ?? "PENDING_CLAIM",
+      destination: "CLAIM",
+      claimTokenHash: hashClaimToken(token),
+      claimExpiresAt: expiresAt,
+      claimEmail: options.email,
+      requestedByKind: "api_key",
+      requestedByName: "Test key",
+      failureReason: options.status === "FAILED" ? "Cancelled by the merchant." : null,
+    },
+  });
+  return { refund, token, organizationId: organization.id };
+}
+
+async function refusal(work: Promise<unknown>) {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof ServiceError) return { status: error.status, code: error.code, param: error.param };
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
+
+const claim = (token: string, address: string, confirmAddress = address) =>
+  claimRefund(db(), claimRefundSchema.parse({ token, address, confirmAddress }), now);
+
+describe("refund claim links", () => {
+  it("show the merchant's brand, amount, token and network, and a masked email", async () => {
+    const { token } = await claimableRefund({ email: "jane@example.com" });
+    expect(await getPublicRefundClaim(db(), token, now)).toMatchObject({
+      status: "open",
+      merchantName: "Claim Store Ltd",
+      brandColor: "#1d4ed8",
+      amount: "16.5",
+      token: "USDC",
+      network: "devnet",
+      toAddress: null,
+      txHash: null,
+      emailHint: "j…@example.com",
+    });
+  });
+
+  it("take the buyer's address once: pending with the checksummed address, a second use refused", async () => {
+    const { refund, token } = await claimableRefund();
+    const claimed = await claim(token, buyer.toLowerCase(), buyer);
+    expect(claimed).toMatchObject({ status: "pending", toAddress: buyer });
+    const row = await db().refund.findUniqueOrThrow({ where: { id: refund.id } });
+    expect(row).toMatchObject({ status: "PENDING", toAddress: buyer, claimedAt: now });
+
+    const other = getAddress(`0x${"ab".repeat(20)}`);
+    expect(await refusal(claim(token, other))).toEqual({ status: 410, code: "claim_used", param: undefined });
+    expect((await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toAddress).toBe(buyer);
+    expect((await getPublicRefundClaim(db(), token, now)).status).toBe("pending");
+  });
+
+  it("let only one of two simultaneous claims through", async () => {
+    const { refund, token } = await claimableRefund();
+    const second = getAddress(`0x${"cd".repeat(20)}`);
+    const results = await Promise.allSettled([claim(token, buyer), claim(token, second)]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const row = await db().refund.findUniqueOrThrow({ where: { id: refund.id } });
+    expect([buyer, second]).toContain(row.toAddress);
+  });
+
+  // Each refused input changes nothing: the claim stays open.
+  it.each([
+    ["not hex", "0xnot-an-address", undefined, "address_invalid", "address"],
+    ["too short", "0x1234", undefined, "address_invalid", "address"],
+    ["a wrong checksum", buyer.replace("C8", "c8"), undefined, "address_checksum", "address"],
+    ["the zero address", `0x${"0".repeat(40)}`, undefined, "address_invalid", "address"],
+    ["a second address that is invalid", buyer, "0x12", "address_invalid", "confirmAddress"],
+    [
+      "two different addresses",
+      buyer,
+      getAddress(`0x${"ab".repeat(20)}`),
+      "address_mismatch",
+      "confirmAddress",
+    ],
+  ])("refuse %s with 400 naming the field", async (_case, address, confirmAddress, code, param) => {
+    const { refund, token } = await claimableRefund();
+    expect(await refusal(claim(token, address, confirmAddress))).toEqual({ status: 400, code, param });
+    expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
+      status: "PENDING_CLAIM",
+      toAddress: null,
+      claimedAt: null,
+    });
+  });
+
+  it.each([
+    ["an unknown token", "A".repeat(43)],
+    ["a malformed token", "not a token"],
+  ])("answer 404 for %s", async (_case, token) => {
+    expect(await refusal(getPublicRefundClaim(db(), token, now))).toMatchObject({ status: 404 });
+    expect(await refusal(claim(token, buyer))).toMatchObject({ status: 404 });
+  });
+
+  it("answer 404 for a link that was re-sent (its expiry moved, so its token changed)", async () => {
+    const { refund, token } = await claimableRefund();
+    const later = new Date(now.getTime() + 2 * claimLinkLifetimeMs);
+    // Same hash kept to prove the derived token is checked, not only the stored hash.
+    await db().refund.update({ where: { id: refund.id }, data: { claimExpiresAt: later } });
+    expect(await refusal(getPublicRefundClaim(db(), token, now))).toMatchObject({ status: 404 });
+  });
+
+  it("expire on access: the page shows it, the refund fails with refund.failed, and a claim is refused", async () => {
+    const { refund, token, organizationId } = await claimableRefund({
+      expiresAt: new Date(now.getTime() - 1),
+    });
+    expect((await getPublicRefundClaim(db(), token, now)).status).toBe("expired");
+    const row = await db().refund.findUniqueOrThrow({ where: { id: refund.id } });
+    expect(row.status).toBe("FAILED");
+    expect(await refusal(claim(token, buyer))).toEqual({
+      status: 410,
+      code: "claim_expired",
+      param: undefined,
+    });
+    const events = await db().event.findMany({ where: { organizationId } });
+    expect(events.map((event) => event.type)).toEqual(["refund.failed"]);
+  });
+
+  it("refuse a claim on a link that expired unseen, and fail it", async () => {
+    const { refund, token } = await claimableRefund({ expiresAt: new Date(now.getTime() - 1) });
+    expect(await refusal(claim(token, buyer))).toEqual({
+      status: 410,
+      code: "claim_expired",
+      param: undefined,
+    });
+    expect((await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).status).toBe("FAILED");
+  });
+
+  it("refuse a claim the merchant cancelled", async () => {
+    const { token } = await claimableRefund({ status: "FAILED" });
+    expect((await getPublicRefundClaim(db(), token, now)).status).toBe("cancelled");
+    expect(await refusal(claim(token, buyer))).toEqual({
+      status: 410,
+      code: "claim_closed",
+      param: undefined,
+    });
+  });
+
+  it("the periodic job fails open claims past their expiry, and nothing else", async () => {
+    const past = await claimableRefund({ expiresAt: new Date(now.getTime() - 1) });
+    const open = await claimableRefund();
+    const claimed = await claimableRefund({ expiresAt: new Date(now.getTime() + 1000) });
+    await claim(claimed.token, buyer);
+    const later = new Date(now.getTime() + 2000);
+    expect(await expireRefundClaims(db(), later)).toBe(1);
+    const statuses = await Promise.all(
+      [past, open, claimed].map(({ refund }) => db().refund.findUniqueOrThrow({ where: { id: refund.id } })),
+    );
+    expect(statuses.map((row) => row.status)).toEqual(["FAILED", "PENDING_CLAIM", "PENDING"]);
+    expect(await expireRefundClaims(db(), later)).toBe(0);
+  });
+});
