@@ -9,13 +9,13 @@ const refusal =
 /**
  * The merchant withdraws a refund before it is sent: an open claim link, or a pending refund the
  * signer has not signed a transaction for. It fails with "cancelled by the merchant" and
- * `refund.failed` is recorded in the same transaction.
+ * `refund.failed` is recorded in the same transaction. The link keeps finding the refund, so the
+ * buyer reads that it was cancelled; a claim needs PENDING_CLAIM, so it cannot be used.
  */
 export async function cancelRefund(database: Db, organizationId: string, id: string, now = new Date()) {
   return database.$transaction(async (tx) => {
     const refund = await applyRefundEvent(tx, organizationId, id, "cancel", refusal, () => ({
       failureReason: "cancelled by the merchant",
-      claimTokenHash: null,
       updatedAt: now,
     }));
     // The signer records a transaction before it broadcasts: once one exists, the money may move.

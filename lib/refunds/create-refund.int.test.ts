@@ -226,7 +226,6 @@ describe("an owner's decision, cancelling and re-sending", () => {
     expect(cancelled).toMatchObject({
       status: "FAILED",
       failureReason: "cancelled by the merchant",
-      claimTokenHash: null,
     });
     const pending = await post(auth, { invoiceId: invoice.id, amount: "10", destination: "payer" });
     expect((await cancelRefund(db(), organization.id, pending.json.data.id)).status).toBe("FAILED");

@@ -10,6 +10,7 @@ import { followTransactions } from "../signer/follow-transactions";
 import { signTransaction, type UnsignedTransaction } from "../signer/sign-transaction";
 import { recordRefundEvent } from "./record-refund-event";
 import { nextRefundStatus, type RefundEvent } from "./refund-state";
+import { sendRefundReceipt } from "./send-refund-receipt";
 
 // A refund's transaction and changes of status, on the signing role's one implementation
 // (lib/signer/): the transfer is recorded with the refund's move to SUBMITTED before it is
@@ -80,7 +81,7 @@ export async function finishRefund(
   outcome: { event: "confirm"; txHash: string } | { event: "fail"; failureReason: string },
 ) {
   const status = next(refund, outcome.event);
-  await transactWithEvents(context.database, async (tx) => {
+  const finished = await transactWithEvents(context.database, async (tx) => {
     const moved = await tx.refund.updateMany({
       where: { id: refund.id, organizationId: refund.organizationId, status: refund.status },
       data:
@@ -88,10 +89,12 @@ export async function finishRefund(
           ? { status, txHash: outcome.txHash, confirmedAt: context.now }
           : { status, failureReason: outcome.failureReason, pendingReason: null },
     });
-    if (moved.count !== 1) return;
+    if (moved.count !== 1) return null;
     const updated = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
     await recordRefundEvent(tx, updated, outcome.event === "confirm" ? "refund.succeeded" : "refund.failed");
+    return updated;
   });
+  if (finished) await sendRefundReceipt(context.database, finished);
 }
 
 /** Follows the refund's transfer (lib/signer/follow-transactions.ts). */
