@@ -3,6 +3,7 @@ import {
   encodeFunctionData,
   erc20Abi,
   type Hex,
+  type PrivateKeyAccount,
   type PublicClient,
   parseTransaction,
 } from "viem";
@@ -14,7 +15,6 @@ import { metrics } from "../metrics/metrics";
 import { formatDecimal, fromBaseUnits, toBaseUnits } from "../money/decimal";
 import { estimateTransferGas, nativeTransferGas } from "../signer/estimate-transfer-gas";
 import type { UnsignedTransaction } from "../signer/sign-transaction";
-import type { SweeperKeys } from "../sweeps/sweeper-keys";
 import { checkRefundDestination } from "./check-refund-destination";
 import { fundDevnetRefundWallet } from "./fund-devnet-refund-wallet";
 import { nextRefundStatus, type RefundStatus } from "./refund-state";
@@ -38,9 +38,15 @@ import {
 /** Refunds of each status handled per organization and pass. */
 const refundsPerPass = 200;
 
+/** The signing role's refund wallet keys (lib/sweeps/sweeper-keys.ts, which imports this folder). */
+export type RefundWalletKeys = {
+  /** An organization's refund wallet on a chain (its Organization.refundWalletIndex). */
+  refundWallet: (organizationIndex: number, chainId: number) => PrivateKeyAccount;
+};
+
 export type AdvanceRefundsOptions = {
-  /** The signing role's keys: each organization's refund wallet is derived from them. */
-  keys: Pick<SweeperKeys, "refundWallet">;
+  /** Each organization's refund wallet is derived from these. */
+  keys: RefundWalletKeys;
   now?: Date;
   /** A transaction still unmined after this long is replaced with a higher fee. */
   stuckAfterMs?: number;

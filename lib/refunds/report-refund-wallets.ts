@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { log } from "../log";
 import { fromBaseUnits, Money, toBaseUnits } from "../money/decimal";
 import { nativeTransferGas, tokenTransferGas } from "../signer/estimate-transfer-gas";
-import type { SweeperKeys } from "../sweeps/sweeper-keys";
+import type { RefundWalletKeys } from "./advance-refunds";
 
 /** Organizations without open refunds whose wallet is read per pass, the longest unread first. */
 const idleBatch = 50;
@@ -26,7 +26,7 @@ export async function reportRefundWallets(
   database: Db,
   network: NetworkConfig,
   client: PublicClient,
-  keys: Pick<SweeperKeys, "refundWallet">,
+  keys: RefundWalletKeys,
   now = new Date(),
 ) {
   const active = await database.organization.findMany({
