@@ -18,6 +18,7 @@ describe("the zero-setup devnet", () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "devnet-setup-"));
     // The zero-setup start creates the demo merchant before the devnet (scripts/start.ts).
     const { organization: demo } = await createTestOrganization();
+    const { organization: earlier } = await createTestOrganization();
     setup = await setUpDevnet({ port: 9050 + Math.floor(Math.random() * 50), dataDir, database: db() });
     const { organization: later } = await createTestOrganization();
     const keys = sweeperKeysFromMnemonic(setup.env.SERVICE_HD_MNEMONIC);
@@ -33,6 +34,9 @@ describe("the zero-setup devnet", () => {
     const demoWallet = walletOf(demo.refundWalletIndex);
     expect(await usdcOf(demoWallet)).toBe(parseUnits(devnetRefundWalletFunds.token, 6));
     expect(await client.getBalance({ address: demoWallet })).toBe(parseEther(devnetRefundWalletFunds.coin));
+    expect(await usdcOf(walletOf(earlier.refundWalletIndex))).toBe(
+      parseUnits(devnetRefundWalletFunds.token, 6),
+    );
     // One signed up afterwards is funded by the signer on its first refund (lib/refunds/refunds.int.test.ts).
     expect(await client.getBalance({ address: walletOf(later.refundWalletIndex) })).toBe(0n);
     expect(await client.getBalance({ address: keys.gasWallet(hardhatChainId).address })).toBe(

@@ -59,14 +59,18 @@ export async function setUpDevnet(options: {
   const keys = sweeperKeysFromMnemonic(mnemonic);
   await funder.sendTransaction({ to: keys.gasWallet(hardhatChainId).address, value: parseEther("100") });
   // The organizations' refund wallets, funded with coin for fees and test USDC, so the demo's
-  // refunds go out at once.
+  // refunds go out at once; all at once (the node assigns the funder's nonces), so a database with
+  // many merchants does not hold the start up a block per wallet.
   const organizations = await options.database.organization.findMany({ select: { refundWalletIndex: true } });
-  for (const organization of organizations)
-    await fundDevnetRefundWallet(
-      network,
-      devnet.client,
-      keys.refundWallet(organization.refundWalletIndex, hardhatChainId).address,
-    );
+  await Promise.all(
+    organizations.map((organization) =>
+      fundDevnetRefundWallet(
+        network,
+        devnet.client,
+        keys.refundWallet(organization.refundWalletIndex, hardhatChainId).address,
+      ),
+    ),
+  );
   return {
     devnet,
     network,
