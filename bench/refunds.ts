@@ -42,7 +42,13 @@ try {
     SERVICE_HD_MNEMONIC: mnemonic,
     LOG_LEVEL: "warn",
   });
-  const refundWallet = sweeperKeysFromMnemonic(mnemonic).refundWallet(network.chainId);
+  const { organization } = await createOrganization(db(), {
+    name: "Bench Store",
+    ownerEmail: "bench@example.com",
+  });
+  const keys = sweeperKeysFromMnemonic(mnemonic);
+  // The bench merchant's own refund wallet, funded for every refund and their fees.
+  const refundWallet = keys.refundWallet(organization.refundWalletIndex, network.chainId);
   const funder = createWalletClient({
     account: devnetFunder,
     chain: hardhat,
@@ -58,10 +64,6 @@ try {
     }),
   });
 
-  const { organization } = await createOrganization(db(), {
-    name: "Bench Store",
-    ownerEmail: "bench@example.com",
-  });
   // Paid invoices and their refunds as rows (the watcher and the API make them in the app).
   const rows = Array.from({ length: refundCount }, (_, index) => ({
     sessionId: newId("checkoutSession"),
@@ -138,7 +140,7 @@ try {
   let passes = 0;
   for (;;) {
     passes++;
-    await advanceRefunds(db(), network, devnet.client, { wallet: refundWallet });
+    await advanceRefunds(db(), network, devnet.client, { keys });
     await rpc("hardhat_mine", ["0x2"]);
     const open = await db().refund.count({ where: { status: { in: ["PENDING", "SUBMITTED"] } } });
     if (open === 0 || passes > 200) break;

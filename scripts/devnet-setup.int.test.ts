@@ -5,28 +5,40 @@ import { erc20Abi, type Hex, parseEther, parseUnits } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { hardhatChainId } from "@/lib/chains/networks";
 import { db } from "@/lib/db/client";
+import { devnetRefundWalletFunds } from "@/lib/refunds/fund-devnet-refund-wallet";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
-import { type DevnetSetup, devnetRefundWalletUsdc, setUpDevnet } from "./devnet-setup";
+import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { type DevnetSetup, setUpDevnet } from "./devnet-setup";
 
 let setup: DevnetSetup | undefined;
 afterAll(async () => setup?.devnet.stop());
 
 describe("the zero-setup devnet", () => {
-  it("starts with the sweeper's gas wallet and refund wallet funded, so sweeps and refunds work at once", async () => {
+  it("starts with the sweeper's gas wallet and the demo merchant's refund wallet funded, so sweeps and refunds work at once", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "devnet-setup-"));
+    // The zero-setup start creates the demo merchant before the devnet (scripts/start.ts).
+    const { organization: demo } = await createTestOrganization();
+    const { organization: earlier } = await createTestOrganization();
     setup = await setUpDevnet({ port: 9050 + Math.floor(Math.random() * 50), dataDir, database: db() });
+    const { organization: later } = await createTestOrganization();
     const keys = sweeperKeysFromMnemonic(setup.env.SERVICE_HD_MNEMONIC);
-    const refundWallet = keys.refundWallet(hardhatChainId).address;
+    const walletOf = (index: number) => keys.refundWallet(index, hardhatChainId).address;
     const { client } = setup.devnet;
-    expect(
-      await client.readContract({
-        address: setup.network.tokens[0].address as Hex,
+    const usdcOf = (address: Hex) =>
+      client.readContract({
+        address: setup?.network.tokens[0].address as Hex,
         abi: erc20Abi,
         functionName: "balanceOf",
-        args: [refundWallet],
-      }),
-    ).toBe(parseUnits(devnetRefundWalletUsdc, 6));
-    expect(await client.getBalance({ address: refundWallet })).toBe(parseEther("100"));
+        args: [address],
+      });
+    const demoWallet = walletOf(demo.refundWalletIndex);
+    expect(await usdcOf(demoWallet)).toBe(parseUnits(devnetRefundWalletFunds.token, 6));
+    expect(await client.getBalance({ address: demoWallet })).toBe(parseEther(devnetRefundWalletFunds.coin));
+    expect(await usdcOf(walletOf(earlier.refundWalletIndex))).toBe(
+      parseUnits(devnetRefundWalletFunds.token, 6),
+    );
+    // One signed up afterwards is funded by the signer on its first refund (lib/refunds/refunds.int.test.ts).
+    expect(await client.getBalance({ address: walletOf(later.refundWalletIndex) })).toBe(0n);
     expect(await client.getBalance({ address: keys.gasWallet(hardhatChainId).address })).toBe(
       parseEther("100"),
     );

@@ -1,12 +1,14 @@
 // The zero-setup chain: a Hardhat devnet (native ETH, a freshly deployed test USDC and mock price
 // feeds for ETH/USD, EUR/USD and GBP/USD), the
 // environment the app needs to take payments on it, and a deposit-address mnemonic kept in the
-// data directory. The sweeper's gas wallet and refund wallet are funded at start.
+// data directory. The sweeper's gas wallet and the refund wallets of the organizations already
+// there (the demo merchant) are funded at start; the signer funds any other organization's on its
+// first refund (lib/refunds/fund-devnet-refund-wallet.ts).
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import { createWalletClient, http, parseAbi, parseEther, parseUnits } from "viem";
+import { createWalletClient, http, parseEther } from "viem";
 import { hardhat } from "viem/chains";
 import {
   type Devnet,
@@ -18,11 +20,9 @@ import {
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { hardhatChainId, type NetworkConfig } from "../lib/chains/networks";
 import type { Db } from "../lib/db/client";
+import { fundDevnetRefundWallet } from "../lib/refunds/fund-devnet-refund-wallet";
 import { forgetDevnetChain } from "../lib/sweeps/forget-devnet-chain";
 import { sweeperKeysFromMnemonic } from "../lib/sweeps/sweeper-keys";
-
-/** The test USDC the devnet's refund wallet starts with. */
-export const devnetRefundWalletUsdc = "10000";
 
 export type DevnetSetup = { devnet: Devnet; network: NetworkConfig; env: Record<string, string> };
 
@@ -58,16 +58,19 @@ export async function setUpDevnet(options: {
   });
   const keys = sweeperKeysFromMnemonic(mnemonic);
   await funder.sendTransaction({ to: keys.gasWallet(hardhatChainId).address, value: parseEther("100") });
-  // The refund wallet, funded with coin for fees and test USDC, so the demo's refunds go out at once.
-  const refundWallet = keys.refundWallet(hardhatChainId).address;
-  await funder.sendTransaction({ to: refundWallet, value: parseEther("100") });
-  const hash = await funder.writeContract({
-    address: usdc,
-    abi: parseAbi(["function mint(address to, uint256 amount)"]),
-    functionName: "mint",
-    args: [refundWallet, parseUnits(devnetRefundWalletUsdc, 6)],
-  });
-  await devnet.client.waitForTransactionReceipt({ hash });
+  // The organizations' refund wallets, funded with coin for fees and test USDC, so the demo's
+  // refunds go out at once; all at once (the node assigns the funder's nonces), so a database with
+  // many merchants does not hold the start up a block per wallet.
+  const organizations = await options.database.organization.findMany({ select: { refundWalletIndex: true } });
+  await Promise.all(
+    organizations.map((organization) =>
+      fundDevnetRefundWallet(
+        network,
+        devnet.client,
+        keys.refundWallet(organization.refundWalletIndex, hardhatChainId).address,
+      ),
+    ),
+  );
   return {
     devnet,
     network,

@@ -4,7 +4,7 @@ import { registerStateGauge } from "../metrics/metrics";
 import { countInvoicesByStatus } from "../payments/count-invoices-by-status";
 import { measureWatchers } from "../payments/measure-watchers";
 import { processWide } from "../process-wide";
-import { getRefundWallets } from "../refunds/get-refund-wallets";
+import { measureRefundWallets } from "../refunds/measure-refund-wallets";
 import { countSubscriptionsByStatus } from "../subscriptions/count-subscriptions-by-status";
 import { getSweepStats } from "../sweeps/get-sweep-stats";
 import { measureDeliveryQueue } from "../webhooks/measure-delivery-queue";
@@ -172,44 +172,32 @@ function registerEach(database: Db) {
         value: Number(wallet.low),
       })),
   });
-  let refundWallets: ReturnType<typeof getRefundWallets> | undefined;
+  let refundWallets: ReturnType<typeof measureRefundWallets> | undefined;
   const readRefundWallets = () => {
-    refundWallets ??= getRefundWallets(database).finally(() => {
+    refundWallets ??= measureRefundWallets(database).finally(() => {
       refundWallets = undefined;
     });
     return refundWallets;
   };
   registerStateGauge({
     name: "checkout_refund_wallet_low",
-    help: "1 while the refund wallet holds less than its pending refunds need (a token, or coin for their fees).",
+    help: "Organizations whose refund wallet holds less than its pending refunds need (a token, or coin for their fees), per network.",
     labelNames: ["network"],
     collect: async () =>
       (await readRefundWallets()).map((wallet) => ({
         labels: { network: wallet.network },
-        value: Number(wallet.low),
+        value: wallet.low,
       })),
   });
   registerStateGauge({
     name: "checkout_refund_wallet_queued",
-    help: "What pending refunds need from the refund wallet, per network and token, as last reported.",
+    help: "What pending refunds need from the organizations' refund wallets together, per network and token, as last reported.",
     labelNames: ["network", "token"],
     collect: async () =>
       (await readRefundWallets()).flatMap((wallet) =>
-        wallet.queued.map((queued) => ({
-          labels: { network: wallet.network, token: queued.unit },
-          value: Number(queued.amount),
-        })),
-      ),
-  });
-  registerStateGauge({
-    name: "checkout_refund_wallet_balance",
-    help: "The refund wallet's balance per network and unit (the native coin and each token), as last reported.",
-    labelNames: ["network", "unit"],
-    collect: async () =>
-      (await readRefundWallets()).flatMap((wallet) =>
-        wallet.balances.map((balance) => ({
-          labels: { network: wallet.network, unit: balance.unit },
-          value: Number(balance.amount),
+        Object.entries(wallet.queued).map(([token, amount]) => ({
+          labels: { network: wallet.network, token },
+          value: Number(amount),
         })),
       ),
   });

@@ -16,6 +16,7 @@ import { formatDecimal, fromBaseUnits, toBaseUnits } from "../money/decimal";
 import { estimateTransferGas, nativeTransferGas } from "../signer/estimate-transfer-gas";
 import type { UnsignedTransaction } from "../signer/sign-transaction";
 import { checkRefundDestination } from "./check-refund-destination";
+import { fundDevnetRefundWallet } from "./fund-devnet-refund-wallet";
 import { nextRefundStatus, type RefundStatus } from "./refund-state";
 import {
   finishRefund,
@@ -25,19 +26,27 @@ import {
   signForRefund,
 } from "./refund-transactions";
 
-// The signer's pass over a network's refunds, paid from the network's refund wallet (a key of the
-// signing role, lib/sweeps/sweeper-keys.ts). Submitted refunds are followed first, so what is
-// still in flight is held back from the wallet's balance; then pending refunds go out in the
-// order they were created while the wallet can pay them, and together never more than it holds.
-// Once one cannot be paid, later ones in that token wait behind it (a big refund is not starved
-// by small ones); one the signer refuses fails with the reason.
+// The signer's pass over a network's refunds, organization by organization: each pays its own
+// refunds from its own refund wallet (a key of the signing role at the organization's index,
+// lib/sweeps/sweeper-keys.ts), funded by that merchant, so one merchant's funds never pay
+// another's refunds. Per organization, submitted refunds are followed first, so what is still in
+// flight is held back from its wallet's balance; then pending refunds go out in the order they
+// were created while the wallet can pay them, and together never more than it holds. Once one
+// cannot be paid, later ones in that token wait behind it (a big refund is not starved by small
+// ones); one the signer refuses fails with the reason.
 
-/** Refunds of each status handled per pass. */
+/** Refunds of each status handled per organization and pass. */
 const refundsPerPass = 200;
 
+/** The signing role's refund wallet keys (lib/sweeps/sweeper-keys.ts, which imports this folder). */
+export type RefundWalletKeys = {
+  /** An organization's refund wallet on a chain (its Organization.refundWalletIndex). */
+  refundWallet: (organizationIndex: number, chainId: number) => PrivateKeyAccount;
+};
+
 export type AdvanceRefundsOptions = {
-  /** The network's refund wallet. */
-  wallet: PrivateKeyAccount;
+  /** Each organization's refund wallet is derived from these. */
+  keys: RefundWalletKeys;
   now?: Date;
   /** A transaction still unmined after this long is replaced with a higher fee. */
   stuckAfterMs?: number;
@@ -73,22 +82,46 @@ export async function advanceRefunds(
   client: PublicClient,
   options: AdvanceRefundsOptions,
 ): Promise<AdvanceRefundsResult> {
-  const context: RefundContext = {
-    database,
-    network,
-    client,
-    wallet: options.wallet,
-    now: options.now ?? new Date(),
-    stuckAfterMs: options.stuckAfterMs ?? Math.max(3 * (network.blockTimeMs ?? 12_000), 30_000),
-    beforeBroadcast: options.beforeBroadcast,
-  };
   const result: AdvanceRefundsResult = {};
+  const organizations = await database.organization.findMany({
+    where: { refunds: { some: { network: network.id, status: { in: ["PENDING", "SUBMITTED"] } } } },
+    select: { id: true, refundWalletIndex: true },
+    orderBy: { refundWalletIndex: "asc" },
+  });
+  for (const organization of organizations) {
+    const context: RefundContext = {
+      database,
+      network,
+      client,
+      wallet: options.keys.refundWallet(organization.refundWalletIndex, network.chainId),
+      now: options.now ?? new Date(),
+      stuckAfterMs: options.stuckAfterMs ?? Math.max(3 * (network.blockTimeMs ?? 12_000), 30_000),
+      beforeBroadcast: options.beforeBroadcast,
+    };
+    // One organization's node hiccup or odd row leaves the others' refunds going.
+    await advanceOrganizationRefunds(context, organization.id, result).catch((error) => {
+      log.warn(
+        { err: error, organizationId: organization.id, network: network.id },
+        "refund pass interrupted",
+      );
+    });
+  }
+  return result;
+}
+
+/** The organization's refunds on the network, paid from its wallet (`context.wallet`). */
+async function advanceOrganizationRefunds(
+  context: RefundContext,
+  organizationId: string,
+  result: AdvanceRefundsResult,
+) {
+  const { database, network } = context;
   const count = (status: RefundStatus) => {
     result[status] = (result[status] ?? 0) + 1;
   };
   const inFlight: InFlight = { tokens: new Map(), coin: 0n };
   const submitted = await database.refund.findMany({
-    where: { network: network.id, status: "SUBMITTED" },
+    where: { organizationId, network: network.id, status: "SUBMITTED" },
     include: { transactions: { orderBy: { createdAt: "asc" } } },
     orderBy: { createdAt: "asc" },
     take: refundsPerPass,
@@ -108,17 +141,18 @@ export async function advanceRefunds(
   }
 
   // More in flight than one pass follows: what they will still take is not all known, so nothing
-  // new goes out until the passes have caught up.
-  if (submitted.length === refundsPerPass) return result;
+  // new goes out from this wallet until the passes have caught up.
+  if (submitted.length === refundsPerPass) return;
   const pending = await database.refund.findMany({
-    where: { network: network.id, status: "PENDING" },
+    where: { organizationId, network: network.id, status: "PENDING" },
     include: { transactions: true, invoice: { include: { payments: true, refunds: true } } },
     orderBy: { createdAt: "asc" },
     take: refundsPerPass,
   });
-  if (pending.length === 0) return result;
+  if (pending.length === 0) return;
+  await fundDevnetRefundWallet(network, context.client, context.wallet.address);
   const budget = await readBudget(context, pending, inFlight);
-  const fees = await client.estimateFeesPerGas();
+  const fees = await context.client.estimateFeesPerGas();
   for (const refund of pending) {
     try {
       count(await startRefund(context, refund, budget, fees));
@@ -127,7 +161,6 @@ export async function advanceRefunds(
       count(refund.status);
     }
   }
-  return result;
 }
 
 /** SUBMITTED: follows its transfer; SUCCEEDED at the network's depth, FAILED when it reverted. */

@@ -23,11 +23,15 @@ const asAmounts = (values: unknown): UnitAmount[] =>
   }));
 
 /**
- * The refund wallets as the signer last reported them (lib/refunds/report-refund-wallet.ts), per
- * network: none until a sweeper has run. Operator-wide: every organization refunds from them.
+ * The organization's refund wallets as the signer last reported them
+ * (lib/refunds/report-refund-wallets.ts), per network: none until a sweeper has read them. Each is
+ * the organization's own; its refunds are paid from nothing else.
  */
-export async function getRefundWallets(database: Db): Promise<RefundWalletView[]> {
-  const rows = await database.refundWallet.findMany({ orderBy: { network: "asc" } });
+export async function getRefundWallets(database: Db, organizationId: string): Promise<RefundWalletView[]> {
+  const rows = await database.refundWallet.findMany({
+    where: { organizationId },
+    orderBy: { network: "asc" },
+  });
   return rows.map((row) => {
     const network = config().networks.find((candidate) => candidate.id === row.network);
     const coin = network?.tokens.find((token) => !token.address)?.symbol ?? "coin";

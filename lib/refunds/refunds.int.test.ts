@@ -33,18 +33,21 @@ import { scanNetwork } from "@/lib/payments/scan-network";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
 import { type AdvanceRefundsOptions, advanceRefunds } from "./advance-refunds";
+import { devnetRefundWalletFunds } from "./fund-devnet-refund-wallet";
 import { getRefundWallets } from "./get-refund-wallets";
-import { reportRefundWallet } from "./report-refund-wallet";
+import { reportRefundWallets } from "./report-refund-wallets";
 
 // A real Hardhat node (mining on transactions and when told), the real signer and its keys, real
 // PostgreSQL; refunds are created as rows (the API builds them), balances read back from the chain.
+// Each organization pays from its own refund wallet; the signer runs on `signerNetwork`, the devnet
+// without its flag, so no wallet is topped up unless a test funds it (the top-up has its own test).
 const root = path.resolve(import.meta.dirname, "../..");
 const mnemonic =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 const keys = sweeperKeysFromMnemonic(mnemonic);
 let devnet: Devnet;
 let network: NetworkConfig;
-let refundWallet: ReturnType<typeof keys.refundWallet>;
+let signerNetwork: NetworkConfig;
 const { abi } = compileTestUsdc();
 
 beforeAll(async () => {
@@ -54,9 +57,7 @@ beforeAll(async () => {
   network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2, priceFeeds });
   process.env.SERVICE_NETWORKS = JSON.stringify([network]);
   process.env.SERVICE_HD_MNEMONIC = mnemonic;
-  refundWallet = keys.refundWallet(network.chainId);
-  await fund(refundWallet.address, "10");
-  await mint(refundWallet.address, "10000");
+  signerNetwork = { ...network, devnet: false };
 }, 120_000);
 afterAll(async () => devnet?.stop());
 
@@ -92,9 +93,22 @@ const usdcBalance = (address: string) =>
 
 const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 
-/** A confirmed invoice of `amount` paid by `payer` (the payment as the watcher records it). */
-async function paidInvoice(amount: string, payer: string = freshAddress(), token = "USDC") {
+const walletOf = (organization: { refundWalletIndex: number }) =>
+  keys.refundWallet(organization.refundWalletIndex, network.chainId);
+
+/** Funds the organization's refund wallet as its merchant would: coin for fees, and USDC. */
+async function fundWallet(organization: { refundWalletIndex: number }, eth = "10", usdc = "10000") {
+  await fund(walletOf(organization).address, eth);
+  await mint(walletOf(organization).address, usdc);
+}
+
+/**
+ * A confirmed invoice of `amount` paid by `payer` (the payment as the watcher records it), of a
+ * new organization whose refund wallet is funded unless told otherwise.
+ */
+async function paidInvoice(amount: string, payer: string = freshAddress(), token = "USDC", funded = true) {
   const { organization } = await createTestOrganization();
+  if (funded) await fundWallet(organization);
   const invoice = await createTestInvoice(organization.id, { amount, status: "CONFIRMED" });
   await db().invoice.update({ where: { id: invoice.id }, data: { token, amountPaid: amount } });
   await db().payment.create({
@@ -111,7 +125,7 @@ async function paidInvoice(amount: string, payer: string = freshAddress(), token
       fromAddress: payer,
     },
   });
-  return { ...invoice, token, payer };
+  return { ...invoice, token, payer, organization };
 }
 
 type RefundInput = {
@@ -123,7 +137,10 @@ type RefundInput = {
   decidedByUserId?: string | null;
 };
 
-async function createRefund(invoice: Awaited<ReturnType<typeof paidInvoice>>, input: RefundInput) {
+async function createRefund(
+  invoice: Omit<Awaited<ReturnType<typeof paidInvoice>>, "organization">,
+  input: RefundInput,
+) {
   return db().refund.create({
     data: {
       id: newId("refund"),
@@ -146,7 +163,7 @@ async function createRefund(invoice: Awaited<ReturnType<typeof paidInvoice>>, in
 }
 
 const pass = (options: Partial<AdvanceRefundsOptions> = {}) =>
-  advanceRefunds(db(), network, devnet.client, { wallet: refundWallet, ...options });
+  advanceRefunds(db(), signerNetwork, devnet.client, { keys, ...options });
 
 /** Refund passes with a block mined after each, until the refunds are done. */
 async function refundUntilSettled(ids: string[], options: Partial<AdvanceRefundsOptions> = {}) {
@@ -186,6 +203,7 @@ describe("refunds on a devnet", () => {
     await fund(buyer.address, "1");
     await mint(buyer.address, "40");
     const { organization } = await createTestOrganization();
+    await fundWallet(organization);
     const created = await createCheckoutSession(db(), {
       organizationId: organization.id,
       request: { mode: "standalone", amount: "40.00", currency: "USD", expiresInMinutes: 60 },
@@ -317,14 +335,12 @@ describe("refunds on a devnet", () => {
   }, 120_000);
 });
 
-describe("the refund wallet", () => {
-  const poorKeys = sweeperKeysFromMnemonic(
-    "legal winner thank year wave sausage worth useful legal winner thank yellow",
-  );
+describe("each organization's refund wallet", () => {
+  const report = () => reportRefundWallets(db(), signerNetwork, devnet.client, keys);
 
   it("keeps refunds pending with the reason while unfunded, and never lets queued ones exceed its balance", async () => {
-    const poor = poorKeys.refundWallet(network.chainId);
-    const invoice = await paidInvoice("40");
+    const invoice = await paidInvoice("40", freshAddress(), "USDC", false);
+    const poor = walletOf(invoice.organization);
     const first = await createRefund(invoice, { amount: "16" });
     const second = await createRefund(invoice, { amount: "16" });
     const third = await createRefund(invoice, { amount: "8" });
@@ -334,26 +350,29 @@ describe("the refund wallet", () => {
         (refund) => [refund.status, refund.pendingReason],
       );
 
-    await pass({ wallet: poor });
+    await pass();
     expect(await statuses()).toEqual([
       ["PENDING", `The refund wallet ${poor.address} holds 0 USDC; this refund needs 16 USDC.`],
       ["PENDING", `Queued behind an earlier refund that the refund wallet ${poor.address} cannot pay yet.`],
       ["PENDING", `Queued behind an earlier refund that the refund wallet ${poor.address} cannot pay yet.`],
     ]);
-    await reportRefundWallet(db(), network, devnet.client, poor.address);
-    const [report] = (await getRefundWallets(db())).filter((wallet) => wallet.address === poor.address);
-    expect(report).toMatchObject({
-      low: true,
-      balances: [
-        { unit: "ETH", amount: "0" },
-        { unit: "USDC", amount: "0" },
-      ],
-      queued: [{ unit: "USDC", amount: "40" }],
-    });
+    await report();
+    expect(await getRefundWallets(db(), invoice.organizationId)).toMatchObject([
+      {
+        network: "devnet",
+        address: poor.address,
+        low: true,
+        balances: [
+          { unit: "ETH", amount: "0" },
+          { unit: "USDC", amount: "0" },
+        ],
+        queued: [{ unit: "USDC", amount: "40" }],
+      },
+    ]);
 
     // Tokens but no coin for the fee: still waiting, now for the coin.
     await mint(poor.address, "20");
-    await pass({ wallet: poor });
+    await pass();
     const [[, coinReason]] = await statuses();
     expect(coinReason).toMatch(
       new RegExp(`^The refund wallet ${poor.address} holds 0 ETH; this refund needs .+ ETH for its fee\\.$`),
@@ -361,21 +380,105 @@ describe("the refund wallet", () => {
 
     // 20 USDC and coin: the first goes out; the second (16 more) would exceed what is left.
     await fund(poor.address, "1");
-    await pass({ wallet: poor });
+    await pass();
     expect((await statuses()).map(([status]) => status)).toEqual(["SUBMITTED", "PENDING", "PENDING"]);
     expect((await statuses())[1][1]).toBe(
       `The refund wallet ${poor.address} holds 4 USDC; this refund needs 16 USDC.`,
     );
 
     await mint(poor.address, "20");
-    const done = await refundUntilSettled(ids, { wallet: poor });
+    const done = await refundUntilSettled(ids);
     expect(done.map((refund) => refund.status)).toEqual(["SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
     expect(done.map((refund) => refund.pendingReason)).toEqual([null, null, null]);
     expect(await usdcBalance(invoice.payer)).toBe(parseUnits("40", 6));
     expect(await usdcBalance(poor.address)).toBe(0n);
-    await reportRefundWallet(db(), network, devnet.client, poor.address);
-    const [after] = (await getRefundWallets(db())).filter((wallet) => wallet.address === poor.address);
-    expect(after).toMatchObject({ low: false, queued: [] });
+    await report();
+    expect(await getRefundWallets(db(), invoice.organizationId)).toMatchObject([
+      { address: poor.address, low: false, queued: [] },
+    ]);
+  });
+
+  it("pays one organization's refunds from its own wallet only: B's waits on B's empty wallet while A's goes out", async () => {
+    const a = await paidInvoice("10");
+    const b = await paidInvoice("10", freshAddress(), "USDC", false);
+    const [walletA, walletB] = [walletOf(a.organization), walletOf(b.organization)];
+    expect(walletA.address).not.toBe(walletB.address);
+    const refundB = await createRefund(b, { amount: "6" });
+    const refundA = await createRefund(a, { amount: "4" });
+
+    const [doneA] = await refundUntilSettled([refundA.id]);
+    expect(doneA.status).toBe("SUCCEEDED");
+    expect(await usdcBalance(a.payer)).toBe(parseUnits("4", 6));
+    const waiting = await db().refund.findUniqueOrThrow({
+      where: { id: refundB.id },
+      include: { transactions: true },
+    });
+    expect(waiting).toMatchObject({
+      status: "PENDING",
+      pendingReason: `The refund wallet ${walletB.address} holds 0 USDC; this refund needs 6 USDC.`,
+      transactions: [],
+    });
+    // A's wallet paid A's refund and nothing else; B's payer got nothing from it.
+    expect(await usdcBalance(walletA.address)).toBe(parseUnits("9996", 6));
+    expect(await usdcBalance(b.payer)).toBe(0n);
+    await report();
+    expect(await getRefundWallets(db(), b.organizationId)).toMatchObject([
+      { address: walletB.address, low: true, queued: [{ unit: "USDC", amount: "6" }] },
+    ]);
+    expect(await getRefundWallets(db(), a.organizationId)).toMatchObject([
+      { address: walletA.address, low: false, queued: [] },
+    ]);
+
+    // Once B's merchant funds B's wallet, B's refund goes out from it.
+    await fundWallet(b.organization, "1", "6");
+    const [doneB] = await refundUntilSettled([refundB.id]);
+    expect(doneB.status).toBe("SUCCEEDED");
+    expect(await usdcBalance(b.payer)).toBe(parseUnits("6", 6));
+    expect(await usdcBalance(walletB.address)).toBe(0n);
+    expect(await usdcBalance(walletA.address)).toBe(parseUnits("9996", 6));
+  });
+
+  it("shows the wallet to fund before the first refund to an organization with a settlement wallet", async () => {
+    const { organization } = await createTestOrganization();
+    await db().settlementWallet.create({
+      data: {
+        id: newId("settlementWallet"),
+        organizationId: organization.id,
+        network: "devnet",
+        address: freshAddress(),
+      },
+    });
+    await report();
+    expect(await getRefundWallets(db(), organization.id)).toMatchObject([
+      {
+        network: "devnet",
+        address: walletOf(organization).address,
+        low: false,
+        balances: [
+          { unit: "ETH", amount: "0" },
+          { unit: "USDC", amount: "0" },
+        ],
+        queued: [],
+      },
+    ]);
+  });
+
+  it("on the local devnet, funds an empty refund wallet with test funds so a new merchant's refund goes out", async () => {
+    const invoice = await paidInvoice("5", freshAddress(), "USDC", false);
+    const wallet = walletOf(invoice.organization).address;
+    const refund = await createRefund(invoice, { amount: "5" });
+    for (let round = 0; round < 10; round++) {
+      await advanceRefunds(db(), network, devnet.client, { keys });
+      if ((await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).status === "SUCCEEDED") break;
+      await mine(1);
+    }
+    expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
+      status: "SUCCEEDED",
+      pendingReason: null,
+    });
+    expect(await usdcBalance(invoice.payer)).toBe(parseUnits("5", 6));
+    expect(await usdcBalance(wallet)).toBe(parseUnits(devnetRefundWalletFunds.token, 6) - parseUnits("5", 6));
+    expect(await devnet.client.getBalance({ address: wallet })).toBeGreaterThan(parseEther("99"));
   });
 });
 

@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { log } from "../log";
 import { clientFor } from "../payments/watch-networks";
 import { advanceRefunds } from "../refunds/advance-refunds";
-import { reportRefundWallet } from "../refunds/report-refund-wallet";
+import { reportRefundWallets } from "../refunds/report-refund-wallets";
 import { advanceSweeps } from "./advance-sweeps";
 import { planSweeps } from "./plan-sweeps";
 import { reportGasWallet } from "./report-gas-wallet";
@@ -11,7 +11,7 @@ import type { SweeperKeys } from "./sweeper-keys";
 
 /**
  * One signer pass over every configured network: gas wallet report, planning, the sweeps; then
- * the refunds and the refund wallet report (apart, so a failure in one leaves the other going).
+ * the refunds and the refund wallets' report (apart, so a failure in one leaves the other going).
  */
 export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: AbortSignal) {
   const settings = config();
@@ -27,9 +27,8 @@ export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: Ab
     }
     signal?.throwIfAborted();
     try {
-      const wallet = keys.refundWallet(network.chainId);
-      await advanceRefunds(database, network, client, { wallet });
-      await reportRefundWallet(database, network, client, wallet.address);
+      await advanceRefunds(database, network, client, { keys });
+      await reportRefundWallets(database, network, client, keys);
     } catch (error) {
       log.warn({ network: network.id, err: error }, "refund pass failed; retrying");
     }

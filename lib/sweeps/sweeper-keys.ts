@@ -8,13 +8,14 @@ import { depositAccountPath } from "../payments/derive-deposit-address";
 // deposit addresses from the account xpub). Deposit addresses sign their own sweep; the gas
 // wallet, which tops ERC-20 deposit addresses up with the coin that pays their fee, lives on an
 // account of its own (m/44'/60'/1'), one address per chain id, so it never collides with a
-// deposit index and an operator can fund each network separately. The refund wallet, which pays
-// refunds (lib/refunds/advance-refunds.ts) from funds the merchant puts there, is the same shape
-// on the next account (m/44'/60'/2'): refunds never spend the gas wallet's coin or a deposit.
+// deposit index and an operator can fund each network separately. Refund wallets, which pay
+// refunds (lib/refunds/advance-refunds.ts) from funds the merchant puts there, live on the next
+// account (m/44'/60'/2'): one chain per organization (its refundWalletIndex), one address per chain
+// id on it, so refunds never spend the gas wallet's coin, a deposit, or another merchant's funds.
 
 /** The account whose external chain holds one gas wallet per chain id. */
 export const gasWalletAccountPath = "m/44'/60'/1'";
-/** The account whose external chain holds one refund wallet per chain id. */
+/** The account with one chain per organization, each holding one refund wallet per chain id. */
 export const refundWalletAccountPath = "m/44'/60'/2'";
 
 export type SweeperKeys = {
@@ -22,8 +23,8 @@ export type SweeperKeys = {
   deposit: (index: number) => PrivateKeyAccount;
   /** The gas wallet of a chain. */
   gasWallet: (chainId: number) => PrivateKeyAccount;
-  /** The refund wallet of a chain. */
-  refundWallet: (chainId: number) => PrivateKeyAccount;
+  /** An organization's refund wallet on a chain (its Organization.refundWalletIndex). */
+  refundWallet: (organizationIndex: number, chainId: number) => PrivateKeyAccount;
 };
 
 function accountAt(key: HDKey): PrivateKeyAccount {
@@ -35,12 +36,16 @@ export function sweeperKeysFromMnemonic(mnemonic: string): SweeperKeys {
   const master = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic));
   const depositChain = master.derive(`${depositAccountPath}/0`);
   const gasChain = master.derive(`${gasWalletAccountPath}/0`);
-  const refundChain = master.derive(`${refundWalletAccountPath}/0`);
+  const refundAccount = master.derive(refundWalletAccountPath);
   // Chain ids above 2^31 - 1 would be hardened indexes; folded into the non-hardened range.
   const perChain = (chainId: number) => chainId % 2 ** 31;
   return {
     deposit: (index) => accountAt(depositChain.deriveChild(index)),
     gasWallet: (chainId) => accountAt(gasChain.deriveChild(perChain(chainId))),
-    refundWallet: (chainId) => accountAt(refundChain.deriveChild(perChain(chainId))),
+    refundWallet: (organizationIndex, chainId) => {
+      if (!Number.isInteger(organizationIndex) || organizationIndex < 0 || organizationIndex >= 2 ** 31)
+        throw new Error(`refund wallet index ${organizationIndex} is not a non-hardened BIP32 index`);
+      return accountAt(refundAccount.deriveChild(organizationIndex).deriveChild(perChain(chainId)));
+    },
   };
 }

@@ -12,7 +12,7 @@ const keys = sweeperKeysFromMnemonic(settings.hdMnemonic as string);
 const database = createDb(settings.databaseUrl as string, 1);
 for (const network of settings.networks)
   await advanceRefunds(database, network, clientFor(network), {
-    wallet: keys.refundWallet(network.chainId),
+    keys,
     beforeBroadcast: () => {
       process.kill(process.pid, "SIGKILL");
     },

@@ -39,7 +39,7 @@ export default async function SettlementPage({
     getSettlementOverview(db(), member.organization.id, networks),
     listSweeps(db(), member.organization.id, query),
     listOpenSettlementChanges(db(), member.organization.id),
-    getRefundWallets(db()),
+    getRefundWallets(db(), member.organization.id),
   ]);
 
   const columns: Column<Row>[] = [
