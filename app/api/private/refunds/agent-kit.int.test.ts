@@ -48,8 +48,11 @@ afterAll(async () => {
 
 function kit(args: string[]) {
   return new Promise<{ code: number; json: Record<string, unknown> }>((resolve) => {
-    execFile(process.execPath, [tsx, cli, ...args, "--format", "json"], { env }, (error, stdout) =>
-      resolve({ code: error ? Number(error.code) : 0, json: JSON.parse(stdout) }),
+    execFile(
+      process.execPath,
+      [tsx, cli, ...args, "--format", "json"],
+      { env: { ...env, NODE_ENV: "test" as const } },
+      (error, stdout) => resolve({ code: error ? Number(error.code) : 0, json: JSON.parse(stdout) }),
     );
   });
 }
