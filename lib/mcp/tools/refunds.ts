@@ -37,7 +37,7 @@ export const refundTools: ToolHandlers<"service_refunds_"> = {
       }? ${
         context.decision === "propose"
           ? `This connection refunds on its own only to the payer and within the organization's daily cap for agents (${preview.agentDailyCapUsd} USD); a claim link, a named address or a refund beyond the cap becomes a proposal (status requires_approval): every owner is emailed and it is sent only if an owner confirms it.`
-          : "It is sent on chain from the refund wallet and cannot be undone."
+          : `It is sent on chain from the refund wallet${request.destination === "claim" ? " once the buyer enters an address" : ""} and cannot be undone.`
       }`,
       { left: preview.left, toAddress: preview.toAddress },
     );
