@@ -16,6 +16,7 @@ import {
   createTestOrganization,
   createTestSweep,
 } from "@/scripts/test-support/fixtures";
+import { createTestPaidInvoice } from "@/scripts/test-support/refund-fixtures";
 import { serveRoute } from "@/scripts/test-support/serve-route";
 import { createTestSubscription } from "@/scripts/test-support/subscription-fixtures";
 import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
@@ -194,7 +195,7 @@ describe("MCP server at /mcp: agent credentials", () => {
     const { organization } = await createTestOrganization();
     const writer = await createTestAgentCredential(organization.id, "write");
     const client = await connect(writer.auth.authorization);
-    expect((await client.listTools()).tools).toHaveLength(25);
+    expect((await client.listTools()).tools).toHaveLength(28);
     data(await call(client, "service_paylinks_create", { name: "P", amount: "1", currency: "USD" }));
     expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(1);
   });
@@ -621,6 +622,17 @@ describe("MCP server at /mcp: tenant isolation", () => {
     );
     const invoice = await createTestInvoice(b.organization.id, { amount: "7.00", status: "CONFIRMED" });
     const subscription = await createTestSubscription(b.organization.id);
+    const paid = await createTestPaidInvoice(b.organization.id, {
+      amount: "9",
+      payments: [{ amount: "9", fromAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }],
+    });
+    const refund = data(
+      await confirmed(b.client, "service_refunds_create", {
+        invoiceId: paid.id,
+        amount: "1",
+        destination: "payer",
+      }),
+    );
     // B's funds swept: A's sweep list must not show it (its invoice id is in onlyA's pattern).
     await createTestSweep(b.organization.id, { status: "CONFIRMED", invoice });
     const endpoint = data(
@@ -640,12 +652,13 @@ describe("MCP server at /mcp: tenant isolation", () => {
       endpoints: await db().webhookEndpoint.findMany({ where: { organizationId: b.organization.id } }),
       deliveries: await db().webhookDelivery.count({ where: { organizationId: b.organization.id } }),
       subscriptions: await db().subscription.findMany({ where: { organizationId: b.organization.id } }),
+      refunds: await db().refund.findMany({ where: { organizationId: b.organization.id } }),
     });
     const before = await bState();
     const onlyA = (result: Result) =>
       expect(JSON.stringify(data(result))).not.toMatch(
         new RegExp(
-          `${b.organization.id}|${paylink.id}|${invoice.id}|${endpoint.id}|${subscription.id}|Shop B`,
+          `${b.organization.id}|${paylink.id}|${invoice.id}|${endpoint.id}|${subscription.id}|${paid.id}|${refund.id}|Shop B`,
         ),
       );
     const missing = (result: Result) => expect(errorCode(result)).toBe("resource_missing");
@@ -674,6 +687,9 @@ describe("MCP server at /mcp: tenant isolation", () => {
       ["service_subscriptions_get", { id: subscription.id }, missing],
       ["service_subscriptions_cancel", { id: subscription.id }, missing],
       ["service_subscriptions_cancel", { id: subscription.id, atPeriodEnd: true }, missing],
+      ["service_refunds_create", { invoiceId: paid.id, destination: "payer" }, missing],
+      ["service_refunds_list", {}, onlyA],
+      ["service_refunds_get", { id: refund.id }, missing],
       ["service_sweeps_list", {}, onlyA],
       ["service_organization_get", {}, onlyA],
       ["service_organization_update", { name: "Renamed A" }, onlyA],

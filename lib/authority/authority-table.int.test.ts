@@ -6,11 +6,10 @@ import { DELETE, GET, POST } from "@/app/mcp/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
-import { issueTokens } from "@/lib/oauth/issue-tokens";
-import { mcpResource } from "@/lib/oauth/oauth-settings";
 import { appRoutes, matchRoute } from "@/scripts/test-support/app-routes";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
+import { oauthAccessToken } from "@/scripts/test-support/oauth";
 import { serveRoute } from "@/scripts/test-support/serve-route";
 import { operations, type Requirement } from "./operations";
 
@@ -41,30 +40,6 @@ const restCallers: Caller[] = [];
 const mcpCallers: (Caller & { oauth: boolean })[] = [];
 let server: Awaited<ReturnType<typeof serveRoute>>;
 
-/** An OAuth token as the token endpoint hands it out, for a grant of `userId` with `scope`. */
-async function oauthToken(userId: string, scope: string) {
-  const client = await db().oAuthClient.create({
-    data: { id: newId("oauthClient"), name: "Walk client", redirectUris: ["http://127.0.0.1:1/cb"] },
-  });
-  const grant = await db().oAuthGrant.create({
-    data: {
-      id: newId("oauthGrant"),
-      clientId: client.id,
-      userId,
-      organizationId,
-      scope,
-      resource: mcpResource(),
-      redirectUri: "http://127.0.0.1:1/cb",
-      codeChallenge: "x",
-      codeHash: newId("oauthGrant"),
-      codeExpiresAt: new Date(Date.now() + 60_000),
-      codeUsedAt: new Date(),
-    },
-  });
-  const tokens = await db().$transaction((tx) => issueTokens(tx, grant));
-  return `Bearer ${tokens.access_token}`;
-}
-
 beforeAll(async () => {
   const { organization, auth } = await createTestOrganization("Walk Store");
   organizationId = organization.id;
@@ -93,7 +68,7 @@ beforeAll(async () => {
       ] as const
     ).map(async ([role, userId, scope]) => ({
       name: `OAuth (${role}, ${scope})`,
-      authorization: await oauthToken(userId, scope),
+      authorization: await oauthAccessToken(organizationId, userId, scope),
       access: scope === "read" ? ("read" as const) : ("write" as const),
       role,
       oauth: true,

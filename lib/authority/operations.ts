@@ -82,6 +82,8 @@ export const operations = {
     ...read,
     ...member,
     rest: ["GET /api/private/refunds", "GET /api/private/refunds/{id}"],
+    mcp: ["service_refunds_list", "service_refunds_get"],
+    cli: ["refunds:list", "refunds:get"],
   },
   // Refunds send money to addresses the merchant does not own. Agents and OAuth tokens are
   // allowed refunds to the payer within the daily cap; the rest they only propose
@@ -91,6 +93,8 @@ export const operations = {
     ...owner,
     routesMoney: true,
     rest: ["POST /api/private/refunds"],
+    mcp: ["service_refunds_create"],
+    cli: ["refunds:create"],
     dashboard: ["createRefund"],
   },
   // What agents may refund on their own, and automatic refunds. An agent or OAuth token is refused

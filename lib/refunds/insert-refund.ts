@@ -41,8 +41,18 @@ export function openClaim(refundId: string, now: Date) {
   return { claimExpiresAt, claimTokenHash: hashClaimToken(claimTokenFor(refundId, claimExpiresAt)) };
 }
 
+/** What an invoice's confirmed payments brought in, what its counted refunds give back, and the rest. */
+export function refundableOf(invoice: {
+  payments: { amount: { toString(): string } }[];
+  refunds: { amount: { toString(): string } }[];
+}) {
+  const paid = invoice.payments.reduce((sum, payment) => sum.plus(payment.amount.toString()), new Money(0));
+  const refunded = invoice.refunds.reduce((sum, refund) => sum.plus(refund.amount.toString()), new Money(0));
+  return { paid, refunded, left: paid.minus(refunded) };
+}
+
 /** The one address the invoice's confirmed payments came from; 400 when it is unknown or not one. */
-function payerOf(payments: { fromAddress: string | null }[]): string {
+export function payerOf(payments: { fromAddress: string | null }[]): string {
   const senders = [
     ...new Set(
       payments
@@ -119,12 +129,10 @@ export async function insertRefund(
       checkoutSession: { select: { customerEmail: true } },
     },
   });
-  const paid = invoice.payments.reduce((sum, payment) => sum.plus(payment.amount.toString()), new Money(0));
+  const { paid, refunded, left } = refundableOf(invoice);
   if (paid.lte(0)) {
     throw conflict("invoice_not_paid", "This invoice has no confirmed payment to refund yet.");
   }
-  const refunded = invoice.refunds.reduce((sum, refund) => sum.plus(refund.amount.toString()), new Money(0));
-  const left = paid.minus(refunded);
   const amount = new Money(request.amount ?? left);
   const network = config().networks.find((candidate) => candidate.id === invoice.network);
   const decimals = (network && findToken(network, invoice.token)?.decimals) ?? 18;

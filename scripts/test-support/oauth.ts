@@ -2,7 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { POST as register } from "../../app/oauth/register/route";
 import { POST as token } from "../../app/oauth/token/route";
 import { db } from "../../lib/db/client";
+import { newId } from "../../lib/ids";
 import { approveAuthorization } from "../../lib/oauth/approve-authorization";
+import { issueTokens } from "../../lib/oauth/issue-tokens";
 import { mcpResource } from "../../lib/oauth/oauth-settings";
 import { callRoute } from "./call-route";
 import { createTestOrganization } from "./fixtures";
@@ -105,4 +107,28 @@ export function refresh(
     resource: mcpResource(),
     ...overrides,
   });
+}
+
+/** An OAuth access token as the token endpoint hands it out, for a grant of `userId` with `scope`. */
+export async function oauthAccessToken(organizationId: string, userId: string, scope: string) {
+  const client = await db().oAuthClient.create({
+    data: { id: newId("oauthClient"), name: "Test client", redirectUris: ["http://127.0.0.1:1/cb"] },
+  });
+  const grant = await db().oAuthGrant.create({
+    data: {
+      id: newId("oauthGrant"),
+      clientId: client.id,
+      userId,
+      organizationId,
+      scope,
+      resource: mcpResource(),
+      redirectUri: "http://127.0.0.1:1/cb",
+      codeChallenge: "x",
+      codeHash: newId("oauthGrant"),
+      codeExpiresAt: new Date(Date.now() + 60_000),
+      codeUsedAt: new Date(),
+    },
+  });
+  const tokens = await db().$transaction((tx) => issueTokens(tx, grant));
+  return `Bearer ${tokens.access_token}`;
 }

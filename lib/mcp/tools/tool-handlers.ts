@@ -2,6 +2,7 @@ import { authTools } from "./auth";
 import { organizationTools } from "./organization";
 import { paylinkTools } from "./paylinks";
 import { paymentTools } from "./payments";
+import { refundTools } from "./refunds";
 import { settlementTools } from "./settlement";
 import { subscriptionTools } from "./subscriptions";
 import type { ToolHandlers } from "./tool-context";
@@ -13,6 +14,7 @@ export const toolHandlers: ToolHandlers = {
   ...paymentTools,
   ...paylinkTools,
   ...subscriptionTools,
+  ...refundTools,
   ...settlementTools,
   ...organizationTools,
   ...webhookTools,

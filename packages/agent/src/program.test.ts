@@ -33,6 +33,9 @@ const specCommands = [
   "subscriptions:list",
   "subscriptions:get",
   "subscriptions:cancel",
+  "refunds:create",
+  "refunds:list",
+  "refunds:get",
   "payments:create",
   "payments:status",
   "webhooks:verify",
@@ -43,6 +46,7 @@ const apiKey = "sk_live_unit_test_key_0123456789";
 type Answer = { status: number; body: unknown };
 const answers = new Map<string, Answer>();
 const requestedUrls: string[] = [];
+const requestBodies: { key: string | undefined; body: string }[] = [];
 let server: Server;
 let apiBaseUrl: string;
 let configHome: string;
@@ -51,15 +55,21 @@ beforeAll(async () => {
   configHome = await mkdtemp(path.join(tmpdir(), "kit-cli-"));
   server = createServer((request, response) => {
     requestedUrls.push(request.url ?? "");
-    const answer = answers.get(`${request.method} ${request.url?.split("?")[0]}`) ?? {
-      status: 404,
-      body: {
-        error: { type: "invalid_request_error", code: "not_found", message: "No such route." },
-        requestId: "req_404",
-      },
-    };
-    response.writeHead(answer.status, { "content-type": "application/json", "x-request-id": "req_1" });
-    response.end(JSON.stringify(answer.body));
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    // Answered once the body is in, so a test reads it as soon as the CLI exits.
+    request.on("end", () => {
+      requestBodies.push({ key: request.headers["idempotency-key"] as string | undefined, body });
+      const answer = answers.get(`${request.method} ${request.url?.split("?")[0]}`) ?? {
+        status: 404,
+        body: {
+          error: { type: "invalid_request_error", code: "not_found", message: "No such route." },
+          requestId: "req_404",
+        },
+      };
+      response.writeHead(answer.status, { "content-type": "application/json", "x-request-id": "req_1" });
+      response.end(JSON.stringify(answer.body));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   apiBaseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
@@ -146,6 +156,12 @@ describe("crypto-checkout --format json", () => {
     ["disable without --confirm", ["paylinks:disable", "--id", "7a1c"], "confirmation_required"],
     ["cancel without --confirm", ["subscriptions:cancel", "--id", "sub_1"], "confirmation_required"],
     [
+      "refund without --confirm",
+      ["refunds:create", "--invoice", "inv_1", "--destination", "payer"],
+      "confirmation_required",
+    ],
+    ["an unknown refund status", ["refunds:list", "--status", "lost"], "invalid_argument"],
+    [
       "an unknown adapter",
       ["webhooks:configure", "--url", "http://x.test", "--adapter", "SOAP"],
       "invalid_argument",
@@ -210,6 +226,68 @@ describe("crypto-checkout settlement:sweeps", () => {
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stdout).error.code).toBe("invalid_argument");
     expect(requestedUrls).toHaveLength(asked);
+  });
+});
+
+describe("crypto-checkout refunds", () => {
+  const refund = {
+    id: "rfd_1",
+    object: "refund",
+    invoiceId: "inv_1",
+    status: "pending",
+    amount: "16.5",
+    token: "USDC",
+    network: "base",
+    destination: "payer",
+    toAddress: "0xPayer",
+    claimUrl: null,
+    txHash: null,
+    pendingReason: null,
+    failureReason: null,
+  };
+
+  it("creates with a new Idempotency-Key per call unless given, lists by invoice and status, gets one", async () => {
+    answers.set("POST /api/private/refunds", { status: 200, body: { success: true, data: refund } });
+    const create = ["refunds:create", "--invoice", "inv_1", "--amount", "16.5", "--destination", "payer"];
+    const keys: (string | undefined)[] = [];
+    for (const extra of [[], [], ["--idempotency-key", "order-77-refund-1"]]) {
+      const result = await runCli([...create, ...extra, "--confirm", "--format", "json"]);
+      expect(result).toMatchObject({ code: 0, stderr: "" });
+      const printed = JSON.parse(result.stdout);
+      expect(printed).toMatchObject({ id: "rfd_1", status: "pending" });
+      const sent = requestBodies.at(-1);
+      expect(JSON.parse(sent?.body ?? "")).toEqual({
+        invoiceId: "inv_1",
+        amount: "16.5",
+        destination: "payer",
+      });
+      expect(printed.idempotencyKey).toBe(sent?.key);
+      keys.push(sent?.key);
+    }
+    expect(keys[0]).toMatch(/^cc-agent-/);
+    expect(new Set(keys).size).toBe(3);
+    expect(keys[2]).toBe("order-77-refund-1");
+
+    answers.set("GET /api/private/refunds", {
+      status: 200,
+      body: {
+        success: true,
+        data: { object: "list", data: [refund], page: 1, rows: 20, total: 1, hasMore: false },
+      },
+    });
+    const list = await runCli(["refunds:list", "--invoice", "inv_1", "--status", "pending"]);
+    expect(list).toMatchObject({ code: 0, stderr: "" });
+    const query = new URL(requestedUrls.at(-1) ?? "", "http://x").searchParams;
+    expect(Object.fromEntries(query)).toEqual({ invoiceId: "inv_1", status: "pending" });
+    expect(list.stdout.trim().split("\n")).toEqual([
+      "rfd_1  pending  16.5 USDC on base  inv_1 → 0xPayer",
+      "1 of 1 (page 1)",
+    ]);
+
+    answers.set("GET /api/private/refunds/rfd_1", { status: 200, body: { success: true, data: refund } });
+    const get = await runCli(["refunds:get", "--id", "rfd_1", "--format", "json"]);
+    expect(get.code).toBe(0);
+    expect(JSON.parse(get.stdout)).toEqual(refund);
   });
 });
 

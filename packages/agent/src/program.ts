@@ -7,6 +7,7 @@ import { registerLocalCommands } from "./commands/local";
 import { registerOrganizationCommands } from "./commands/organization";
 import { registerPaylinkCommands } from "./commands/paylinks";
 import { registerPaymentCommands } from "./commands/payments";
+import { registerRefundCommands } from "./commands/refunds";
 import { registerSettlementCommands } from "./commands/settlement";
 import { registerSubscriptionCommands } from "./commands/subscriptions";
 import { registerWebhookCommands } from "./commands/webhooks";
@@ -34,6 +35,7 @@ export function buildProgram(browser: BrowserOpener = systemBrowser): Command {
   registerWebhookCommands(program);
   registerPaylinkCommands(program);
   registerSubscriptionCommands(program);
+  registerRefundCommands(program);
   registerPaymentCommands(program);
   registerLocalCommands(program);
   return program;

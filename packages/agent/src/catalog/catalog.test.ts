@@ -35,6 +35,9 @@ describe("tool catalogue", () => {
         "service_subscriptions_list",
         "service_subscriptions_get",
         "service_subscriptions_cancel",
+        "service_refunds_create",
+        "service_refunds_list",
+        "service_refunds_get",
         "service_sweeps_list",
         "service_organization_get",
         "service_organization_update",
@@ -81,8 +84,8 @@ describe("tool catalogue", () => {
     expect(readOnly.every((tool) => tool.access === "read" && tool.scope === "remote-and-local")).toBe(true);
     expect(readOnly.map((tool) => tool.name)).toContain("service_paylinks_get");
     expect(readOnly.map((tool) => tool.name)).not.toContain("service_paylinks_create");
-    expect(toolsFor("write", "remote")).toHaveLength(25);
-    expect(toolsFor("write", "local")).toHaveLength(28);
+    expect(toolsFor("write", "remote")).toHaveLength(28);
+    expect(toolsFor("write", "local")).toHaveLength(31);
   });
 
   it("serves every knowledge resource with the base URL filled in, and prompts that name real tools", () => {

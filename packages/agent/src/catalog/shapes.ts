@@ -57,4 +57,6 @@ export const recurring = z
   })
   .describe("Sell a subscription: the buyer is billed again every intervalCount intervals");
 
+export const refundId = z.string().max(64).describe("Refund id (rfd_…)");
+
 export const subscriptionId = z.string().max(64).describe("Subscription id (sub_…)");

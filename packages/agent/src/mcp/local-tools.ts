@@ -144,6 +144,29 @@ const handlers: { [N in ToolName]: Handler<N> } = {
       refusal ?? toolResult(await api.cancelSubscription(context.kit, input.id, input.atPeriodEnd ?? false))
     );
   },
+  service_refunds_create: async (input, context) => {
+    const { confirmationToken: _token, ...refund } = input;
+    const invoice = await api.paymentStatus(context.kit, refund.invoiceId);
+    const to =
+      refund.destination === "payer"
+        ? "to the address that paid"
+        : refund.destination === "claim"
+          ? "through a claim link where the buyer enters an address"
+          : `to ${refund.destination}, an address you named (a wrong address loses the money)`;
+    const refusal = await confirmed(
+      "service_refunds_create",
+      input,
+      `Refund ${refund.amount ?? "all that is left of"} ${refund.amount ? "" : `the ${invoice.amountPaid} paid `}${invoice.token} on ${invoice.network} of invoice ${refund.invoiceId} ${to}? An agent's refund beyond the payer or the organization's daily cap becomes a proposal an owner confirms (status requires_approval).`,
+      context,
+      { amountPaid: invoice.amountPaid },
+    );
+    if (refusal) return refusal;
+    const { idempotencyKey: _key, ...created } = await api.createRefund(context.kit, refund);
+    return toolResult(created);
+  },
+  service_refunds_list: async ({ invoiceId, status, ...rest }, { kit }) =>
+    listResult(await api.listRefunds(kit, { ...paging(rest), invoiceId, status })),
+  service_refunds_get: async ({ id }, { kit }) => toolResult(await api.getRefund(kit, id)),
   service_payments_status: async ({ checkoutSessionId }, { kit }) => {
     const session = await api.getCheckoutSession(kit, checkoutSessionId);
     const payment = (session.payment as Json | null | undefined) ?? null;

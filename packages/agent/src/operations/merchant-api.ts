@@ -70,6 +70,25 @@ export const getSubscription = (kit: Kit, id: string) =>
 export const cancelSubscription = (kit: Kit, id: string, atPeriodEnd: boolean) =>
   merchant(kit, "POST", `/private/subscriptions/${segment(id)}/cancel`, { body: { atPeriodEnd } });
 
+/** A refund; the Idempotency-Key makes a retried command refund once (a new key per call unless given). */
+export async function createRefund(
+  kit: Kit,
+  refund: { invoiceId: string; amount?: string; destination: string; reason?: string },
+  idempotencyKey?: string,
+): Promise<Json & { idempotencyKey: string }> {
+  const key = idempotencyKey ?? `cc-agent-${randomUUID()}`;
+  const created = await merchant(kit, "POST", "/private/refunds", {
+    body: refund,
+    headers: { "idempotency-key": key },
+  });
+  return { ...created, idempotencyKey: key };
+}
+
+export const listRefunds = (kit: Kit, query: Paging & { invoiceId?: string; status?: string }) =>
+  merchant(kit, "GET", "/private/refunds", { query });
+
+export const getRefund = (kit: Kit, id: string) => merchant(kit, "GET", `/private/refunds/${segment(id)}`);
+
 export const listTransactions = (kit: Kit, paging: Paging) =>
   merchant(kit, "GET", "/private/transactions", { query: paging });
 
