@@ -339,3 +339,9 @@ export function config(): Config {
 export function checkoutUrl(id: string): string {
   return `${config().payBaseUrl}/${id}`;
 }
+
+/** The symbol of a configured network's native coin ("ETH", "POL"), the unit of gas balances. */
+export function nativeCoinSymbol(networkId: string): string {
+  const network = config().networks.find((candidate) => candidate.id === networkId);
+  return network?.tokens.find((token) => !token.address)?.symbol ?? "coin";
+}

@@ -2,6 +2,7 @@ import { agentAccessOperations } from "@/lib/agent-access/openapi";
 import { latestApiVersion } from "@/lib/api-version/api-versions";
 import { checkoutOperations } from "@/lib/checkout/openapi";
 import { config } from "@/lib/config";
+import { serviceOperations } from "@/lib/health/openapi";
 import { buildOpenApiDocument } from "@/lib/openapi/build-openapi-document";
 import { organizationOperations } from "@/lib/organizations/openapi";
 import { paylinkOperations } from "@/lib/paylinks/openapi";
@@ -19,6 +20,7 @@ export const allOperations = [
   ...paymentOperations,
   ...webhookOperations,
   ...organizationOperations,
+  ...serviceOperations,
   ...agentAccessOperations,
   ...subscriptionOperations,
   ...sweepOperations,
