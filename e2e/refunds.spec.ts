@@ -1,14 +1,17 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { createPublicClient, erc20Abi, type Hex, http, parseEventLogs } from "viem";
+import { hardhat } from "viem/chains";
 import { appEnv, appSql, expect, type Merchant, test } from "./fixtures";
 
 // Refunds as people meet them: an owner refunds a paid invoice through a claim link from the
 // invoice page, the buyer opens the link in a browser of their own and types an address twice,
-// and the pages involved pass axe-core (WCAG 2.1 AA). This branch has no refund signer, so a
-// claimed refund is followed up to `pending`.
+// the in-process signer sends it from the merchant's refund wallet (read back from the chain), and
+// the pages involved pass axe-core (WCAG 2.1 AA).
 
 const wcag = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const buyerAddress = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const rpcUrl = () => `http://127.0.0.1:${appEnv().SERVICE_DEVNET_PORT}`;
 
 /** A 40 USD session (customer email known) paid in full from the devnet's test wallet. */
 async function paidInvoice(request: APIRequestContext, merchant: Merchant) {
@@ -129,8 +132,8 @@ test("a claim refund: created on the invoice page, claimed by the buyer with an 
   await tab.reload();
   await expect(tab.getByTestId("refund-status")).toBeVisible();
   await expect(tab.getByTestId("refund-claim-form")).toHaveCount(0);
-  expect(await appSql(`SELECT "status", "toAddress" FROM "Refund" WHERE "id" = $1`, [id])).toEqual([
-    { status: "PENDING", toAddress: buyerAddress },
+  expect(await appSql(`SELECT "toAddress" FROM "Refund" WHERE "id" = $1`, [id])).toEqual([
+    { toAddress: buyerAddress },
   ]);
 
   // A second tab opened before the claim (still in German, as it was loaded): refused, nothing changes.
@@ -145,15 +148,31 @@ test("a claim refund: created on the invoice page, claimed by the buyer with an 
   expect(await appSql(`SELECT "toAddress" FROM "Refund" WHERE "id" = $1`, [id])).toEqual([
     { toAddress: buyerAddress },
   ]);
+  // The signer sends it: exactly 16.5 USDC to the typed address, in the transaction the refund names.
+  await expect
+    .poll(async () => (await appSql(`SELECT "status" FROM "Refund" WHERE "id" = $1`, [id]))[0].status, {
+      timeout: 90_000,
+    })
+    .toBe("SUCCEEDED");
+  const [{ txHash }] = (await appSql(`SELECT "txHash" FROM "Refund" WHERE "id" = $1`, [id])) as {
+    txHash: Hex;
+  }[];
+  const client = createPublicClient({ chain: hardhat, transport: http(rpcUrl()) });
+  const receipt = await client.getTransactionReceipt({ hash: txHash });
+  expect(receipt.status).toBe("success");
+  const transfers = parseEventLogs({ abi: erc20Abi, logs: receipt.logs, eventName: "Transfer" });
+  expect(transfers.map((log) => [log.args.to, log.args.value])).toEqual([[buyerAddress, 16_500_000n]]);
+  await tab.reload();
+  await expect(tab.getByTestId("refund-status")).toHaveText("The refund has been sent.");
   await buyer.close();
 
-  // The merchant sees it pending with the buyer's address, on the invoice and in Refunds.
+  // The merchant sees it sent to the buyer's address, on the invoice and in Refunds.
   await page.goto(`/dashboard/invoices/${invoiceId}`);
   const row = page.getByRole("row", { name: new RegExp(id) });
-  await expect(row).toContainText("Pending");
+  await expect(row).toContainText("Succeeded");
   await expect(row).toContainText(buyerAddress);
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Refunds" }).click();
-  await page.getByLabel("Status").selectOption("pending");
+  await page.getByLabel("Status").selectOption("succeeded");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByRole("row", { name: new RegExp(id) })).toContainText("16.5 USDC");
 });
