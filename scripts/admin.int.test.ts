@@ -27,6 +27,7 @@ async function admin(...args: string[]) {
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 describe("npm run admin", () => {
+  // Three CLI processes, each starting tsx: seconds apiece on a loaded 2-core machine.
   it("creates an organization whose printed key authenticates, then more keys, then revokes one", async () => {
     const created = await admin("org:create", "--name", "Acme", "--email", "Owner@Example.com", "--json");
     expect(created.code).toBe(0);
@@ -58,7 +59,7 @@ describe("npm run admin", () => {
     expect(
       (await callRoute(GET, "/api/private/organization/current", { headers: bearer(apiKey) })).status,
     ).toBe(200);
-  });
+  }, 120_000);
 
   it.each([
     [["org:create", "--name", "X"], "required option '--email <email>' not specified"],
