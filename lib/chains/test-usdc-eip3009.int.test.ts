@@ -177,7 +177,7 @@ describe("the devnet's test USDC (EIP-3009)", () => {
         const message = authorization(payer, payee, { value: parseUnits("10.01", 6) });
         return [message, await sign(payer, message)];
       },
-      /ERC20InsufficientBalance/,
+      /transfer amount exceeds balance/,
     ],
   ];
   it.each(refusals)("refuses %s and moves nothing", async (_label, make, reason) => {
