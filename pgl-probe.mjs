@@ -1,0 +1,10 @@
+import { PGlite } from "@electric-sql/pglite";
+const t0 = process.cpuUsage(); const w0 = Date.now();
+const a = await PGlite.create({});
+await a.query("select 1");
+const snap = await a.dumpDataDir("none");
+const t1 = process.cpuUsage(t0); console.log("fresh create cpu ms", (t1.user+t1.system)/1000, "wall", Date.now()-w0, "snap bytes", snap.size);
+const t2 = process.cpuUsage(); const w2 = Date.now();
+const b = await PGlite.create({ loadDataDir: snap });
+await b.query("select 1");
+const t3 = process.cpuUsage(t2); console.log("from snapshot cpu ms", (t3.user+t3.system)/1000, "wall", Date.now()-w2);
