@@ -17,8 +17,11 @@ const baseURL = `http://127.0.0.1:${port}`;
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results/e2e-artifacts",
+  // Spec files run side by side against the one shared app (each signs up merchants of its own;
+  // the specs that start apps of their own use ports no other spec uses), the tests inside a file
+  // in order. E2E_WORKERS sets how many at once.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,

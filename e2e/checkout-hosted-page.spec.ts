@@ -106,9 +106,16 @@ async function injectWallet(page: Page, options: WalletOptions = {}) {
   return wallet;
 }
 
-/** Test USDC for the buyer's wallet (anyone may mint it on the devnet). */
+/**
+ * Test USDC for the buyer's wallet (anyone may mint it on the devnet). The funder signs on the node,
+ * which hands out its nonces: other spec files and the app send from it at the same time.
+ */
 async function fundBuyerUsdc(token: Hex) {
-  const funder = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl()) });
+  const funder = createWalletClient({
+    account: devnetFunder.address,
+    chain: hardhat,
+    transport: http(rpcUrl()),
+  });
   await funder.writeContract({
     address: token,
     abi,

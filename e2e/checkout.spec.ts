@@ -10,9 +10,16 @@ import { appEnv, appSql, createSession, expect, type Merchant, test } from "./fi
 const rpcUrl = () => `http://127.0.0.1:${appEnv().SERVICE_DEVNET_PORT}`;
 const { abi } = compileTestUsdc();
 
+// The devnet's funded account signs on the node (an unlocked Hardhat account), which hands out its
+// nonces: other spec files and the app's test wallet send from it at the same time.
+
 /** A buyer's wallet: the devnet's funded account sending (minting) test USDC. */
 async function payUsdc(token: string, to: string, amount: string) {
-  const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl()) });
+  const wallet = createWalletClient({
+    account: devnetFunder.address,
+    chain: hardhat,
+    transport: http(rpcUrl()),
+  });
   await wallet.writeContract({
     address: token as Hex,
     abi,
@@ -23,7 +30,11 @@ async function payUsdc(token: string, to: string, amount: string) {
 
 /** A buyer's wallet sending devnet ETH (a plain value transfer). */
 async function payEth(to: string, amount: string) {
-  const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl()) });
+  const wallet = createWalletClient({
+    account: devnetFunder.address,
+    chain: hardhat,
+    transport: http(rpcUrl()),
+  });
   await wallet.sendTransaction({ to: to as Hex, value: parseEther(amount) });
 }
 

@@ -5,9 +5,9 @@
 // non-zero if anything failed.
 //
 // Stages that need nothing from each other overlap, so a 2-core machine is not idle while a
-// Vitest file waits on PostgreSQL, a devnet or a child process: lint, typecheck and then the
-// production build for the end-to-end suite run beside Vitest, their output held in files under
-// test-results/ and printed when each is done.
+// Vitest file waits on PostgreSQL, a devnet or a child process, or a browser waits on the app:
+// lint, typecheck, then the production build and the end-to-end suite run beside Vitest, their
+// output held in files under test-results/ and printed when each is done.
 import { execFileSync, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -37,12 +37,17 @@ function groupAlive(pgid: number) {
  * Runs a suite in a process group of its own; anything of that group still alive after it is a
  * leak. With `log`, its output goes to that file instead of this terminal.
  */
-async function run(command: string, args: string[], log?: string): Promise<number> {
+async function run(
+  command: string,
+  args: string[],
+  log?: string,
+  env: Record<string, string> = {},
+): Promise<number> {
   const output = log ? openSync(log, "w") : "inherit";
   const child = spawn(command, args, {
     cwd: root,
     stdio: ["ignore", output, output],
-    env: process.env,
+    env: { ...process.env, ...env },
     detached: true,
   });
   if (typeof output === "number") closeSync(output);
@@ -88,9 +93,9 @@ function readJson<T>(file: string): T | undefined {
 }
 
 /** Starts a stage beside the others, its output in test-results/<file>; `report` prints it. */
-function background(command: string, args: string[], file: string) {
+function background(command: string, args: string[], file: string, env: Record<string, string> = {}) {
   const log = path.join(results, file);
-  const status = run(command, args, log);
+  const status = run(command, args, log, env);
   return {
     status,
     report: async (title: string) => {
@@ -113,9 +118,22 @@ const typecheck = background(bin("tsc"), ["--noEmit"], "typecheck.log");
 // without telemetry as there. It starts once the typecheck is done: tsc reads .next/types, which
 // the build writes.
 process.env.NEXT_TELEMETRY_DISABLED = "1";
-const build = typecheck.status.then(() =>
-  buildIsStale() ? background(nextBuild[0], [...nextBuild[1]], "build.log") : undefined,
+const build = typecheck.status.then((typecheckStatus) =>
+  buildIsStale()
+    ? background(nextBuild[0], [...nextBuild[1]], "build.log", {
+        // tsc has just checked the same sources (and fails this run if they are wrong), so the
+        // build does not check them a second time (next.config.ts).
+        NEXT_BUILD_SKIP_TYPECHECK: typecheckStatus === 0 ? "1" : "0",
+      })
+    : undefined,
 );
+// The end-to-end suite starts on the build, beside Vitest: its browsers mostly wait on the app.
+const playwrightReport = path.join(results, "e2e.json");
+rmSync(playwrightReport, { force: true });
+const e2e = build.then(async (stage) => {
+  await stage?.status;
+  return background(bin("playwright"), ["test"], "e2e.log");
+});
 
 console.log("\n━━ unit + integration (vitest)");
 const vitestReport = path.join(results, "vitest.json");
@@ -161,10 +179,7 @@ await check(
 
 // Its failure is the end-to-end suite's: Playwright's server builds again and reports it.
 await (await build)?.report("production build for the end-to-end suite");
-console.log("\n━━ end-to-end (playwright, chromium)");
-const playwrightReport = path.join(results, "e2e.json");
-rmSync(playwrightReport, { force: true });
-const playwrightStatus = await run(bin("playwright"), ["test"]);
+const playwrightStatus = await (await e2e).report("end-to-end (playwright, chromium)");
 const playwright = readJson<{
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
 }>(playwrightReport);
