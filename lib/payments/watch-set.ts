@@ -131,8 +131,9 @@ export async function currentWatchSet(
   const known = sets.get(network.id);
   if (!known || Math.abs(now.getTime() - known.loadedAt) >= rebuildEveryMs) {
     const loaded = await load(database, network, now);
-    // What was learnt about the chain outlives a rebuild.
-    if (known) loaded.logsPerBlock = known.logsPerBlock;
+    // What was learnt about the chain outlives a rebuild, except a refusal: tried again now and then.
+    for (const [token, density] of known?.logsPerBlock ?? [])
+      if (Number.isFinite(density)) loaded.logsPerBlock.set(token, density);
     sets.set(network.id, loaded);
     return loaded;
   }
