@@ -11,7 +11,8 @@
 //     by the test wallet while the watcher runs as the app runs it (the scan-networks task) on a
 //     devnet mining each transaction and a block a second, confirmations 2, as bench/payments.ts
 //     does. From the transfer's receipt to the invoice being CONFIRMED in the database (polled
-//     every 20 ms).
+//     every 20 ms), which includes the wait for the next block; and from the first sight of the
+//     block giving the payment its confirmations (head polled every 10 ms) to CONFIRMED.
 //  3. The process's memory (RSS and V8 heap) after both.
 import { randomBytes } from "node:crypto";
 import { createPublicClient, http } from "viem";
@@ -152,7 +153,18 @@ try {
     const stopWatcher = startPeriodicTask(db(), scanNetworksTask);
     const paidAt = new Map<string, number>();
     const latencies = new Map<string, number>();
+    const confirmedAt = new Map<string, number>();
+    // When each block was first seen, so the wait for the confirming block can be told apart.
+    const blockSeenAt = new Map<bigint, number>();
+    const deciding = new Map<string, bigint>();
     let polling = true;
+    const blockPoller = (async () => {
+      while (polling) {
+        const head = await devnet.client.getBlockNumber({ cacheTime: 0 });
+        if (!blockSeenAt.has(head)) blockSeenAt.set(head, performance.now());
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
     const poller = (async () => {
       while (polling) {
         const waiting = [...paidAt.keys()].filter((id) => !latencies.has(id));
@@ -162,15 +174,20 @@ try {
             select: { id: true },
           });
           const now = performance.now();
-          for (const { id } of confirmed) latencies.set(id, now - (paidAt.get(id) as number));
+          for (const { id } of confirmed) {
+            latencies.set(id, now - (paidAt.get(id) as number));
+            confirmedAt.set(id, now);
+          }
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
     const started = performance.now();
     for (const invoice of invoices) {
-      await payInvoiceOnDevnet(db(), invoice.id, {});
+      const { txHash } = await payInvoiceOnDevnet(db(), invoice.id, {});
       paidAt.set(invoice.id, performance.now());
+      const receipt = await devnet.client.getTransactionReceipt({ hash: txHash });
+      deciding.set(invoice.id, receipt.blockNumber + BigInt(network.confirmations) - 1n);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     while (latencies.size < invoices.length) {
@@ -179,7 +196,13 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     polling = false;
-    await poller;
+    await Promise.all([poller, blockPoller]);
+    // From the first sight of the block that gave the payment its confirmations (or a later one,
+    // when two came within a poll) to CONFIRMED: the watcher's part of the latency.
+    const afterBlock = [...deciding].map(([id, number]) => {
+      const seen = Math.min(...[...blockSeenAt].filter(([block]) => block >= number).map(([, at]) => at));
+      return (confirmedAt.get(id) as number) - seen;
+    });
     await stopWatcher();
     const memory = process.memoryUsage();
     const ms = [...latencies.values()];
@@ -193,6 +216,7 @@ try {
       `wall ms/block p50 ${percentile(wall, 50).toFixed(1)} p99 ${percentile(wall, 99).toFixed(1)}`,
       `RPC calls/block p50 ${percentile(rpcCalls, 50)} max ${Math.max(...rpcCalls)} (getLogs p50 ${percentile(getLogs, 50)})`,
       `receipt->CONFIRMED p50 ${percentile(ms, 50).toFixed(0)} p99 ${percentile(ms, 99).toFixed(0)} ms`,
+      `confirming block->CONFIRMED p50 ${percentile(afterBlock, 50).toFixed(0)} p99 ${percentile(afterBlock, 99).toFixed(0)} ms`,
       `RSS ${mb(memory.rss)} MB heap ${mb(memory.heapUsed)} MB`,
     ].join(" | ");
     console.log(line);

@@ -80,6 +80,26 @@ describe("catching up from the cursor", () => {
   });
 });
 
+describe("the hourly whole read", () => {
+  it("happens in the background and misses nothing changed while it ran", async () => {
+    const watchSets: WatchSets = new Map();
+    await cursorAtHead();
+    await scanNetwork(db(), network, devnet.client, { watchSets });
+    const first = watchSets.get("devnet");
+    const later = new Date(Date.now() + 61 * 60_000);
+    // Due: the scan starts the read and goes on with the set it has.
+    await scanNetwork(db(), network, devnet.client, { watchSets, now: later });
+    expect(watchSets.get("devnet")).toBe(first);
+    await vi.waitFor(() => expect(first?.rebuild?.done).toBeDefined());
+    // Created after the read: the next scan swaps the sets and catches the new one up.
+    const invoice = await invoiceFor("USDC", "3.00");
+    await devnet.mintUsdc(invoice.depositAddress, "3");
+    await scanNetwork(db(), network, devnet.client, { watchSets, now: later });
+    expect(watchSets.get("devnet")).not.toBe(first);
+    expect(await status(invoice.id)).toBe("CONFIRMING");
+  });
+});
+
 /** A watcher instance as the app runs one: its own memory, the scan lease under its own name. */
 function watcherInstance(owner: string) {
   const watchSets: WatchSets = new Map();

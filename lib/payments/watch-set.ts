@@ -23,13 +23,15 @@ type Entry = { invoiceId: string; deadlineMs: number; recurring: boolean };
 export type WatchSet = {
   byToken: Map<string, Map<string, Entry>>;
   /**
-   * The oldest transaction still running at the last read (a snapshot's xmin): every invoice
-   * inserted or updated by a transaction at or after it is read again next time, so a transaction
-   * that commits after the read, whatever its start, is never skipped.
+   * What the last read could not see (its snapshot): transactions from xmax on, and those still
+   * running then. The next read takes the invoices those wrote, so a transaction that commits after
+   * a read, whenever it began, is never skipped, and nothing seen is read twice.
    */
-  cursor: bigint;
+  cursor: Snapshot;
   loadedAt: number;
   prunedAt: number;
+  /** A whole read under way in the background (rebuildEveryMs), and its result once done. */
+  rebuild?: { done?: WatchSet };
   /** Transfer logs per block of each token, learnt from unfiltered reads (chooseLogQuery). */
   logsPerBlock: Map<string, number>;
 };
@@ -55,10 +57,14 @@ type InvoiceRow = {
   open: boolean;
 };
 
-async function snapshotXmin(database: Db) {
-  const [row] = await database.$queryRaw<{ xmin: string }[]>`
-    SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS "xmin"`;
-  return BigInt(row.xmin);
+type Snapshot = { xmax: string; running: string[] };
+
+/** Taken before a read, so the read sees at least what it does. */
+async function snapshot(database: Db): Promise<Snapshot> {
+  const [row] = await database.$queryRaw<Snapshot[]>`
+    SELECT pg_snapshot_xmax(s)::text AS "xmax", ARRAY(SELECT pg_snapshot_xip(s)::text) AS "running"
+    FROM pg_current_snapshot() AS s`;
+  return row;
 }
 
 function put(set: WatchSet, row: InvoiceRow, cutoffMs: number) {
@@ -79,7 +85,7 @@ function put(set: WatchSet, row: InvoiceRow, cutoffMs: number) {
  * renewal of a subscription not cancelled (a past-due one may still be paid until its grace ends).
  */
 async function load(database: Db, network: NetworkConfig, now: Date): Promise<WatchSet> {
-  const cursor = await snapshotXmin(database);
+  const cursor = await snapshot(database);
   const cutoff = new Date(now.getTime() - lateWatchWindowMs);
   const rows = await database.$queryRaw<InvoiceRow[]>`
     SELECT i."id", i."token", i."depositAddress", i."deadline",
@@ -100,11 +106,14 @@ async function load(database: Db, network: NetworkConfig, now: Date): Promise<Wa
 
 /** Applies the invoices inserted or updated since the cursor: new ones join, paid ones leave. */
 async function catchUp(database: Db, network: NetworkConfig, set: WatchSet, now: Date) {
-  const cursor = await snapshotXmin(database);
+  const cursor = await snapshot(database);
+  const { xmax, running } = set.cursor;
   const rows = await database.$queryRaw<InvoiceRow[]>`
     SELECT "id", "token", "depositAddress", "deadline", "subscriptionId" IS NOT NULL AS "recurring",
       "status" <> 'CONFIRMED' AS "open"
-    FROM "Invoice" WHERE "network" = ${network.id} AND "changeXid" >= ${set.cursor}`;
+    FROM "Invoice"
+    WHERE "network" = ${network.id}
+      AND ("changeXid" >= ${xmax}::bigint OR "changeXid" = ANY(${running}::bigint[]))`;
   const cutoffMs = now.getTime() - lateWatchWindowMs;
   for (const row of rows) put(set, row, cutoffMs);
   set.cursor = cursor;
@@ -118,9 +127,9 @@ async function catchUp(database: Db, network: NetworkConfig, set: WatchSet, now:
 
 /**
  * The network's watch set as of now, for one scan: read whole on first use (a start, a restart)
- * and every rebuildEveryMs, otherwise caught up from its cursor, so a scan's database cost follows
- * the invoices that changed, not those open. Call it after reading the head: an invoice committed
- * later cannot have been paid in a block up to that head.
+ * and, in the background, every rebuildEveryMs; otherwise caught up from its cursor, so a scan's
+ * database cost follows the invoices that changed, not those open. Call it after reading the head:
+ * an invoice committed later cannot have been paid in a block up to that head.
  */
 export async function currentWatchSet(
   database: Db,
@@ -129,13 +138,33 @@ export async function currentWatchSet(
   now: Date,
 ): Promise<WatchSet> {
   const known = sets.get(network.id);
-  if (!known || Math.abs(now.getTime() - known.loadedAt) >= rebuildEveryMs) {
+  if (!known) {
     const loaded = await load(database, network, now);
-    // What was learnt about the chain outlives a rebuild, except a refusal: tried again now and then.
-    for (const [token, density] of known?.logsPerBlock ?? [])
-      if (Number.isFinite(density)) loaded.logsPerBlock.set(token, density);
     sets.set(network.id, loaded);
     return loaded;
+  }
+  const rebuilt = known.rebuild?.done;
+  if (rebuilt) {
+    // What was learnt about the chain outlives a rebuild, except a refusal: tried again now and then.
+    for (const [token, density] of known.logsPerBlock)
+      if (Number.isFinite(density)) rebuilt.logsPerBlock.set(token, density);
+    sets.set(network.id, rebuilt);
+    // Its cursor predates its read: what changed meanwhile is applied now.
+    await catchUp(database, network, rebuilt, now);
+    return rebuilt;
+  }
+  if (!known.rebuild && Math.abs(now.getTime() - known.loadedAt) >= rebuildEveryMs) {
+    // In the background, so no scan waits for a whole read; a failed one is tried again next scan.
+    const rebuild: WatchSet["rebuild"] = {};
+    known.rebuild = rebuild;
+    load(database, network, now).then(
+      (loaded) => {
+        rebuild.done = loaded;
+      },
+      () => {
+        known.rebuild = undefined;
+      },
+    );
   }
   await catchUp(database, network, known, now);
   return known;
