@@ -30,6 +30,8 @@ export type WatchSet = {
   cursor: Snapshot;
   loadedAt: number;
   prunedAt: number;
+  /** The latest `now` applied: entries were dropped against it (the late window). */
+  latestNow: number;
   /** A whole read under way in the background (rebuildEveryMs), and its result once done. */
   rebuild?: { done?: WatchSet };
   /** Transfer logs per block of each token, learnt from unfiltered reads (chooseLogQuery). */
@@ -98,6 +100,7 @@ async function load(database: Db, network: NetworkConfig, now: Date): Promise<Wa
     cursor,
     loadedAt: now.getTime(),
     prunedAt: now.getTime(),
+    latestNow: now.getTime(),
     logsPerBlock: new Map(),
   };
   for (const row of rows) put(set, row, cutoff.getTime());
@@ -117,6 +120,7 @@ async function catchUp(database: Db, network: NetworkConfig, set: WatchSet, now:
   const cutoffMs = now.getTime() - lateWatchWindowMs;
   for (const row of rows) put(set, row, cutoffMs);
   set.cursor = cursor;
+  set.latestNow = Math.max(set.latestNow, now.getTime());
   if (now.getTime() - set.prunedAt >= pruneEveryMs) {
     for (const addresses of set.byToken.values())
       for (const [key, entry] of addresses)
@@ -138,7 +142,8 @@ export async function currentWatchSet(
   now: Date,
 ): Promise<WatchSet> {
   const known = sets.get(network.id);
-  if (!known) {
+  // A clock set back (or a caller's earlier `now`) may watch again what was dropped: read whole.
+  if (!known || now.getTime() < known.latestNow) {
     const loaded = await load(database, network, now);
     sets.set(network.id, loaded);
     return loaded;
