@@ -6,6 +6,17 @@ import { newId } from "../ids";
 import { fromBaseUnits } from "../money/decimal";
 import { invoiceStatuses } from "./invoice-state";
 import { updateInvoiceFromPayments } from "./update-invoice-from-payments";
+import {
+  chooseLogQuery,
+  currentWatchSet,
+  type LogQuery,
+  lateWatchWindowMs,
+  learnLogDensity,
+  processWatchSets,
+  type WatchSet,
+  type WatchSets,
+  watchedAddresses,
+} from "./watch-set";
 
 const transfer = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 /** How far back a first scan looks. */
@@ -15,13 +26,7 @@ const openStatuses = invoiceStatuses.filter((status) => status !== "CONFIRMED");
 /** Blocks requested at once from the node. */
 const blockFetchConcurrency = 8;
 
-/**
- * How long after its deadline an invoice's deposit address is still watched. A late payment
- * inside this window is recorded and reported; after it the address is dropped, so abandoned
- * invoices cannot pile up in every scan (BTCPay Server's default monitoring window is the same).
- */
-export const lateWatchWindowMs = 24 * 60 * 60 * 1000;
-/** Deposit addresses per getLogs filter (and per lookup of a block's recipients). */
+/** Deposit addresses per getLogs filter. */
 export const addressBatchSize = 500;
 /** Blocks per getLogs range when a network sets no maxBlockRange (common provider limit). */
 export const defaultMaxBlockRange = 2_000;
@@ -64,19 +69,23 @@ function watchedWhere(network: NetworkConfig, token: TokenConfig, now: Date) {
   };
 }
 
-/** The watched invoices in a token, addressBatchSize at a time (keyset pages, bounded memory). */
-async function* watchedBatches(database: Db, network: NetworkConfig, token: TokenConfig, now: Date) {
-  for (let after: string | undefined; ; ) {
-    const batch: WatchedInvoice[] = await database.invoice.findMany({
-      where: { ...watchedWhere(network, token, now), ...(after ? { id: { gt: after } } : {}) },
-      select: watchedSelect,
-      orderBy: { id: "asc" },
-      take: addressBatchSize,
-    });
-    if (batch.length > 0) yield batch;
-    if (batch.length < addressBatchSize) return;
-    after = batch[batch.length - 1].id;
-  }
+/**
+ * The invoices behind matched addresses that are watched right now, read from the database: the
+ * in-memory set may hold an invoice paid or changed a moment ago, and only the row decides.
+ */
+async function stillWatched(
+  database: Db,
+  network: NetworkConfig,
+  token: TokenConfig,
+  invoiceIds: string[],
+  now: Date,
+): Promise<Map<string, WatchedInvoice>> {
+  if (invoiceIds.length === 0) return new Map();
+  const invoices: WatchedInvoice[] = await database.invoice.findMany({
+    where: { ...watchedWhere(network, token, now), id: { in: [...new Set(invoiceIds)] } },
+    select: watchedSelect,
+  });
+  return new Map(invoices.map((invoice) => [invoice.id, invoice]));
 }
 
 /** Fetches per block, a few at a time, yielding each chunk so whole blocks are not all held at once. */
@@ -91,57 +100,120 @@ async function* fetchInChunks<T>(
   }
 }
 
-/** ERC-20 transfers to watched addresses in [from, to]: one filtered getLogs per address batch. */
+type Range = { from: bigint; to: bigint; now: Date; signal?: AbortSignal };
+type TransferLog = {
+  args: { from?: Address; to?: Address; value?: bigint };
+  transactionHash: Hex | null;
+  logIndex: number | null;
+  blockNumber: bigint | null;
+  blockHash: Hex | null;
+};
+
+/**
+ * A token's Transfer logs in the range that may concern watched addresses, read the cheaper way
+ * (chooseLogQuery): one unfiltered getLogs matched against the set in memory, or one filtered
+ * getLogs per addressBatchSize addresses. An unfiltered read the provider refuses (too many
+ * results) falls back to the filtered reads.
+ */
+async function tokenLogs(
+  client: PublicClient,
+  token: TokenConfig,
+  range: Range,
+  watch: WatchSet,
+  forced: LogQuery | undefined,
+): Promise<TransferLog[]> {
+  const addresses = watchedAddresses(watch, token.symbol);
+  if (addresses.size === 0) return [];
+  const blocks = range.to - range.from + 1n;
+  const query =
+    forced ??
+    chooseLogQuery({
+      watched: addresses.size,
+      blocks,
+      batchSize: addressBatchSize,
+      logsPerBlock: watch.logsPerBlock.get(token.symbol),
+    });
+  const read = {
+    address: token.address as Address,
+    event: transfer,
+    fromBlock: range.from,
+    toBlock: range.to,
+  };
+  if (query === "all") {
+    try {
+      const logs = await client.getLogs(read);
+      learnLogDensity(watch, token.symbol, logs.length, blocks);
+      return logs;
+    } catch (error) {
+      if (forced) throw error;
+      // Most likely more results than the provider answers at once: the filtered reads then.
+      watch.logsPerBlock.set(token.symbol, Number.POSITIVE_INFINITY);
+    }
+  }
+  const logs: TransferLog[] = [];
+  const keys = [...addresses.keys()] as Address[];
+  for (let start = 0; start < keys.length; start += addressBatchSize)
+    logs.push(
+      ...(await client.getLogs({ ...read, args: { to: keys.slice(start, start + addressBatchSize) } })),
+    );
+  return logs;
+}
+
+/** ERC-20 transfers to watched addresses in [from, to]. */
 async function tokenTransfers(
   database: Db,
   client: PublicClient,
   network: NetworkConfig,
   token: TokenConfig,
-  range: { from: bigint; to: bigint; now: Date },
+  range: Range,
+  scan: { watch: WatchSet; logQuery?: LogQuery },
 ): Promise<Transfer[]> {
-  const found: Transfer[] = [];
-  for await (const batch of watchedBatches(database, network, token, range.now)) {
-    // Lower-case keys: checksumming (a keccak hash) every watched address on every head is needless.
-    const byAddress = new Map(batch.map((invoice) => [invoice.depositAddress.toLowerCase(), invoice]));
-    const logs = await client.getLogs({
-      address: token.address as Address,
-      event: transfer,
-      args: { to: batch.map((invoice) => invoice.depositAddress as Address) },
-      fromBlock: range.from,
-      toBlock: range.to,
-    });
-    for (const log of logs) {
-      const invoice = log.args.to && byAddress.get(log.args.to.toLowerCase());
-      if (!invoice || log.transactionHash === null || log.logIndex === null || log.blockNumber === null)
-        continue;
-      found.push({
+  const addresses = watchedAddresses(scan.watch, token.symbol);
+  const matched = (await tokenLogs(client, token, range, scan.watch, scan.logQuery)).flatMap((log) => {
+    const entry = log.args.to && addresses.get(log.args.to.toLowerCase());
+    return entry && log.transactionHash !== null && log.logIndex !== null && log.blockNumber !== null
+      ? [{ log, invoiceId: entry.invoiceId }]
+      : [];
+  });
+  const invoices = await stillWatched(
+    database,
+    network,
+    token,
+    matched.map((match) => match.invoiceId),
+    range.now,
+  );
+  return matched.flatMap(({ log, invoiceId }) => {
+    const invoice = invoices.get(invoiceId);
+    if (!invoice) return [];
+    return [
+      {
         invoice,
-        txHash: log.transactionHash,
-        logIndex: log.logIndex,
+        txHash: log.transactionHash as Hex,
+        logIndex: log.logIndex as number,
         amount: fromBaseUnits(log.args.value ?? 0n, token.decimals),
-        blockNumber: log.blockNumber,
+        blockNumber: log.blockNumber as bigint,
         blockHash: log.blockHash as Hex,
         fromAddress: getAddress(log.args.from ?? zeroAddress),
-      });
-    }
-  }
-  return found;
+      },
+    ];
+  });
 }
 
 /**
  * Plain native-coin transfers to watched addresses in [from, to]: one getBlock with its
  * transactions per block (a value transfer emits no log to filter on), then the blocks'
- * recipients looked up among the watched invoices (by the unique address index, so the cost
- * follows the blocks, not the number of invoices), and a receipt only for a match, because a
- * reverted transaction moved nothing.
+ * recipients matched against the watch set in memory (the cost follows the blocks, not the
+ * number of invoices), and a receipt only for a match, because a reverted transaction moved nothing.
  */
 async function nativeTransfers(
   database: Db,
   client: PublicClient,
   network: NetworkConfig,
   token: TokenConfig,
-  range: { from: bigint; to: bigint; now: Date; signal?: AbortSignal },
+  range: Range,
+  watch: WatchSet,
 ): Promise<Transfer[]> {
+  const addresses = watchedAddresses(watch, token.symbol);
   const found: Transfer[] = [];
   const numbers: bigint[] = [];
   for (let number = range.from; number <= range.to; number++) numbers.push(number);
@@ -152,24 +224,20 @@ async function nativeTransfers(
   );
   for await (const blocks of chunks) {
     const candidates = blocks.flatMap((block) =>
-      block.transactions
-        .filter((transaction) => transaction.to && transaction.value > 0n)
-        .map((transaction) => ({ block, transaction, to: getAddress(transaction.to as Address) })),
+      block.transactions.flatMap((transaction) => {
+        const entry = transaction.to && transaction.value > 0n && addresses.get(transaction.to.toLowerCase());
+        return entry ? [{ block, transaction, invoiceId: entry.invoiceId }] : [];
+      }),
     );
-    const recipients = [...new Set(candidates.map((candidate) => candidate.to))];
-    const byAddress = new Map<string, WatchedInvoice>();
-    for (let start = 0; start < recipients.length; start += addressBatchSize) {
-      const invoices = await database.invoice.findMany({
-        where: {
-          ...watchedWhere(network, token, range.now),
-          depositAddress: { in: recipients.slice(start, start + addressBatchSize) },
-        },
-        select: watchedSelect,
-      });
-      for (const invoice of invoices) byAddress.set(invoice.depositAddress, invoice);
-    }
-    for (const { block, transaction, to } of candidates) {
-      const invoice = byAddress.get(to);
+    const invoices = await stillWatched(
+      database,
+      network,
+      token,
+      candidates.map((candidate) => candidate.invoiceId),
+      range.now,
+    );
+    for (const { block, transaction, invoiceId } of candidates) {
+      const invoice = invoices.get(invoiceId);
       if (!invoice) continue;
       const receipt = await client.getTransactionReceipt({ hash: transaction.hash });
       if (receipt.status !== "success") continue;
@@ -237,6 +305,10 @@ export type ScanOptions = {
   head?: bigint;
   /** Checked before each block range's writes: the task's lease was lost, or the runner stops. */
   signal?: AbortSignal;
+  /** The watcher instance's watch sets; by default this process's for the database. */
+  watchSets?: WatchSets;
+  /** Reads token transfers only this way, instead of the cheaper one per range. */
+  logQuery?: LogQuery;
 };
 
 /** Where this pass starts: after the cursor kept in PostgreSQL, or firstScanDepth back from the head. */
@@ -294,17 +366,15 @@ async function scanRanges(
   database: Db,
   network: NetworkConfig,
   client: PublicClient,
-  scan: { from: bigint; head: bigint; now: Date; signal?: AbortSignal },
+  scan: { from: bigint; head: bigint; now: Date; signal?: AbortSignal; watch: WatchSet; logQuery?: LogQuery },
   touched: Set<string>,
 ) {
-  const { from, head, now, signal } = scan;
+  const { from, head, now, signal, watch } = scan;
   // Bounded ranges: after downtime the gap can exceed what a provider answers in one getLogs.
   const maxRange = BigInt(network.maxBlockRange ?? defaultMaxBlockRange);
   const native = network.tokens.find((token) => !token.address);
   // Whole blocks are fetched only while some invoice in the native coin is watched.
-  const nativeWatched =
-    native &&
-    (await database.invoice.findFirst({ where: watchedWhere(network, native, now), select: { id: true } }));
+  const nativeWatched = native && watchedAddresses(watch, native.symbol).size > 0;
   for (let start = from; start <= head; start += maxRange) {
     const range = {
       from: start,
@@ -317,8 +387,8 @@ async function scanRanges(
       await Promise.all([
         ...network.tokens
           .filter((candidate) => candidate.address)
-          .map((token) => tokenTransfers(database, client, network, token, range)),
-        native && nativeWatched ? nativeTransfers(database, client, network, native, range) : [],
+          .map((token) => tokenTransfers(database, client, network, token, range, scan)),
+        native && nativeWatched ? nativeTransfers(database, client, network, native, range, watch) : [],
       ])
     ).flat();
     signal?.throwIfAborted();
@@ -364,11 +434,24 @@ export async function scanNetwork(
 ) {
   const { now = new Date(), signal } = options;
   const head = options.head ?? (await client.getBlockNumber());
+  // After the head: an invoice created after this read cannot have been paid by that head.
+  const watch = await currentWatchSet(
+    database,
+    network,
+    options.watchSets ?? processWatchSets(database),
+    now,
+  );
   // Invoices whose payments changed and are not yet moved on.
   const touched = new Set<string>();
   const cursorFrom = await firstUnscannedBlock(database, network, head);
   const from = await unCountReorganised(database, network, client, { from: cursorFrom, head }, touched);
-  await scanRanges(database, network, client, { from, head, now, signal }, touched);
+  await scanRanges(
+    database,
+    network,
+    client,
+    { from, head, now, signal, watch, logQuery: options.logQuery },
+    touched,
+  );
   await updateConfirmations(database, network, head, touched);
   await settleInvoices(database, touched, now);
   return { head };

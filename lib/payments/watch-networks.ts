@@ -7,6 +7,7 @@ import { log } from "../log";
 import { metrics } from "../metrics/metrics";
 import { recordWatcherCheck } from "./record-watcher-check";
 import { scanNetwork } from "./scan-network";
+import { processWatchSets, type WatchSets } from "./watch-set";
 
 /** On an idle chain the watcher's last check is still written this often, for health and lag. */
 const checkRecordMs = 5_000;
@@ -33,7 +34,12 @@ export function headPollIntervalMs(network: NetworkConfig): number {
 }
 
 /** Polls one network's head and scans whenever it moves, until the signal aborts. */
-async function followNetwork(database: Db, network: NetworkConfig, signal: AbortSignal) {
+async function followNetwork(
+  database: Db,
+  network: NetworkConfig,
+  signal: AbortSignal,
+  watchSets: WatchSets,
+) {
   const client = clientFor(network);
   const pollMs = headPollIntervalMs(network);
   let scanned: bigint | undefined;
@@ -47,7 +53,7 @@ async function followNetwork(database: Db, network: NetworkConfig, signal: Abort
       // The first poll always scans: it settles what happened while nobody watched.
       const moved = head !== scanned;
       if (moved) {
-        await scanNetwork(database, network, client, { head, signal });
+        await scanNetwork(database, network, client, { head, signal, watchSets });
         scanned = head;
       }
       if (moved || polled - recordedAt >= checkRecordMs) {
@@ -70,8 +76,14 @@ async function followNetwork(database: Db, network: NetworkConfig, signal: Abort
 /**
  * The chain watcher: follows every configured network's new heads (each on its own, so a slow
  * RPC delays only its network) and scans on each, until the signal aborts. Run under the
- * scan-networks lease, so one instance watches at a time.
+ * scan-networks lease, so one instance watches at a time. `watchSets` is the instance's memory of
+ * watched addresses (lib/payments/watch-set.ts), kept between passes and caught up on each scan,
+ * so an instance taking the lease over resumes from what it knew, however long ago.
  */
-export async function watchConfiguredNetworks(database: Db, signal: AbortSignal) {
-  await Promise.all(config().networks.map((network) => followNetwork(database, network, signal)));
+export async function watchConfiguredNetworks(
+  database: Db,
+  signal: AbortSignal,
+  watchSets: WatchSets = processWatchSets(database),
+) {
+  await Promise.all(config().networks.map((network) => followNetwork(database, network, signal, watchSets)));
 }
