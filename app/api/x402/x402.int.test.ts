@@ -1,6 +1,7 @@
 // x402 over real HTTP with the official client (@x402/fetch, @x402/evm's exact scheme), against a
 // real Hardhat node, real PostgreSQL and this process's built-in facilitator (lib/x402/).
 process.env.SERVICE_SWEEPER = "in-process";
+process.env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE = "100";
 
 import { randomUUID } from "node:crypto";
 import {
@@ -23,6 +24,7 @@ import { scanNetwork } from "@/lib/payments/scan-network";
 import { advanceRefunds } from "@/lib/refunds/advance-refunds";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { x402IndexRange } from "@/lib/x402/quote-x402-payment";
+import { readX402Quote, signX402Quote } from "@/lib/x402/x402-quote-token";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { serveApp } from "@/scripts/test-support/serve-route";
@@ -156,6 +158,18 @@ describe("GET /api/x402/paylinks/{id} without a payment", () => {
     expect((await response.json()).error.code).toBe(code);
   });
 
+  it("limits x402 requests per client address: 429 JSON with Retry-After once the minute's budget is spent", async () => {
+    const url = `${app.url}/api/x402/paylinks/${randomUUID()}`;
+    const from = { "x-client-address": "198.51.100.9" };
+    const answers = await Promise.all(Array.from({ length: 100 }, () => fetch(url, { headers: from })));
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([404]));
+    const limited = await fetch(url, { headers: from });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^[0-9]+$/);
+    expect((await limited.json()).error.code).toBe("rate_limited");
+    expect((await fetch(url, { headers: { "x-client-address": "198.51.100.10" } })).status).toBe(404);
+  });
+
   it("answers a disabled paylink 404", async () => {
     const { paylink: row, url } = await paylink();
     await db().paylink.update({ where: { id: row.id }, data: { enabled: false } });
@@ -193,6 +207,10 @@ describe("paying a paylink with the official client", () => {
 
     const invoice = await db().invoice.findFirstOrThrow({ where: { organizationId: organization.id } });
     expect(invoice.derivationIndex).toBeGreaterThanOrEqual(x402IndexRange.from);
+    // The sweeper derives the key of a deposit address in the x402 range like any other.
+    expect(sweeperKeysFromMnemonic(hardhatMnemonic).deposit(invoice.derivationIndex).address).toBe(
+      getAddress(invoice.depositAddress),
+    );
     expect(getAddress(invoice.depositAddress)).toBe(getAddress(body.payment.depositAddress));
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("5", 6));
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("15", 6));
@@ -365,6 +383,20 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
           accepts: [{ ...required.accepts[0], maxTimeoutSeconds: -600 }],
         });
         return { ...payment, accepted: required.accepts[0] };
+      },
+    },
+    {
+      name: "a quote past its expiry",
+      code: "quote_expired",
+      payment: ({ client, required }) => {
+        const [option] = required.accepts;
+        const quote = readX402Quote(option.extra.quote);
+        if (!quote) throw new Error("the 402 carries no quote");
+        const expired = signX402Quote({ ...quote, expiresAt: new Date(Date.now() - 1000).toISOString() });
+        return signed(client, {
+          ...required,
+          accepts: [{ ...option, extra: { ...option.extra, quote: expired } }],
+        });
       },
     },
     {
