@@ -14,7 +14,7 @@ import { paymentRefused, settleX402Payment } from "../x402/settle-x402-payment";
 import type { X402ResourceKind } from "../x402/x402-quote-token";
 import { publicApiRoute } from "./route";
 
-// x402 v2 over HTTP (specs/transports-v2/http.md in the x402 repository): a request without
+// x402 v2 over HTTP (docs/api.md, "x402"): a request without
 // PAYMENT-SIGNATURE gets 402 and the options in PAYMENT-REQUIRED; with one, the payment is
 // settled and answered 200 with PAYMENT-RESPONSE, or refused with 402 and a fresh quote. The
 // headers are base64 JSON, encoded and decoded by @x402/core/http.

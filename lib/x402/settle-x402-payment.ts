@@ -40,7 +40,7 @@ export const paymentRefused = (code: string, message: string) =>
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`));
 const uint = z.string().regex(/^[0-9]{1,78}$/);
 
-// The `exact` scheme's EIP-3009 payload (specs/schemes/exact/scheme_exact_evm.md in the x402 repository).
+// The `exact` scheme's EIP-3009 payload, as @x402/evm's client signs it (docs/api.md, "x402").
 const paymentPayloadSchema = z.object({
   x402Version: z.literal(2),
   accepted: z.object({
