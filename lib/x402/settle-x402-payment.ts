@@ -28,6 +28,7 @@ import { metrics } from "../metrics/metrics";
 import { updateInvoiceFromPayments } from "../payments/update-invoice-from-payments";
 import { transitionSession } from "../session-state/session-state";
 import { x402FacilitatorClient } from "./facilitator-client";
+import { findAuthorizationUse } from "./find-authorization-use";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { x402Unavailable } from "./quote-x402-payment";
 import { readX402Quote, type X402Quote } from "./x402-quote-token";
@@ -102,8 +103,21 @@ function checkAccepted(accepted: z.output<typeof paymentPayloadSchema>["accepted
   return { quote, asset, requirements };
 }
 
-/** The row of an authorization already presented, read under its lock (so after its settlement). */
-async function awaitSettlement(database: Db, id: string): Promise<X402Settlement> {
+/** A SETTLING row whose lock is free this long after its last write lost its settler (a crash). */
+const staleAfterMs = 10_000;
+
+const pendingRefusal = () =>
+  paymentRefused("settlement_pending", "This payment is still being settled; send it again shortly.");
+
+/**
+ * The row of an authorization already presented, read under its lock, so after the settlement
+ * that holds it. A row left SETTLING with its lock free lost its settler: `recover` settles it.
+ */
+async function awaitSettlement(
+  database: Db,
+  id: string,
+  recover: () => Promise<X402Settlement>,
+): Promise<X402Settlement> {
   const deadline = Date.now() + copyWaitMs;
   for (;;) {
     const row = await database.$transaction(async (tx) => {
@@ -112,20 +126,21 @@ async function awaitSettlement(database: Db, id: string): Promise<X402Settlement
       return locked;
     }, settleTransaction);
     if (row.status !== "SETTLING") return row;
-    // The first copy committed its row but has not taken its lock yet (or died: the row stays
-    // SETTLING until someone reads the authorization's state on chain).
-    if (Date.now() > deadline)
-      throw paymentRefused(
-        "settlement_pending",
-        "This payment is still being settled; send it again shortly.",
-      );
+    if (Date.now() - row.updatedAt.getTime() > staleAfterMs) return recover();
+    // Else the first copy committed its row but has not taken its lock yet.
+    if (Date.now() > deadline) return row;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 /** The result of the authorization's settlement: the paid session and invoice, or its 402. */
-async function storedResult(database: Db, id: string): Promise<X402Settled> {
-  const settlement = await awaitSettlement(database, id);
+async function storedResult(
+  database: Db,
+  id: string,
+  recover: () => Promise<X402Settlement>,
+): Promise<X402Settled> {
+  const settlement = await awaitSettlement(database, id, recover);
+  if (settlement.status === "SETTLING") throw pendingRefusal();
   if (settlement.status === "FAILED") {
     const reason = settlement.errorReason ?? "settlement_failed";
     throw paymentRefused(reason, `The payment was not settled (${reason}).`);
@@ -232,47 +247,86 @@ async function recordPayment(
 type Authorization = z.output<typeof paymentPayloadSchema>["payload"]["authorization"];
 type SettlementKey = { network: string; asset: string; payer: string; nonce: string };
 
-/** Asks the facilitator to settle, holding the row's lock, and records the outcome on the row. */
-async function settle(
-  database: Db,
-  row: X402Settlement,
-  facilitator: FacilitatorClient,
-  payload: PaymentPayload,
-  requirements: PaymentRequirements,
-): Promise<X402Settlement> {
-  return database.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<X402Settlement[]>`
-      SELECT * FROM "X402Settlement" WHERE "id" = ${row.id} FOR UPDATE`;
-    if (locked.status !== "SETTLING") return locked;
-    let outcome: { transaction: string | null; errorReason: string | null };
-    try {
-      const settled = await facilitator.settle(payload, requirements).catch((error): SettleResponse => {
-        // A facilitator's refusal arrives as an HTTP error over HTTPFacilitatorClient.
-        if (!(error instanceof SettleError)) throw error;
-        return {
-          success: false,
-          errorReason: error.errorReason,
-          transaction: "",
-          network: requirements.network,
-        };
-      });
-      outcome = settled.success
-        ? { transaction: settled.transaction, errorReason: null }
-        : {
-            transaction: settled.transaction || null,
-            errorReason: settled.errorReason ?? "settlement_failed",
-          };
-      metrics().x402Settlements.inc({ result: settled.success ? "settled" : "failed" });
-    } catch (error) {
+type Settling = {
+  facilitator: FacilitatorClient;
+  payload: PaymentPayload;
+  requirements: PaymentRequirements;
+  asset: X402Payable;
+  quote: X402Quote;
+  now: Date;
+};
+type Outcome = { transaction: string | null; errorReason: string | null };
+
+/** The transfer's own record on chain: settled when the token used the authorization. */
+async function onChain(row: X402Settlement, { asset }: Settling): Promise<Outcome | undefined> {
+  const use = await findAuthorizationUse(asset.network, row).catch((error) => {
+    log.warn({ err: error, settlementId: row.id }, "x402 authorization state unreadable");
+    return { used: false, transaction: null };
+  });
+  return use.used ? { transaction: use.transaction, errorReason: null } : undefined;
+}
+
+/**
+ * The facilitator's answer, or undefined when it is not known yet (submitted, not mined). An
+ * answer lost on the way (facilitator unreachable, timeout) is decided on chain: the transfer
+ * happened or it did not. A recovery looks on chain first: the lost settler may have finished.
+ */
+async function settlementOutcome(row: X402Settlement, settling: Settling, recovering: boolean) {
+  const { facilitator, payload, requirements } = settling;
+  if (recovering) {
+    const settled = await onChain(row, settling);
+    if (settled) return settled;
+  }
+  let answer: SettleResponse;
+  try {
+    answer = await facilitator.settle(payload, requirements);
+  } catch (error) {
+    if (error instanceof SettleError) {
+      // A facilitator's refusal arrives as an HTTP error over HTTPFacilitatorClient.
+      answer = {
+        success: false,
+        errorReason: error.errorReason,
+        transaction: "",
+        network: requirements.network,
+      };
+    } else {
       log.warn({ err: error, settlementId: row.id }, "x402 facilitator settle failed");
       metrics().x402Settlements.inc({ result: "error" });
-      outcome = { transaction: null, errorReason: "facilitator_unavailable" };
+      return (await onChain(row, settling)) ?? { transaction: null, errorReason: "facilitator_unavailable" };
     }
+  }
+  if (!answer.success && answer.errorReason === "settlement_pending") return undefined;
+  metrics().x402Settlements.inc({ result: answer.success ? "settled" : "failed" });
+  return answer.success
+    ? { transaction: answer.transaction, errorReason: null }
+    : { transaction: answer.transaction || null, errorReason: answer.errorReason ?? "settlement_failed" };
+}
+
+/**
+ * Settles the row's authorization holding the row's lock (copies wait on it), records the
+ * outcome, and withdraws a paylink's invoice that was not paid. Left SETTLING while pending.
+ */
+async function settleRow(
+  database: Db,
+  id: string,
+  settling: Settling,
+  recovering: boolean,
+): Promise<X402Settlement> {
+  let failed = false;
+  const row = await database.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<X402Settlement[]>`
+      SELECT * FROM "X402Settlement" WHERE "id" = ${id} FOR UPDATE`;
+    if (locked.status !== "SETTLING") return locked;
+    const outcome = await settlementOutcome(locked, settling, recovering);
+    if (!outcome) return locked;
+    failed = outcome.errorReason !== null;
     return tx.x402Settlement.update({
-      where: { id: row.id },
-      data: { status: outcome.errorReason ? "FAILED" : "SETTLED", ...outcome },
+      where: { id },
+      data: { status: failed ? "FAILED" : "SETTLED", ...outcome },
     });
   }, settleTransaction);
+  if (failed) await withdrawUnpaid(database, row, settling.quote, settling.now);
+  return row;
 }
 
 /**
@@ -326,12 +380,15 @@ export async function settleX402Payment(
     nonce: authorization.nonce.toLowerCase(),
   };
 
+  const paymentPayload = received as PaymentPayload;
+  const settling: Settling = { facilitator, payload: paymentPayload, requirements, asset, quote, now };
+  const recover = (id: string) => () => settleRow(database, id, settling, true);
+
   const known = await database.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
-  if (known) return storedResult(database, known.id);
+  if (known) return storedResult(database, known.id, recover(known.id));
   if (now.getTime() > new Date(quote.expiresAt).getTime())
     throw paymentRefused("quote_expired", "The quote has expired; ask again.");
 
-  const paymentPayload = received as PaymentPayload;
   const verified = await facilitator.verify(paymentPayload, requirements).catch((error): VerifyResponse => {
     if (error instanceof VerifyError) return { isValid: false, invalidReason: error.invalidReason };
     log.warn({ err: error }, "x402 facilitator verify failed");
@@ -348,8 +405,6 @@ export async function settleX402Payment(
   }
 
   const { row, created } = await recordPayment(database, { quote, asset, key, authorization, now });
-  if (!created) return storedResult(database, row.id);
-  const settled = await settle(database, row, facilitator, paymentPayload, requirements);
-  if (settled.status === "FAILED") await withdrawUnpaid(database, settled, quote, now);
-  return storedResult(database, row.id);
+  if (created) await settleRow(database, row.id, settling, false);
+  return storedResult(database, row.id, recover(row.id));
 }

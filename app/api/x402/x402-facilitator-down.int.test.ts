@@ -25,8 +25,11 @@ import { GET as paylinkRoute } from "./paylinks/[id]/route";
 let devnet: TestDevnet;
 let app: { url: string; close: () => Promise<void> };
 let facilitator: Server;
-/** Which of the facilitator's endpoints answer; the others drop the connection. */
-let up: { verify: boolean; settle: boolean } = { verify: true, settle: true };
+/**
+ * Which of the facilitator's endpoints answer; the others drop the connection. `lost`: the
+ * settlement is made, and its answer lost.
+ */
+let up: { verify: boolean; settle: boolean | "lost" } = { verify: true, settle: true };
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ confirmations: 1 });
@@ -44,6 +47,10 @@ beforeAll(async () => {
       }
       const { paymentPayload, paymentRequirements } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       const answer = await real[operation](paymentPayload, paymentRequirements);
+      if (operation === "settle" && up.settle === "lost") {
+        incoming.socket.destroy();
+        return;
+      }
       outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
     });
   });
@@ -154,5 +161,57 @@ describe("the facilitator goes down", () => {
     expect((await pay(url)).status).toBe(200);
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+  });
+
+  it("a settlement whose answer is lost is decided on chain: the transfer happened, so 200 with its transaction", async () => {
+    up = { verify: true, settle: "lost" };
+    const { organizationId, url } = await paylinkUrl();
+    const { account, pay } = await agent();
+    const response = await pay(url);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    const receipt = await devnet.client.getTransactionReceipt({ hash: body.transaction });
+    expect(receipt.status).toBe("success");
+    const invoice = await db().invoice.findFirstOrThrow({
+      where: { organizationId },
+      include: { x402Settlements: true },
+    });
+    expect(invoice.x402Settlements).toMatchObject([{ status: "SETTLED", transaction: body.transaction }]);
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+  });
+
+  it("a settlement left SETTLING by a crash is finished by the next copy of the payment, once", async () => {
+    up = { verify: true, settle: false };
+    const merchant = await createTestOrganization();
+    const created = await callRoute(createSession, "/api/checkout-sessions", {
+      headers: { ...merchant.auth, "idempotency-key": randomUUID() },
+      body: { amount: "2.00", currency: "USD" },
+    });
+    const url = `${app.url}/api/x402/checkout-sessions/${created.json.id}`;
+    const { account, client } = await agent();
+    const first = await fetch(url);
+    const payment = await client.createPaymentPayload(
+      decodePaymentRequiredHeader(first.headers.get("PAYMENT-REQUIRED") as string),
+    );
+    const send = () =>
+      fetch(url, { headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payment) } });
+    expect((await send()).status).toBe(402);
+    // What a process that died while settling leaves behind: the row SETTLING, its lock free.
+    const invoice = await db().invoice.findUniqueOrThrow({ where: { checkoutSessionId: created.json.id } });
+    await db().$executeRaw`
+      UPDATE "X402Settlement" SET "status" = 'SETTLING', "errorReason" = NULL, "updatedAt" = now() - interval '1 minute'
+      WHERE "invoiceId" = ${invoice.id}`;
+
+    up = { verify: true, settle: true };
+    const [one, two] = await Promise.all([send(), send()]);
+    expect([one.status, two.status]).toEqual([200, 200]);
+    expect(one.headers.get("PAYMENT-RESPONSE")).toBe(two.headers.get("PAYMENT-RESPONSE"));
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+    expect(await db().x402Settlement.findFirstOrThrow({ where: { invoiceId: invoice.id } })).toMatchObject({
+      status: "SETTLED",
+    });
   });
 });
