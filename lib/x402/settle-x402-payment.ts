@@ -194,6 +194,11 @@ async function invoiceFor(tx: Tx, quote: X402Quote, { network, token }: X402Paya
   const open = invoice?.status === "AWAITING_PAYMENT" || invoice?.status === "PARTIALLY_PAID";
   if (!invoice || invoice.id !== quote.invoiceId || !open || !same(invoice.depositAddress, quote.payTo))
     throw paymentRefused("quote_stale", "This checkout's payment changed since the quote; ask again.");
+  // Each x402 payment pays all that is due: one settling or settled already leaves nothing to pay.
+  const paying = await tx.x402Settlement.count({
+    where: { invoiceId: invoice.id, status: { in: ["SETTLING", "SETTLED"] } },
+  });
+  if (paying > 0) throw paymentRefused("quote_used", "This checkout is already being paid; ask again.");
   return invoice;
 }
 

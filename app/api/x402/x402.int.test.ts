@@ -312,8 +312,15 @@ describe("paying a checkout session", () => {
     expect(paymentRequired.accepts[0]).toMatchObject({ amount: "2000000" });
     expect(getAddress(paymentRequired.accepts[0].payTo)).toBe(getAddress(started.json.depositAddress));
     const { pay } = await agent();
+    const late = await agent();
+    const latePayment = await late.client.createPaymentPayload(paymentRequired);
     expect((await pay(url)).status).toBe(200);
     expect(await devnet.usdcBalance(started.json.depositAddress)).toBe(parseUnits("3", 6));
+    // A second payer on the same invoice would overpay it: refused, nothing moved.
+    const second = await send(url, latePayment);
+    expect(second.status).toBe(402);
+    expect((await second.json()).error.code).toBe("quote_used");
+    expect(await devnet.usdcBalance(late.account.address)).toBe(parseUnits("100", 6));
   });
 
   it("answers an expired session 410", async () => {
