@@ -74,8 +74,11 @@ export type X402Settled = {
 
 /** How long a copy of an authorization waits for the first copy's settlement before answering 402. */
 const copyWaitMs = 60_000;
-/** Settlement holds its row's lock across the facilitator's call, which waits for the receipt. */
-const settleTransaction = { maxWait: copyWaitMs, timeout: 120_000 };
+/**
+ * Settlement holds its row's lock across the facilitator's call, which waits for the receipt: the
+ * transaction outlives the facilitator client's own timeout (lib/x402/facilitator-client.ts).
+ */
+const settleTransaction = { maxWait: copyWaitMs, timeout: 180_000 };
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
