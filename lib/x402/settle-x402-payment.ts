@@ -25,12 +25,11 @@ import {
 import { newId } from "../ids";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
-import { updateInvoiceFromPayments } from "../payments/update-invoice-from-payments";
-import { transitionSession } from "../session-state/session-state";
 import { x402FacilitatorClient } from "./facilitator-client";
 import { findAuthorizationUse } from "./find-authorization-use";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { x402Unavailable } from "./quote-x402-payment";
+import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
 import { readX402Quote, type X402Quote } from "./x402-quote-token";
 import { findX402Payable, type X402Payable, x402Requirements } from "./x402-requirements";
 
@@ -235,6 +234,7 @@ async function recordPayment(
           id: newId("x402Settlement"),
           organizationId: invoice.organizationId,
           invoiceId: invoice.id,
+          resourceKind: quote.resource.kind,
           ...key,
           amount: authorization.value,
           payTo: quote.payTo.toLowerCase(),
@@ -333,31 +333,8 @@ async function settleRow(
       data: { status: failed ? "FAILED" : "SETTLED", ...outcome },
     });
   }, settleTransaction);
-  if (failed) await withdrawUnpaid(database, row, settling.quote, settling.now);
+  if (failed) await withdrawUnpaidX402Invoice(database, row, settling.now);
   return row;
-}
-
-/**
- * A paylink's session and invoice exist only for this payment: when it is not settled they are
- * withdrawn (the session expires, the invoice is overdue at once), so nothing waits to be paid. A
- * merchant's session keeps its invoice open: the buyer may still pay it, over x402 or the page.
- */
-async function withdrawUnpaid(database: Db, row: X402Settlement, quote: X402Quote, now: Date) {
-  if (quote.resource.kind !== "paylink") return;
-  await transactWithEvents(database, async (tx) => {
-    const invoice = await tx.invoice.findUniqueOrThrow({
-      where: { id: row.invoiceId },
-      include: { checkoutSession: true },
-    });
-    const withdrawn = transitionSession(invoice.checkoutSession, "withdraw", now);
-    if (withdrawn.ok)
-      await tx.checkoutSession.update({
-        where: { id: invoice.checkoutSessionId },
-        data: { status: withdrawn.status, expiresAt: now },
-      });
-    await tx.invoice.update({ where: { id: invoice.id }, data: { deadline: now } });
-    await updateInvoiceFromPayments(tx, invoice.id, now);
-  });
 }
 
 /**

@@ -15,6 +15,7 @@ import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { createBuiltInFacilitator } from "@/lib/x402/create-built-in-facilitator";
+import { resolveStuckX402Settlements } from "@/lib/x402/resolve-stuck-x402-settlements";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { serveApp } from "@/scripts/test-support/serve-route";
@@ -213,5 +214,53 @@ describe("the facilitator goes down", () => {
     expect(await db().x402Settlement.findFirstOrThrow({ where: { invoiceId: invoice.id } })).toMatchObject({
       status: "SETTLED",
     });
+  });
+
+  it("the periodic check decides settlements a crash left SETTLING from the chain", async () => {
+    // One whose transfer happened: its answer was lost, then the row reset as a crash leaves it.
+    up = { verify: true, settle: "lost" };
+    const sent = await paylinkUrl();
+    const { pay } = await agent();
+    const paid = await (await pay(sent.url)).json();
+    const sentInvoice = await db().invoice.findFirstOrThrow({
+      where: { organizationId: sent.organizationId },
+    });
+    // One never submitted: a merchant session's, whose facilitator was down.
+    up = { verify: true, settle: false };
+    const merchant = await createTestOrganization();
+    const created = await callRoute(createSession, "/api/checkout-sessions", {
+      headers: { ...merchant.auth, "idempotency-key": randomUUID() },
+      body: { amount: "2.00", currency: "USD" },
+    });
+    expect(
+      (await (await agent()).pay(`${app.url}/api/x402/checkout-sessions/${created.json.id}`)).status,
+    ).toBe(402);
+    const unsentInvoice = await db().invoice.findUniqueOrThrow({
+      where: { checkoutSessionId: created.json.id },
+    });
+
+    const stick = (invoiceId: string, validBefore: Date) => db().$executeRaw`
+      UPDATE "X402Settlement" SET "status" = 'SETTLING', "transaction" = NULL, "errorReason" = NULL,
+        "validBefore" = ${validBefore}, "updatedAt" = now() - interval '10 minutes'
+      WHERE "invoiceId" = ${invoiceId}`;
+    const rowOf = (invoiceId: string) => db().x402Settlement.findFirstOrThrow({ where: { invoiceId } });
+    await stick(sentInvoice.id, new Date(Date.now() + 60_000));
+    await stick(unsentInvoice.id, new Date(Date.now() + 60_000));
+    // Still inside its window, the unsent one may yet be settled by its payer's next copy: left.
+    expect(await resolveStuckX402Settlements(db())).toBe(1);
+    expect(await rowOf(sentInvoice.id)).toMatchObject({ status: "SETTLED", transaction: paid.transaction });
+    expect(await rowOf(unsentInvoice.id)).toMatchObject({ status: "SETTLING" });
+
+    await stick(unsentInvoice.id, new Date(Date.now() - 1000));
+    expect(await resolveStuckX402Settlements(db())).toBe(1);
+    expect(await rowOf(unsentInvoice.id)).toMatchObject({
+      status: "FAILED",
+      errorReason: "settlement_interrupted",
+    });
+    expect((await db().invoice.findUniqueOrThrow({ where: { id: unsentInvoice.id } })).status).toBe(
+      "AWAITING_PAYMENT",
+    );
+    expect(await devnet.usdcBalance(unsentInvoice.depositAddress)).toBe(0n);
+    expect(await resolveStuckX402Settlements(db())).toBe(0);
   });
 });
