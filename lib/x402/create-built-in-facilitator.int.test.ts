@@ -95,11 +95,11 @@ describe("the built-in x402 facilitator", () => {
       success: false,
       errorReason: "invalid_exact_evm_nonce_already_used",
     });
-    // Verification simulates the transfer; x402 names the cause with Multicall3, which the devnet
-    // lacks, so the revert reason comes as the message.
+    // Verification simulates the transfer, then names the cause through Multicall3 (which the
+    // devnet has at its usual address, lib/chains/devnet.ts).
     expect(await facilitator.verify(payment, requirements())).toMatchObject({
       isValid: false,
-      invalidReason: "invalid_exact_evm_transaction_simulation_failed",
+      invalidReason: "invalid_exact_evm_nonce_already_used",
       invalidMessage: expect.stringMatching(/authorization is used or canceled/),
     });
     expect(await devnet.usdcBalance(payer.address)).toBe(parseUnits("3.75", 6));
@@ -111,7 +111,7 @@ describe("the built-in x402 facilitator", () => {
     const payment = await pay(payer, accepted);
     expect(await facilitator.verify(payment, accepted)).toMatchObject({
       isValid: false,
-      invalidReason: "invalid_exact_evm_transaction_simulation_failed",
+      invalidReason: "invalid_exact_evm_insufficient_balance",
       invalidMessage: expect.stringMatching(/transfer amount exceeds balance/),
     });
     expect(await facilitator.settle(payment, accepted)).toMatchObject({
