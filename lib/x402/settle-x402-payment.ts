@@ -79,6 +79,9 @@ const copyWaitMs = 60_000;
  */
 const settleTransaction = { maxWait: copyWaitMs, timeout: 180_000 };
 
+/** The latest time a JavaScript Date holds, in seconds. */
+const maxDateSeconds = 8.64e12;
+
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The requirements we quoted, rebuilt from the signed quote; the agent's copy must match them. */
@@ -238,7 +241,8 @@ async function recordPayment(
           ...key,
           amount: authorization.value,
           payTo: quote.payTo.toLowerCase(),
-          validBefore: new Date(Number(authorization.validBefore) * 1000),
+          // An authorization may be valid "forever" (any uint256): capped at the latest Date.
+          validBefore: new Date(Math.min(Number(authorization.validBefore), maxDateSeconds) * 1000),
           createdAt: now,
         },
       });
@@ -248,6 +252,9 @@ async function recordPayment(
     // Another authorization paid this quote first: its deposit address is that invoice's now.
     if (isUniqueViolation(error))
       throw paymentRefused("quote_used", "This quote was already paid by another payment; ask again.");
+    // The session can no longer be paid (expired meanwhile): the fresh quote says why (409, 410).
+    if (error instanceof ServiceError && error.status === 400)
+      throw paymentRefused(error.code, error.message);
     throw error;
   }
 }

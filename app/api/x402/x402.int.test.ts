@@ -323,6 +323,18 @@ describe("paying a checkout session", () => {
     expect(await devnet.usdcBalance(late.account.address)).toBe(parseUnits("100", 6));
   });
 
+  it("answers a session that expired between quote and payment 410, and moves nothing", async () => {
+    const { id, url } = await session("1.00");
+    const { account, client } = await agent("5");
+    const { paymentRequired } = await quote(url);
+    await db().checkoutSession.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const response = await send(url, await signed(client, paymentRequired));
+    expect(response.status).toBe(410);
+    expect((await response.json()).error.code).toBe("session_expired");
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("5", 6));
+    expect(await db().invoice.count({ where: { checkoutSessionId: id } })).toBe(0);
+  });
+
   it("answers an expired session 410", async () => {
     const { id, url } = await session();
     await db().checkoutSession.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
@@ -478,6 +490,19 @@ describe("exactly once", () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get("PAYMENT-RESPONSE")).toBe(headers[0]);
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+  });
+
+  it("takes an authorization valid for ages (any uint256 validBefore)", async () => {
+    const { url } = await paylink("1.00");
+    const { account, client } = await agent("5");
+    const { paymentRequired } = await quote(url);
+    const payment = await signed(client, {
+      ...paymentRequired,
+      accepts: [{ ...paymentRequired.accepts[0], maxTimeoutSeconds: 10 ** 15 }],
+    });
+    const response = await send(url, { ...payment, accepted: paymentRequired.accepts[0] });
+    expect(response.status).toBe(200);
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("4", 6));
   });
 
   it("refuses a second authorization on a quote already paid", async () => {
