@@ -50,7 +50,7 @@ const errors = {
     message: "Too many requests.",
   },
   503: {
-    description: "Not available on this service (not configured)",
+    description: "Not available now: not configured on this service, or a price that cannot be converted",
     code: "x402_unavailable",
     message: "x402 payments are not available on this service.",
   },

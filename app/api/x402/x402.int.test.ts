@@ -66,6 +66,7 @@ async function agent(usdc = "100") {
 async function paylink(
   amount = "5.00",
   recurring: { recurringInterval: "month"; recurringIntervalCount: number } | null = null,
+  currency = "USD",
 ) {
   const merchant = await createTestOrganization();
   const row = await db().paylink.create({
@@ -75,7 +76,7 @@ async function paylink(
       name: "API credits",
       description: "1,000 API calls",
       amount,
-      currency: "USD",
+      currency,
       ...recurring,
     },
   });
@@ -168,6 +169,17 @@ describe("GET /api/x402/paylinks/{id} without a payment", () => {
     expect(limited.headers.get("retry-after")).toMatch(/^[0-9]+$/);
     expect((await limited.json()).error.code).toBe("rate_limited");
     expect((await fetch(url, { headers: { "x-client-address": "198.51.100.10" } })).status).toBe(404);
+  });
+
+  it("quotes another currency through the price feeds, and answers 503 when it has none", async () => {
+    const euro = await paylink("10.00", null, "EUR");
+    const { paymentRequired, body } = await quote(euro.url);
+    expect(paymentRequired.accepts[0].amount).toBe("10800000");
+    expect(body).toMatchObject({ amount: "10.00", currency: "EUR", accepts: [{ amount: "10.800000" }] });
+    const yen = await paylink("1000", null, "JPY");
+    const response = await fetch(yen.url);
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.code).toBe("quote_unavailable");
   });
 
   it("answers a disabled paylink 404", async () => {
