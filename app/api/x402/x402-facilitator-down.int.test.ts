@@ -5,7 +5,11 @@ process.env.SERVICE_SWEEPER = "separate";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from "@x402/core/http";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { parseUnits } from "viem";
@@ -123,6 +127,11 @@ describe("the facilitator goes down", () => {
     const response = await send();
     expect(response.status).toBe(402);
     expect((await response.json()).error.code).toBe("facilitator_unavailable");
+    expect(decodePaymentResponseHeader(response.headers.get("PAYMENT-RESPONSE") as string)).toMatchObject({
+      success: false,
+      errorReason: "facilitator_unavailable",
+      payer: account.address,
+    });
 
     const invoice = await db().invoice.findFirstOrThrow({
       where: { organizationId },

@@ -458,6 +458,13 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
     expect(
       decodePaymentRequiredHeader(response.headers.get("PAYMENT-REQUIRED") as string).accepts,
     ).toHaveLength(1);
+    expect(decodePaymentResponseHeader(response.headers.get("PAYMENT-RESPONSE") as string)).toEqual({
+      success: false,
+      errorReason: body.error.code,
+      transaction: "",
+      network: "eip155:31337",
+      payer: account.address,
+    });
     expect(await devnet.usdcBalance(account.address)).toBe(before);
     expect(await db().invoice.count({ where: { organizationId: organization.id } })).toBe(0);
   });
@@ -467,6 +474,7 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
     const response = await fetch(url, { headers: { "PAYMENT-SIGNATURE": "not base64 json" } });
     expect(response.status).toBe(402);
     expect((await response.json()).error.code).toBe("invalid_payment");
+    expect(response.headers.get("PAYMENT-RESPONSE")).toBeNull();
   });
 
   it("refuses a payment for another resource", async () => {
