@@ -16,7 +16,8 @@ const flow =
 const responses = (what: string) => ({
   200: { description: `Paid: ${what}, and the payment (header PAYMENT-RESPONSE)`, schema: x402PaymentObject },
   402: {
-    description: "Payment required (header PAYMENT-REQUIRED), or the payment sent was refused (`error`)",
+    description:
+      "Payment required (header PAYMENT-REQUIRED), or the payment sent was refused (`error`, and header PAYMENT-RESPONSE with `success: false`)",
     schema: x402PaymentRequiredObject,
   },
 });
