@@ -106,6 +106,7 @@ export const configSchema = z
     SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR: wholeNumber(1, 1_000_000).default(10),
     SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 1_000_000).default(30),
     SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR: wholeNumber(1, 1_000_000).default(30),
+    SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE: wholeNumber(1, 1_000_000).default(60),
     SERVICE_RATE_LIMIT_STORE: z
       .enum(["memory", "postgres"], { error: "must be memory or postgres" })
       .default("memory"),
@@ -342,6 +343,7 @@ export const configSchema = z
         paymentStartsPerSessionPerHour: env.SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR,
         authFailuresPerMinute: env.SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
         agentSetupsPerHour: env.SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR,
+        x402PerClientPerMinute: env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE,
         store: env.SERVICE_RATE_LIMIT_STORE,
       },
     };
