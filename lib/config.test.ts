@@ -242,6 +242,30 @@ describe("parseConfig", () => {
       { HOST: "example.com" },
       'HOST must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0 (got "example.com")',
     ],
+    ...["ftp://facilitator.example", "not a url"].map((url) => [
+      { SERVICE_X402_FACILITATOR_URL: url },
+      "SERVICE_X402_FACILITATOR_URL must be an http(s) URL",
+    ]),
+    ...["http://facilitator.example", "http://10.0.0.5:4022"].map((url) => [
+      { SERVICE_X402_FACILITATOR_URL: url },
+      "SERVICE_X402_FACILITATOR_URL must be https (plain http only on loopback: localhost, 127.0.0.1 or ::1)",
+    ]),
+    [
+      { SERVICE_X402_FACILITATOR_TOKEN: "short" },
+      "SERVICE_X402_FACILITATOR_TOKEN must be at least 16 characters",
+    ],
+    [
+      { SERVICE_X402_FACILITATOR_PORT: "70000" },
+      'SERVICE_X402_FACILITATOR_PORT must be a port number (got "70000")',
+    ],
+    [
+      { SERVICE_X402_FACILITATOR_PORT: "4022", SERVICE_X402_FACILITATOR_HOST: "facilitator.local" },
+      'SERVICE_X402_FACILITATOR_HOST must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0 (got "facilitator.local")',
+    ],
+    [
+      { SERVICE_X402_FACILITATOR_PORT: "4022", SERVICE_X402_FACILITATOR_HOST: "0.0.0.0" },
+      'SERVICE_X402_FACILITATOR_HOST is not loopback: set SERVICE_X402_FACILITATOR_TOKEN too, or the facilitator settles for anyone (got "0.0.0.0")',
+    ],
   ] as [Record<string, string>, string][])("rejects %j with a readable message", (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     try {
@@ -299,6 +323,50 @@ describe("parseConfig", () => {
     expect(parseConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
     expect(parseConfig({ DATABASE_URL: "postgresql://db/x", HOST: "::1" }).host).toBe("::1");
     expect(parseConfig({}).trustedProxies).toBe(0);
+  });
+
+  it.each<[string, Record<string, string>, object]>([
+    [
+      "nothing set",
+      {},
+      { facilitatorUrl: undefined, facilitatorToken: undefined, facilitatorServer: undefined },
+    ],
+    [
+      "an external facilitator with its token",
+      {
+        SERVICE_X402_FACILITATOR_URL: "https://facilitator.example/x402/",
+        SERVICE_X402_FACILITATOR_TOKEN: "a-token-of-16-chars",
+      },
+      {
+        facilitatorUrl: "https://facilitator.example/x402",
+        facilitatorToken: "a-token-of-16-chars",
+        facilitatorServer: undefined,
+      },
+    ],
+    [
+      "the signing role's facilitator on loopback (http), no token",
+      { SERVICE_X402_FACILITATOR_URL: "http://127.0.0.1:4022", SERVICE_X402_FACILITATOR_PORT: "4022" },
+      {
+        facilitatorUrl: "http://127.0.0.1:4022",
+        facilitatorToken: undefined,
+        facilitatorServer: { port: 4022, host: "127.0.0.1" },
+      },
+    ],
+    [
+      "the signing role's facilitator on every interface, with a token",
+      {
+        SERVICE_X402_FACILITATOR_PORT: "4022",
+        SERVICE_X402_FACILITATOR_HOST: "0.0.0.0",
+        SERVICE_X402_FACILITATOR_TOKEN: "a-token-of-16-chars",
+      },
+      {
+        facilitatorUrl: undefined,
+        facilitatorToken: "a-token-of-16-chars",
+        facilitatorServer: { port: 4022, host: "0.0.0.0" },
+      },
+    ],
+  ])("reads the x402 facilitator settings: %s", (_label, env, expected) => {
+    expect(parseConfig(env).x402).toEqual(expected);
   });
 
   it("treats empty variables as unset", () => {

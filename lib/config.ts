@@ -21,9 +21,12 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" })
 const wholeNumber = (min: number, max: number, error = `must be a whole number from ${min} to ${max}`) =>
   z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 
-function isLocalUrl(url: string) {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+function isLoopbackHost(host: string) {
   return host === "localhost" || isLoopbackAddress(host);
+}
+
+function isLocalUrl(url: string) {
+  return isLoopbackHost(new URL(url).hostname.replace(/^\[|\]$/g, ""));
 }
 
 /** A JSON object in a variable, checked against `schema`; `message` names the expected shape. */
@@ -103,6 +106,7 @@ export const configSchema = z
     SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR: wholeNumber(1, 1_000_000).default(10),
     SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 1_000_000).default(30),
     SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR: wholeNumber(1, 1_000_000).default(30),
+    SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE: wholeNumber(1, 1_000_000).default(60),
     SERVICE_RATE_LIMIT_STORE: z
       .enum(["memory", "postgres"], { error: "must be memory or postgres" })
       .default("memory"),
@@ -190,6 +194,24 @@ export const configSchema = z
     SERVICE_METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
     SERVICE_HEALTH_MAX_WATCHER_LAG_SECONDS: wholeNumber(5, 86_400).default(120),
     SERVICE_HEALTH_MAX_DELIVERY_AGE_SECONDS: wholeNumber(5, 86_400).default(300),
+    SERVICE_X402_FACILITATOR_URL: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      // Only an http URL can fail this; any other is refused as not http(s) above.
+      .refine((url) => !url.startsWith("http:") || !URL.canParse(url) || isLocalUrl(url), {
+        error: "must be https (plain http only on loopback: localhost, 127.0.0.1 or ::1)",
+      })
+      .optional(),
+    SERVICE_X402_FACILITATOR_TOKEN: z
+      .string()
+      .min(16, { error: "must be at least 16 characters" })
+      .optional(),
+    SERVICE_X402_FACILITATOR_PORT: wholeNumber(1, 65535, "must be a port number").optional(),
+    SERVICE_X402_FACILITATOR_HOST: z
+      .string()
+      .refine((value) => isIP(value) !== 0 || value === "localhost", {
+        error: "must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0",
+      })
+      .optional(),
     SERVICE_DEVNET: booleanFlag.optional(),
     SERVICE_DEVNET_PORT: wholeNumber(1, 65535, "must be a port number").default(8545),
     NEXTAUTH_URL: httpUrl.optional(),
@@ -220,6 +242,19 @@ export const configSchema = z
     path: ["SERVICE_HD_XPUB"],
     error: "is for real networks: the devnet and its test wallet run with SERVICE_HD_MNEMONIC",
   })
+  .refine(
+    (env) =>
+      env.SERVICE_X402_FACILITATOR_TOKEN !== undefined ||
+      env.SERVICE_X402_FACILITATOR_PORT === undefined ||
+      isLoopbackHost(env.SERVICE_X402_FACILITATOR_HOST ?? "127.0.0.1") ||
+      // A host that is no address at all has its own message.
+      isIP(env.SERVICE_X402_FACILITATOR_HOST ?? "") === 0,
+    {
+      path: ["SERVICE_X402_FACILITATOR_HOST"],
+      // Settling spends the facilitator wallet's gas: off this machine only for token holders.
+      error: "is not loopback: set SERVICE_X402_FACILITATOR_TOKEN too, or the facilitator settles for anyone",
+    },
+  )
   .transform((env) => {
     const baseUrl = (env.SERVICE_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
     return {
@@ -277,6 +312,20 @@ export const configSchema = z
         // zero-setup start, or a test run that asks for it. Never when real email is configured.
         devMailbox: env.SMTP_URL === undefined && (env.SERVICE_DEV_MAILBOX ?? env.DATABASE_URL === undefined),
       },
+      // x402 payments (lib/x402/): an external facilitator, else the one the signing role runs.
+      x402: {
+        facilitatorUrl: env.SERVICE_X402_FACILITATOR_URL?.replace(/\/+$/, ""),
+        // The bearer token the web tier sends and the signing role's facilitator server demands.
+        facilitatorToken: env.SERVICE_X402_FACILITATOR_TOKEN,
+        // Set: `npm run sweeper` serves its facilitator over HTTP (loopback unless told).
+        facilitatorServer:
+          env.SERVICE_X402_FACILITATOR_PORT === undefined
+            ? undefined
+            : {
+                port: env.SERVICE_X402_FACILITATOR_PORT,
+                host: env.SERVICE_X402_FACILITATOR_HOST ?? "127.0.0.1",
+              },
+      },
       // Unset: /api/metrics answers 404 and /api/health shows no details.
       metricsToken: env.SERVICE_METRICS_TOKEN,
       health: {
@@ -294,6 +343,7 @@ export const configSchema = z
         paymentStartsPerSessionPerHour: env.SERVICE_RATE_LIMIT_PAYMENT_STARTS_PER_SESSION_PER_HOUR,
         authFailuresPerMinute: env.SERVICE_RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
         agentSetupsPerHour: env.SERVICE_RATE_LIMIT_AGENT_SETUPS_PER_HOUR,
+        x402PerClientPerMinute: env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE,
         store: env.SERVICE_RATE_LIMIT_STORE,
       },
     };

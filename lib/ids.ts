@@ -46,6 +46,7 @@ export const idPrefixes = {
   refund: "rfd",
   organizationLogo: "logo",
   settlementChange: "stc",
+  x402Settlement: "x402",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

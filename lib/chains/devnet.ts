@@ -99,6 +99,9 @@ async function deploy(rpcUrl: string, contract: ReturnType<typeof compileTestUsd
   return receipt.contractAddress;
 }
 
+/** The test USDC's EIP-712 domain (lib/chains/contracts/TestUSDC.sol), which EIP-3009 signatures name. */
+export const testUsdcEip3009 = { name: "Test USD Coin", version: "2" };
+
 /** Deploys the test USDC from the funder account and returns its address. */
 export async function deployTestUsdc(rpcUrl: string): Promise<Address> {
   return deploy(rpcUrl, compileTestUsdc());
@@ -155,7 +158,7 @@ export function devnetNetwork(options: {
     // The devnet mines a block a second (scripts/devnet-setup.ts, bench/payments.ts).
     blockTimeMs: 1000,
     tokens: [
-      { symbol: "USDC", decimals: 6, address: options.usdc, peggedTo: "USD" },
+      { symbol: "USDC", decimals: 6, address: options.usdc, peggedTo: "USD", eip3009: testUsdcEip3009 },
       { symbol: "ETH", decimals: 18 },
     ],
     priceFeeds: options.priceFeeds ?? [],

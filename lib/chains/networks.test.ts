@@ -44,6 +44,18 @@ describe("parseNetworks", () => {
     ]);
   });
 
+  it("names each preset USDC's EIP-712 domain, for x402 payers to sign", () => {
+    const networks = parseNetworks(
+      JSON.stringify(
+        ["ethereum", "base", "polygon", "arbitrum"].map((id) => ({ id, rpcUrl: "https://x.example" })),
+      ),
+    );
+    for (const network of networks)
+      expect(network.tokens.filter((token) => token.eip3009)).toEqual([
+        expect.objectContaining({ symbol: "USDC", eip3009: { name: "USD Coin", version: "2" } }),
+      ]);
+  });
+
   it("takes a complete network without a preset, and overrides a preset's fields", () => {
     const [devnet, ethereum] = parseNetworks(
       JSON.stringify([
@@ -82,6 +94,14 @@ describe("parseNetworks", () => {
     [
       '[{"id": "base", "rpcUrl": "https://x.example", "priceFeeds": [{"pair": "ETH/USD", "address": "0x1111111111111111111111111111111111111111"}]}]',
       "maxAgeSeconds",
+    ],
+    [
+      '[{"id": "base", "rpcUrl": "https://x.example", "tokens": [{"symbol": "ETH", "decimals": 18, "eip3009": {"name": "Ether", "version": "1"}}]}]',
+      "only an ERC-20 contract (a token with address) implements EIP-3009",
+    ],
+    [
+      '[{"id": "base", "rpcUrl": "https://x.example", "tokens": [{"symbol": "USDC", "decimals": 6, "address": "0x1111111111111111111111111111111111111111", "eip3009": {"name": "USD Coin"}}]}]',
+      "version",
     ],
   ])("rejects %s", (json, field) => {
     expect(() => parseNetworks(json)).toThrow(field);

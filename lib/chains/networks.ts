@@ -13,14 +13,26 @@ export const hardhatChainId = 31337;
 /** Token amounts are stored as numeric(78, 18): a token with more decimals could not be stored exactly. */
 export const maxTokenDecimals = 18;
 
-export const tokenSchema = z.strictObject({
-  symbol: z.string().regex(/^[A-Z0-9]{2,10}$/),
-  decimals: z.number().int().min(0).max(maxTokenDecimals),
-  /** The ERC-20 contract; absent for the chain's native coin. */
-  address: address.optional(),
-  /** The fiat a stablecoin is priced 1:1 against. */
-  peggedTo: z.enum(["USD", "EUR", "GBP"]).optional(),
-});
+export const tokenSchema = z
+  .strictObject({
+    symbol: z.string().regex(/^[A-Z0-9]{2,10}$/),
+    decimals: z.number().int().min(0).max(maxTokenDecimals),
+    /** The ERC-20 contract; absent for the chain's native coin. */
+    address: address.optional(),
+    /** The fiat a stablecoin is priced 1:1 against. */
+    peggedTo: z.enum(["USD", "EUR", "GBP"]).optional(),
+    /**
+     * The token's EIP-712 domain when it implements EIP-3009 (transferWithAuthorization): x402
+     * payers sign it, so the name and version must be the contract's own (lib/x402/x402-networks.ts).
+     */
+    eip3009: z
+      .strictObject({ name: z.string().min(1).max(64), version: z.string().min(1).max(16) })
+      .optional(),
+  })
+  .refine((token) => !token.eip3009 || token.address !== undefined, {
+    path: ["eip3009"],
+    error: "only an ERC-20 contract (a token with address) implements EIP-3009",
+  });
 
 /**
  * A Chainlink-style aggregator (AggregatorV3Interface) on this network giving the USD price of
@@ -79,7 +91,15 @@ export type TokenConfig = z.output<typeof tokenSchema>;
 export type PriceFeedConfig = z.output<typeof priceFeedSchema>;
 export type NetworkConfig = z.output<typeof networkSchema>;
 
-const usdc = (address: string) => ({ symbol: "USDC", decimals: 6, address, peggedTo: "USD" as const });
+// Circle's USDC on these presets is FiatToken v2.2: EIP-3009 with domain ("USD Coin", "2"), as
+// @x402/evm's default assets list it for the same addresses.
+const usdc = (address: string) => ({
+  symbol: "USDC",
+  decimals: 6,
+  address,
+  peggedTo: "USD" as const,
+  eip3009: { name: "USD Coin", version: "2" },
+});
 const usdt = (address: string) => ({ symbol: "USDT", decimals: 6, address, peggedTo: "USD" as const });
 const native = (symbol: string) => ({ symbol, decimals: 18 });
 // Chainlink's published feeds (docs.chain.link/data-feeds/price-feeds/addresses); the limit is

@@ -1,42 +1,9 @@
 import { type Db, sqlPool } from "../db/client";
-import { invalidRequest, notFound } from "../errors";
-import { type CheckoutSession, Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 import { type IdempotencyClaim, replayIdempotentResponse } from "../idempotency/replay-idempotent-response";
-import { newId } from "../ids";
+import { buildCheckoutSession } from "./build-checkout-session";
 import type { CreateCheckoutSessionInput } from "./checkout-session-schemas";
 import { serializeCheckoutSession } from "./serialize-checkout-session";
-
-const sessionIdPlaceholder = "{CHECKOUT_SESSION_ID}";
-
-async function priceOf(database: Db, organizationId: string, request: CreateCheckoutSessionInput) {
-  if (request.mode === "standalone") {
-    return {
-      amount: request.amount,
-      currency: request.currency,
-      description: request.description ?? null,
-      paylinkId: null,
-      recurringInterval: request.recurring?.interval ?? null,
-      recurringIntervalCount: request.recurring?.intervalCount ?? null,
-    };
-  }
-  const paylink = await database.paylink.findFirst({ where: { id: request.paylinkId, organizationId } });
-  if (!paylink) throw notFound("paylink", "paylinkId");
-  if (!paylink.enabled) {
-    throw invalidRequest(
-      "paylink_disabled",
-      "This paylink is disabled; enable it or use another.",
-      "paylinkId",
-    );
-  }
-  return {
-    amount: paylink.amount.toString(),
-    currency: paylink.currency,
-    description: paylink.description ?? paylink.name,
-    paylinkId: paylink.id,
-    recurringInterval: paylink.recurringInterval,
-    recurringIntervalCount: paylink.recurringIntervalCount,
-  };
-}
 
 /**
  * Creates a checkout session (standalone or from a paylink), once per Idempotency-Key. The claim
@@ -53,29 +20,8 @@ export async function createCheckoutSession(
   now = new Date(),
 ): Promise<{ status: number; body: unknown; replayed: boolean }> {
   const { request, organizationId } = input;
-  const price = await priceOf(database, organizationId, request);
-  const id = newId("checkoutSession");
-  const session: CheckoutSession = {
-    id,
-    organizationId,
-    status: "OPEN",
-    paylinkId: price.paylinkId,
-    amount: new Prisma.Decimal(price.amount),
-    currency: price.currency,
-    description: price.description,
-    merchantOrderId: request.merchantOrderId ?? null,
-    customerEmail: request.customerEmail ?? null,
-    customerName: request.customerName ?? null,
-    clientReferenceId: request.clientReferenceId ?? null,
-    metadata: request.metadata ?? {},
-    successUrl: request.successUrl?.replaceAll(sessionIdPlaceholder, id) ?? null,
-    cancelUrl: request.cancelUrl?.replaceAll(sessionIdPlaceholder, id) ?? null,
-    recurringInterval: price.recurringInterval,
-    recurringIntervalCount: price.recurringIntervalCount,
-    expiresAt: new Date(now.getTime() + request.expiresInMinutes * 60_000),
-    createdAt: now,
-    updatedAt: now,
-  };
+  const session = await buildCheckoutSession(database, organizationId, request, now);
+  const { id } = session;
   const response = { status: 200, body: serializeCheckoutSession(session, now) };
 
   if (!input.idempotency) {
@@ -110,7 +56,7 @@ export async function createCheckoutSession(
       now,
       id,
       session.paylinkId,
-      price.amount,
+      session.amount.toString(),
       session.currency,
       session.description,
       session.merchantOrderId,

@@ -2,18 +2,12 @@ import { findToken, type NetworkConfig, type TokenConfig } from "../chains/netwo
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { conflict, invalidRequest, notFound } from "../errors";
-import { recordEvent } from "../events/record-event";
-import { serializeInvoiceEvent } from "../events/serialize-invoice-event";
 import { transactWithEvents } from "../events/transact-with-events";
 import type { CheckoutSession, Invoice } from "../generated/prisma/client";
-import { newId } from "../ids";
 import { allocateDepositAddresses } from "../payments/allocate-deposit-address";
 import type { StartPaymentInput } from "../payments/payment-schemas";
 import { priceInvoice } from "../payments/price-invoice";
-import { transitionSession } from "../session-state/session-state";
-
-/** First-payment invoices are due within an hour (docs/api.md, "Payments (hosted checkout)"). */
-export const invoiceDeadlineMs = 60 * 60 * 1000;
+import { beginPayment, createSessionInvoice, sessionExpired } from "./create-session-invoice";
 
 /**
  * A repeat of the same choice gets the invoice already made; another choice is a conflict. An
@@ -32,17 +26,7 @@ function sameChoice(
   );
 }
 
-const sessionExpired = () =>
-  invalidRequest("session_expired", "This checkout has expired.", "checkoutSessionId");
-
 const withSessionStatus = { checkoutSession: { select: { status: true } } } as const;
-
-function beginPayment(session: CheckoutSession, now: Date) {
-  const begin = transitionSession(session, "begin_payment", now);
-  if (begin.ok) return begin;
-  if (begin.status === "EXPIRED") throw sessionExpired();
-  throw invalidRequest("session_not_open", "This checkout can no longer be paid.", "checkoutSessionId");
-}
 
 /**
  * The buyer starts paying a session: one invoice per session, with its own deposit address and a
@@ -84,37 +68,13 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
       include: withSessionStatus,
     });
     if (raced) return sameChoice(raced, network, token);
-    const begin = beginPayment(session, now);
-    const [address] = await allocateDepositAddresses(tx, network.id);
-    const invoice = await tx.invoice.create({
-      data: {
-        id: newId("invoice"),
-        organizationId: session.organizationId,
-        checkoutSessionId: session.id,
-        network: network.id,
-        token: token.symbol,
-        ...address,
-        amountDue: priced.amountDue,
-        pricingAmount: session.amount,
-        pricingCurrency: session.currency,
-        rate: priced.rate,
-        amountUsd: priced.amountUsd,
-        quotedAt: priced.quotedAt,
-        quoteSource: priced.quoteSource,
-        quoteExpiresAt: priced.quoteExpiresAt,
-        deadline: new Date(now.getTime() + invoiceDeadlineMs),
-        createdAt: now,
-      },
+    return createSessionInvoice(tx, {
+      session,
+      network,
+      token,
+      priced,
+      depositAddress: async () => (await allocateDepositAddresses(tx, network.id))[0],
+      now,
     });
-    // OPEN -> PROCESSING (the lock above) -> COMPLETED, now that the invoice exists.
-    const completed = transitionSession({ ...session, status: begin.status }, "invoice_created", now);
-    await tx.checkoutSession.update({ where: { id: session.id }, data: { status: completed.status } });
-    await recordEvent(tx, {
-      organizationId: session.organizationId,
-      type: "invoice.created",
-      invoiceId: invoice.id,
-      data: serializeInvoiceEvent(invoice, session),
-    });
-    return invoice;
   });
 }

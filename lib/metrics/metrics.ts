@@ -71,6 +71,23 @@ function createMetrics() {
       labelNames: ["reason"] as const,
       registers,
     }),
+    x402PaymentRequired: new Counter({
+      name: "checkout_x402_payment_required_total",
+      help: "x402 quotes answered with 402 Payment Required (a request without a payment).",
+      registers,
+    }),
+    x402Verifications: new Counter({
+      name: "checkout_x402_verifications_total",
+      help: "x402 payments checked before settling, by result (valid, invalid, error: the facilitator could not be asked).",
+      labelNames: ["result"] as const,
+      registers,
+    }),
+    x402Settlements: new Counter({
+      name: "checkout_x402_settlements_total",
+      help: "x402 settlements asked of the facilitator, by result (settled, failed, error: the facilitator could not be asked).",
+      labelNames: ["result"] as const,
+      registers,
+    }),
     stateGauges: new Map<string, StateGauge>(),
   };
 }

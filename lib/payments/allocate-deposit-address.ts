@@ -6,7 +6,7 @@ import { depositAddress, depositKeyFromMnemonic, depositKeyFromXpub } from "./de
 
 let cached: { source: string; key: HDKey } | undefined;
 /** The deposit chain key: from the account xpub (no private key) or else the mnemonic. */
-function depositKey() {
+export function depositKey() {
   const { hdXpub, hdMnemonic } = config();
   const source = hdXpub ?? hdMnemonic;
   if (!source) {

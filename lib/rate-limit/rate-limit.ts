@@ -37,7 +37,9 @@ export type RateLimitScope =
   // Settlement wallet changes asked per organization: each one emails every owner.
   | "settlementChange"
   // Refunds asked by agent credentials and OAuth tokens per organization: a proposal emails every owner.
-  | "agentRefund";
+  | "agentRefund"
+  // x402 requests (quotes and payments) per client address: each one prices and may settle.
+  | "x402Client";
 
 const perHour = (points: number, keyPrefix: string) => ({ points, duration: 60 * 60, keyPrefix });
 
@@ -61,6 +63,7 @@ export function createRateLimiters(
     wrongCode: perHour(5, "wrong-code"),
     settlementChange: perHour(30, "settlement-change"),
     agentRefund: perHour(30, "agent-refund"),
+    x402Client: { points: rateLimits.x402PerClientPerMinute, duration: 60, keyPrefix: "x402-ip" },
   };
   const storeClient = rateLimits.store === "postgres" ? postgresPool() : undefined;
   const make = (options: (typeof windows)[RateLimitScope]): RateLimiterAbstract =>

@@ -24,8 +24,10 @@ describe("sweeper keys", () => {
     expect(keys.refundWallet(index, chainId).address).toBe(at(path));
   });
 
-  it("gives each organization its own refund wallet, apart from the gas wallet and deposits", () => {
+  it("gives each organization its own refund wallet, apart from the gas and facilitator wallets and deposits", () => {
     const addresses = [
+      keys.facilitatorWallet(31337).address,
+      keys.facilitatorWallet(8453).address,
       keys.refundWallet(0, 31337).address,
       keys.refundWallet(1, 31337).address,
       keys.refundWallet(1, 8453).address,
@@ -34,6 +36,8 @@ describe("sweeper keys", () => {
     ];
     expect(new Set(addresses).size).toBe(addresses.length);
     expect(keys.gasWallet(31337).address).toBe(at("m/44'/60'/1'/0/31337"));
+    expect(keys.facilitatorWallet(31337).address).toBe(at("m/44'/60'/3'/0/31337"));
+    expect(keys.facilitatorWallet(2 ** 31 + 5).address).toBe(at("m/44'/60'/3'/0/5"));
   });
 
   const badIndexes: [string, number][] = [

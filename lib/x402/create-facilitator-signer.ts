@@ -1,0 +1,100 @@
+import { type FacilitatorEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
+import {
+  type Abi,
+  type Address,
+  concat,
+  createPublicClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  type PrivateKeyAccount,
+} from "viem";
+import type { NetworkConfig } from "../chains/networks";
+import { fundDevnetFacilitatorWallet } from "./fund-devnet-facilitator-wallet";
+
+/** Receipts are awaited this long before a settlement is reported pending (x402 `settlement_pending`). */
+const confirmationTimeoutMs = 120_000;
+
+/**
+ * The signer x402's EVM facilitator verifies and settles with on one network: reads through the
+ * network's RPC, and writes signed by the facilitator wallet, which pays their gas.
+ *
+ * Submissions go through one queue per network (one signer per network in the process): the
+ * nonce is chosen, the transaction estimated, signed and broadcast one at a time, and the next
+ * nonce kept here, so concurrent settlements never share a nonce. The receipt is awaited outside
+ * the queue, so settlements still overlap on chain. The nonce is the larger of the node's pending
+ * count and the one kept here (a provider behind a load balancer may not count a transaction it
+ * just took). Not lib/signer's database allocation: that exists to re-send a recorded sweep or
+ * refund after a crash, while a settlement that fails is only reported, its authorization left
+ * unused for the payer's retry. One process per network should settle (docs/operations.md, "x402").
+ */
+export function createFacilitatorSigner(
+  network: NetworkConfig,
+  account: PrivateKeyAccount,
+): FacilitatorEvmSigner {
+  const client = createPublicClient({
+    transport: http(network.rpcUrl),
+    cacheTime: 0,
+    // A receipt is looked for a few times a block, at most once a second.
+    pollingInterval: Math.min(1000, Math.max(100, (network.blockTimeMs ?? 4000) / 4)),
+  });
+  let queue: Promise<unknown> = Promise.resolve();
+  let nextNonce = 0;
+  let funded = false;
+
+  const send = async (to: Address, data: Hex): Promise<Hex> => {
+    if (!funded) {
+      await fundDevnetFacilitatorWallet(network, client, account.address);
+      funded = true;
+    }
+    const [pending, fees, gas] = await Promise.all([
+      client.getTransactionCount({ address: account.address, blockTag: "pending" }),
+      client.estimateFeesPerGas(),
+      // A transfer that would revert (an authorization used meanwhile, an expired window) fails
+      // here, before it costs gas.
+      client.estimateGas({ account: account.address, to, data }),
+    ]);
+    const nonce = Math.max(pending, nextNonce);
+    const raw = await account.signTransaction({
+      to,
+      data,
+      nonce,
+      // Headroom over the estimate: state may change between estimate and inclusion.
+      gas: (gas * 6n) / 5n,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      chainId: network.chainId,
+      type: "eip1559",
+    });
+    const hash = await client.sendRawTransaction({ serializedTransaction: raw });
+    nextNonce = nonce + 1;
+    return hash;
+  };
+  const submit = (to: Address, data: Hex): Promise<Hex> => {
+    const sent = queue.then(() => send(to, data));
+    // A failed submission gives its turn to the next one.
+    queue = sent.catch(() => undefined);
+    return sent;
+  };
+
+  return toFacilitatorEvmSigner(
+    {
+      address: account.address,
+      readContract: (args) =>
+        client.readContract({ ...args, abi: args.abi as Abi, args: args.args ?? [] } as never),
+      verifyTypedData: (args) => client.verifyTypedData(args as never),
+      writeContract: (args) => {
+        const data = encodeFunctionData({
+          abi: args.abi as Abi,
+          functionName: args.functionName,
+          args: args.args,
+        } as never);
+        return submit(args.address, args.dataSuffix ? concat([data, args.dataSuffix]) : data);
+      },
+      sendTransaction: (args) => submit(args.to, args.data),
+      waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
+      getCode: (args) => client.getCode(args),
+    },
+    { confirmationTimeoutMs },
+  );
+}

@@ -1,0 +1,42 @@
+import { type FacilitatorClient, HTTPFacilitatorClient } from "@x402/core/server";
+import { config } from "../config";
+import { processWide } from "../process-wide";
+import { createBuiltInFacilitator } from "./create-built-in-facilitator";
+
+/** How long the web tier waits on the facilitator; a settlement waits for its receipt. */
+const facilitatorTimeoutMs = 150_000;
+
+/**
+ * The facilitator the web tier verifies and settles x402 payments with:
+ * - SERVICE_X402_FACILITATOR_URL set: that facilitator over HTTP (x402's own client), with
+ *   SERVICE_X402_FACILITATOR_TOKEN as its bearer token when set (an external facilitator, or the
+ *   signing role's, `npm run sweeper` with SERVICE_X402_FACILITATOR_PORT);
+ * - else, when this process signs (the zero-setup start, SERVICE_SWEEPER=in-process): the built-in
+ *   facilitator in this process, one per process so its nonce queues are shared;
+ * - else undefined: the web tier holds no key, and x402 is unavailable.
+ */
+export function x402FacilitatorClient(): FacilitatorClient | undefined {
+  const settings = config();
+  const { facilitatorUrl, facilitatorToken } = settings.x402;
+  if (facilitatorUrl)
+    return processWide(
+      "x402-http-facilitator",
+      () =>
+        new HTTPFacilitatorClient({
+          url: facilitatorUrl,
+          timeoutMs: facilitatorTimeoutMs,
+          createAuthHeaders: facilitatorToken
+            ? async () => {
+                const headers = { Authorization: `Bearer ${facilitatorToken}` };
+                return { verify: headers, settle: headers, supported: headers };
+              }
+            : undefined,
+        }),
+    );
+  const mnemonic = settings.hdMnemonic;
+  if (settings.sweeper.inProcess && mnemonic)
+    return processWide("x402-built-in-facilitator", () =>
+      createBuiltInFacilitator({ mnemonic, networks: settings.networks }),
+    );
+  return undefined;
+}

@@ -1,0 +1,197 @@
+import { randomInt } from "node:crypto";
+import type { PaymentRequired } from "@x402/core/types";
+import { parseUnits } from "viem";
+import { config } from "../config";
+import type { Db } from "../db/client";
+import { ServiceError } from "../errors";
+import type { Invoice } from "../generated/prisma/client";
+import { metrics } from "../metrics/metrics";
+import { formatPrice, Money } from "../money/decimal";
+import { depositKey } from "../payments/allocate-deposit-address";
+import { depositAddress } from "../payments/derive-deposit-address";
+import { priceInvoice } from "../payments/price-invoice";
+import { serializeRecurring } from "../subscriptions/serialize-recurring";
+import { x402FacilitatorClient } from "./facilitator-client";
+import { findX402Resource, type X402Resource, type X402ResourceRef } from "./find-x402-resource";
+import type { X402PaymentRequiredBody } from "./x402-objects";
+import type { X402Quote } from "./x402-quote-token";
+import { type X402Asset, x402Assets, x402Requirements } from "./x402-requirements";
+
+/** How long a quote may be paid: an agent pays at once; after this it asks again. */
+export const x402QuoteLifetimeMs = 10 * 60 * 1000;
+
+/**
+ * Deposit addresses of x402 quotes are drawn at random from the upper half of the BIP32 index
+ * range: the counter (lib/payments/allocate-deposit-address.ts) hands out indexes from 0, one per
+ * invoice, and stays far below, so an unpaid quote allocates nothing and stores nothing.
+ */
+export const x402IndexRange = { from: 2 ** 30, to: 2 ** 31 } as const;
+
+export const x402Unavailable = () =>
+  new ServiceError(
+    503,
+    "api_error",
+    "x402_unavailable",
+    "x402 payments are not available on this service (no facilitator, no EIP-3009 token, or no secret key).",
+  );
+
+export const x402Path = (ref: X402ResourceRef) =>
+  `/api/x402/${ref.kind === "paylink" ? "paylinks" : "checkout-sessions"}/${ref.id}`;
+
+/** A fresh, unused deposit address on a network, at a random index of the x402 range. */
+async function randomDepositAddress(database: Db, networkId: string) {
+  for (;;) {
+    const derivationIndex = randomInt(x402IndexRange.from, x402IndexRange.to);
+    const used = await database.invoice.findUnique({
+      where: { network_derivationIndex: { network: networkId, derivationIndex } },
+      select: { id: true },
+    });
+    if (!used) return { derivationIndex, payTo: depositAddress(depositKey(), derivationIndex) };
+  }
+}
+
+function priceOf(resource: X402Resource) {
+  const row = resource.kind === "paylink" ? resource.paylink : resource.session;
+  return { amount: row.amount.toString(), currency: row.currency };
+}
+
+/** One quote per x402 asset; an asset that cannot be priced now is left out. */
+async function quoteEach(database: Db, resource: X402Resource, ref: X402ResourceRef, now: Date) {
+  const expiresAt = new Date(now.getTime() + x402QuoteLifetimeMs).toISOString();
+  const quotes = await Promise.all(
+    x402Assets().map(async (asset): Promise<[X402Quote, X402Asset] | undefined> => {
+      const priced = await priceInvoice(priceOf(resource), asset.network, asset.token, now).catch((error) => {
+        if (error instanceof ServiceError && error.code === "quote_unavailable") return undefined;
+        throw error;
+      });
+      if (!priced) return undefined;
+      const { derivationIndex, payTo } = await randomDepositAddress(database, asset.network.id);
+      const quote: X402Quote = {
+        resource: ref,
+        network: asset.network.id,
+        token: asset.token.symbol,
+        amount: parseUnits(priced.amountDue, asset.token.decimals).toString(),
+        amountDue: priced.amountDue,
+        rate: priced.rate,
+        amountUsd: priced.amountUsd,
+        quotedAt: priced.quotedAt.toISOString(),
+        quoteSource: priced.quoteSource,
+        quoteExpiresAt: priced.quoteExpiresAt?.toISOString() ?? null,
+        derivationIndex,
+        payTo,
+        invoiceId: null,
+        expiresAt,
+      };
+      return [quote, asset];
+    }),
+  );
+  return quotes.filter((entry) => entry !== undefined);
+}
+
+/** A session already paying on an x402 asset is offered only that one, for what is still due. */
+function quoteInvoice(invoice: Invoice, ref: X402ResourceRef, now: Date): [X402Quote, X402Asset][] {
+  const asset = x402Assets().find(
+    ({ network, token }) => network.id === invoice.network && token.symbol === invoice.token,
+  );
+  if (!asset) return [];
+  const remaining = Money.max(
+    new Money(invoice.amountDue.toString()).minus(invoice.amountPaid.toString()),
+    0,
+  );
+  const amountDue = remaining.toFixed(asset.token.decimals);
+  const quote: X402Quote = {
+    resource: ref,
+    network: invoice.network,
+    token: invoice.token,
+    amount: parseUnits(amountDue, asset.token.decimals).toString(),
+    amountDue,
+    rate: invoice.rate.toString(),
+    amountUsd: invoice.amountUsd.toString(),
+    quotedAt: invoice.quotedAt.toISOString(),
+    quoteSource: invoice.quoteSource,
+    quoteExpiresAt: invoice.quoteExpiresAt?.toISOString() ?? null,
+    derivationIndex: invoice.derivationIndex,
+    payTo: invoice.depositAddress,
+    invoiceId: invoice.id,
+    expiresAt: new Date(
+      Math.min(now.getTime() + x402QuoteLifetimeMs, invoice.deadline.getTime()),
+    ).toISOString(),
+  };
+  return [[quote, asset]];
+}
+
+export type X402Offer = { paymentRequired: PaymentRequired; body: X402PaymentRequiredBody };
+
+/**
+ * What an x402 request without a payment is answered: the resource's price as one `exact` option
+ * per EIP-3009 token, each quote signed and paying a deposit address nobody else uses. Nothing is
+ * stored. A session that already has an invoice is offered only the rest of that invoice (409
+ * `payment_started_elsewhere` when its token cannot be paid over x402).
+ */
+export async function quoteX402Payment(
+  database: Db,
+  ref: X402ResourceRef,
+  error: ServiceError | null = null,
+  now = new Date(),
+): Promise<X402Offer> {
+  const resource = await findX402Resource(database, ref, now);
+  if (!config().secretKey || !x402FacilitatorClient()) throw x402Unavailable();
+  const invoice = resource.kind === "checkout_session" ? resource.invoice : null;
+  const options = invoice ? quoteInvoice(invoice, ref, now) : await quoteEach(database, resource, ref, now);
+  if (invoice && options.length === 0) {
+    throw new ServiceError(
+      409,
+      "invalid_request_error",
+      "payment_started_elsewhere",
+      "Payment for this checkout already started with a token x402 cannot pay; pay it on the hosted page.",
+    );
+  }
+  if (options.length === 0) throw x402Unavailable();
+
+  const row = resource.kind === "paylink" ? resource.paylink : resource.session;
+  const merchantName =
+    resource.kind === "paylink"
+      ? resource.paylink.organization.name
+      : (resource.session.organization.brandDisplayName ?? resource.session.organization.name);
+  const description =
+    resource.kind === "paylink"
+      ? (resource.paylink.description ?? resource.paylink.name)
+      : resource.session.description;
+  const url = `${config().baseUrl}${x402Path(ref)}`;
+  const accepts = options.map(([quote, asset]) => x402Requirements(quote, asset));
+  metrics().x402PaymentRequired.inc();
+  return {
+    paymentRequired: {
+      x402Version: 2,
+      ...(error ? { error: error.message } : {}),
+      resource: {
+        url,
+        description: `${merchantName}: ${description ?? formatPrice(row.amount, row.currency)}`,
+        mimeType: "application/json",
+      },
+      accepts,
+    },
+    body: {
+      object: "x402_payment_required",
+      x402Version: 2,
+      resource: { ...ref, url },
+      merchantName,
+      description,
+      amount: formatPrice(row.amount, row.currency),
+      currency: row.currency,
+      recurring: serializeRecurring(row),
+      accepts: options.map(([quote, { network, token }], index) => ({
+        scheme: "exact" as const,
+        network: accepts[index].network,
+        networkId: network.id,
+        networkName: network.name,
+        token: token.symbol,
+        asset: token.address,
+        amount: quote.amountDue,
+        payTo: quote.payTo,
+        expiresAt: quote.expiresAt,
+      })),
+      error: error ? { type: error.type, code: error.code, message: error.message } : null,
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { SettleResponse } from "@x402/core/types";
+import { getAddress } from "viem";
+import { serializePublicCheckoutSession } from "../checkout/serialize-checkout-session";
+import { checkoutUrl, config } from "../config";
+import { serializePublicPayment } from "../payments/serialize-public-payment";
+import type { X402Settled } from "./settle-x402-payment";
+import type { X402PaymentBody } from "./x402-objects";
+import { caip2 } from "./x402-requirements";
+
+/** The settlement as x402's PAYMENT-RESPONSE states it: the same for every copy of the payment. */
+export function x402SettleResponse({ settlement }: X402Settled): SettleResponse {
+  const network = config().networks.find((candidate) => candidate.id === settlement.network);
+  return {
+    success: true,
+    transaction: settlement.transaction ?? "",
+    network: network ? caip2(network) : `eip155:${settlement.network}`,
+    payer: getAddress(settlement.payer),
+  };
+}
+
+/** The 200 body: what was bought and its payment, as the hosted page shows them. */
+export function serializeX402Payment(settled: X402Settled): X402PaymentBody {
+  const response = x402SettleResponse(settled);
+  return {
+    object: "x402_payment",
+    network: response.network,
+    transaction: response.transaction,
+    payer: response.payer as string,
+    receiptUrl: checkoutUrl(settled.session.id),
+    checkoutSession: serializePublicCheckoutSession(settled.session),
+    payment: serializePublicPayment(settled.invoice),
+  };
+}

@@ -1,0 +1,46 @@
+import type { Network } from "@x402/core/types";
+import type { Address } from "viem";
+import type { NetworkConfig } from "../chains/networks";
+import { config } from "../config";
+
+/** A token x402 payers can pay with: an EIP-3009 ERC-20 on a configured network. */
+export type X402Asset = {
+  /** The configured network's id ("base", "devnet"). */
+  networkId: string;
+  /** Its CAIP-2 id, x402's `network` field: `eip155:<chainId>`. */
+  network: Network;
+  chainId: number;
+  symbol: string;
+  /** The token contract, x402's `asset` field. */
+  asset: Address;
+  decimals: number;
+  /** The token's EIP-712 domain, x402's `extra` of the `exact` scheme on EVM. */
+  eip712: { name: string; version: string };
+};
+
+/** The CAIP-2 id x402 names an EVM chain by. */
+export const caip2Network = (chainId: number): Network => `eip155:${chainId}`;
+
+/**
+ * Every token of the configured networks that implements EIP-3009 (its `eip3009` domain set, as
+ * the presets' USDC and the devnet's test USDC have): what x402's `exact` scheme can pay with.
+ */
+export function x402Networks(networks: NetworkConfig[] = config().networks): X402Asset[] {
+  return networks.flatMap((network) =>
+    network.tokens.flatMap((token) =>
+      token.address && token.eip3009
+        ? [
+            {
+              networkId: network.id,
+              network: caip2Network(network.chainId),
+              chainId: network.chainId,
+              symbol: token.symbol,
+              asset: token.address as Address,
+              decimals: token.decimals,
+              eip712: token.eip3009,
+            },
+          ]
+        : [],
+    ),
+  );
+}
