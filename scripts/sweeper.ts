@@ -2,11 +2,15 @@
 // deposit addresses to settlement wallets, and reports its gas wallets. Run it next to web
 // instances that have only SERVICE_HD_XPUB (and SERVICE_SWEEPER=separate). Safe to run twice:
 // one lease in PostgreSQL lets one sweeper work at a time, and a killed sweeper's successor
-// resumes every sweep from its records.
+// resumes every sweep from its records. With SERVICE_X402_FACILITATOR_PORT it also serves the
+// x402 facilitator the web tier settles with (lib/x402/serve-facilitator.ts); give that port to one
+// sweeper only, since each keeps its facilitator wallet's nonces in memory.
 import { closeDb, createDb } from "../lib/db/client";
 import { startPeriodicTask } from "../lib/jobs/periodic-task";
 import { log } from "../lib/log";
 import { sweepNetworksTask } from "../lib/tasks/sweep-networks-task";
+import { createBuiltInFacilitator } from "../lib/x402/create-built-in-facilitator";
+import { serveFacilitator } from "../lib/x402/serve-facilitator";
 import { configOrExit } from "./config-or-exit";
 import { withDatabase } from "./database";
 
@@ -20,12 +24,24 @@ if (!mnemonic) {
 await withDatabase(async (url) => {
   const database = createDb(url, Math.min(2, settings.databasePoolSize));
   const stop = startPeriodicTask(database, sweepNetworksTask(mnemonic));
-  log.info({ networks: settings.networks.map((network) => network.id) }, "sweeper started");
+  const served = settings.x402.facilitatorServer;
+  const facilitator = served
+    ? await serveFacilitator({
+        facilitator: createBuiltInFacilitator({ mnemonic, networks: settings.networks }),
+        ...served,
+        token: settings.x402.facilitatorToken,
+      })
+    : undefined;
+  log.info(
+    { networks: settings.networks.map((network) => network.id), x402Facilitator: facilitator?.url },
+    "sweeper started",
+  );
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
   // The pass under way stops at its next checkpoint and the lease goes back before the pool closes.
+  await facilitator?.close();
   await stop();
   await closeDb(database);
 });

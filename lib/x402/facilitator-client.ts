@@ -1,5 +1,5 @@
 import { type FacilitatorClient, HTTPFacilitatorClient } from "@x402/core/server";
-import { config } from "../config";
+import { type Config, config } from "../config";
 import { processWide } from "../process-wide";
 import { createBuiltInFacilitator } from "./create-built-in-facilitator";
 
@@ -15,24 +15,19 @@ const facilitatorTimeoutMs = 150_000;
  *   facilitator in this process, one per process so its nonce queues are shared;
  * - else undefined: the web tier holds no key, and x402 is unavailable.
  */
-export function x402FacilitatorClient(): FacilitatorClient | undefined {
-  const settings = config();
+export function x402FacilitatorClient(settings: Config = config()): FacilitatorClient | undefined {
   const { facilitatorUrl, facilitatorToken } = settings.x402;
   if (facilitatorUrl)
-    return processWide(
-      "x402-http-facilitator",
-      () =>
-        new HTTPFacilitatorClient({
-          url: facilitatorUrl,
-          timeoutMs: facilitatorTimeoutMs,
-          createAuthHeaders: facilitatorToken
-            ? async () => {
-                const headers = { Authorization: `Bearer ${facilitatorToken}` };
-                return { verify: headers, settle: headers, supported: headers };
-              }
-            : undefined,
-        }),
-    );
+    return new HTTPFacilitatorClient({
+      url: facilitatorUrl,
+      timeoutMs: facilitatorTimeoutMs,
+      createAuthHeaders: facilitatorToken
+        ? async () => {
+            const headers = { Authorization: `Bearer ${facilitatorToken}` };
+            return { verify: headers, settle: headers, supported: headers };
+          }
+        : undefined,
+    });
   const mnemonic = settings.hdMnemonic;
   if (settings.sweeper.inProcess && mnemonic)
     return processWide("x402-built-in-facilitator", () =>

@@ -15,7 +15,7 @@ import { x402FacilitatorClient } from "./facilitator-client";
 import { findX402Resource, type X402Resource, type X402ResourceRef } from "./find-x402-resource";
 import type { X402PaymentRequiredBody } from "./x402-objects";
 import type { X402Quote } from "./x402-quote-token";
-import { type X402Asset, x402Assets, x402Requirements } from "./x402-requirements";
+import { findX402Payable, type X402Payable, x402Payables, x402Requirements } from "./x402-requirements";
 
 /** How long a quote may be paid: an agent pays at once; after this it asks again. */
 export const x402QuoteLifetimeMs = 10 * 60 * 1000;
@@ -59,7 +59,7 @@ function priceOf(resource: X402Resource) {
 async function quoteEach(database: Db, resource: X402Resource, ref: X402ResourceRef, now: Date) {
   const expiresAt = new Date(now.getTime() + x402QuoteLifetimeMs).toISOString();
   const quotes = await Promise.all(
-    x402Assets().map(async (asset): Promise<[X402Quote, X402Asset] | undefined> => {
+    x402Payables().map(async (asset): Promise<[X402Quote, X402Payable] | undefined> => {
       const priced = await priceInvoice(priceOf(resource), asset.network, asset.token, now).catch((error) => {
         if (error instanceof ServiceError && error.code === "quote_unavailable") return undefined;
         throw error;
@@ -89,10 +89,8 @@ async function quoteEach(database: Db, resource: X402Resource, ref: X402Resource
 }
 
 /** A session already paying on an x402 asset is offered only that one, for what is still due. */
-function quoteInvoice(invoice: Invoice, ref: X402ResourceRef, now: Date): [X402Quote, X402Asset][] {
-  const asset = x402Assets().find(
-    ({ network, token }) => network.id === invoice.network && token.symbol === invoice.token,
-  );
+function quoteInvoice(invoice: Invoice, ref: X402ResourceRef, now: Date): [X402Quote, X402Payable][] {
+  const asset = findX402Payable(invoice.network, invoice.token);
   if (!asset) return [];
   const remaining = Money.max(
     new Money(invoice.amountDue.toString()).minus(invoice.amountPaid.toString()),
@@ -180,13 +178,13 @@ export async function quoteX402Payment(
       amount: formatPrice(row.amount, row.currency),
       currency: row.currency,
       recurring: serializeRecurring(row),
-      accepts: options.map(([quote, { network, token }], index) => ({
+      accepts: options.map(([quote, { network, x402 }]) => ({
         scheme: "exact" as const,
-        network: accepts[index].network,
+        network: x402.network,
         networkId: network.id,
         networkName: network.name,
-        token: token.symbol,
-        asset: token.address,
+        token: x402.symbol,
+        asset: x402.asset,
         amount: quote.amountDue,
         payTo: quote.payTo,
         expiresAt: quote.expiresAt,

@@ -4,8 +4,8 @@ import { serializePublicCheckoutSession } from "../checkout/serialize-checkout-s
 import { checkoutUrl, config } from "../config";
 import { serializePublicPayment } from "../payments/serialize-public-payment";
 import type { X402Settled } from "./settle-x402-payment";
+import { caip2Network } from "./x402-networks";
 import type { X402PaymentBody } from "./x402-objects";
-import { caip2 } from "./x402-requirements";
 
 /** The settlement as x402's PAYMENT-RESPONSE states it: the same for every copy of the payment. */
 export function x402SettleResponse({ settlement }: X402Settled): SettleResponse {
@@ -13,7 +13,7 @@ export function x402SettleResponse({ settlement }: X402Settled): SettleResponse 
   return {
     success: true,
     transaction: settlement.transaction ?? "",
-    network: network ? caip2(network) : `eip155:${settlement.network}`,
+    network: network ? caip2Network(network.chainId) : (settlement.network as `${string}:${string}`),
     payer: getAddress(settlement.payer),
   };
 }

@@ -1,5 +1,12 @@
 import type { FacilitatorClient } from "@x402/core/server";
-import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import {
+  type PaymentPayload,
+  type PaymentRequirements,
+  SettleError,
+  type SettleResponse,
+  VerifyError,
+  type VerifyResponse,
+} from "@x402/core/types";
 import { z } from "zod";
 import { buildCheckoutSession } from "../checkout/build-checkout-session";
 import { createSessionInvoice } from "../checkout/create-session-invoice";
@@ -24,7 +31,7 @@ import { x402FacilitatorClient } from "./facilitator-client";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { x402Unavailable } from "./quote-x402-payment";
 import { readX402Quote, type X402Quote } from "./x402-quote-token";
-import { findX402Asset, type X402Asset, x402Requirements } from "./x402-requirements";
+import { findX402Payable, type X402Payable, x402Requirements } from "./x402-requirements";
 
 /** A payment we do not take: the agent gets 402 again, with the reason and a fresh quote. */
 export const paymentRefused = (code: string, message: string) =>
@@ -77,7 +84,7 @@ function checkAccepted(accepted: z.output<typeof paymentPayloadSchema>["accepted
   if (!quote) throw paymentRefused("quote_invalid", "The payment does not carry a quote of this service.");
   if (quote.resource.kind !== ref.kind || quote.resource.id !== ref.id)
     throw paymentRefused("quote_for_another_resource", "The payment's quote is for another resource.");
-  const asset = findX402Asset(quote.network, quote.token);
+  const asset = findX402Payable(quote.network, quote.token);
   if (!asset) throw paymentRefused("quote_invalid", "The payment's network or token is no longer accepted.");
   const requirements = { ...x402Requirements(quote, asset), extra: accepted.extra };
   const matches =
@@ -145,7 +152,7 @@ const pricedFrom = (quote: X402Quote) => ({
  * hosted page's start would make it) and both get the invoice at the quoted deposit address; a
  * session that already had an invoice keeps it, if it is still the one quoted and still open.
  */
-async function invoiceFor(tx: Tx, quote: X402Quote, { network, token }: X402Asset, now: Date) {
+async function invoiceFor(tx: Tx, quote: X402Quote, { network, token }: X402Payable, now: Date) {
   const depositAddress = async () => ({
     derivationIndex: quote.derivationIndex,
     depositAddress: quote.payTo,
@@ -185,7 +192,13 @@ const isUniqueViolation = (error: unknown) =>
  */
 async function recordPayment(
   database: Db,
-  input: { quote: X402Quote; asset: X402Asset; key: SettlementKey; authorization: Authorization; now: Date },
+  input: {
+    quote: X402Quote;
+    asset: X402Payable;
+    key: SettlementKey;
+    authorization: Authorization;
+    now: Date;
+  },
 ): Promise<{ row: X402Settlement; created: boolean }> {
   const { quote, asset, key, authorization, now } = input;
   try {
@@ -233,7 +246,16 @@ async function settle(
     if (locked.status !== "SETTLING") return locked;
     let outcome: { transaction: string | null; errorReason: string | null };
     try {
-      const settled = await facilitator.settle(payload, requirements);
+      const settled = await facilitator.settle(payload, requirements).catch((error): SettleResponse => {
+        // A facilitator's refusal arrives as an HTTP error over HTTPFacilitatorClient.
+        if (!(error instanceof SettleError)) throw error;
+        return {
+          success: false,
+          errorReason: error.errorReason,
+          transaction: "",
+          network: requirements.network,
+        };
+      });
       outcome = settled.success
         ? { transaction: settled.transaction, errorReason: null }
         : {
@@ -299,7 +321,7 @@ export async function settleX402Payment(
   const { authorization } = payload;
   const key: SettlementKey = {
     network: asset.network.id,
-    asset: asset.token.address.toLowerCase(),
+    asset: asset.x402.asset.toLowerCase(),
     payer: authorization.from.toLowerCase(),
     nonce: authorization.nonce.toLowerCase(),
   };
@@ -310,7 +332,8 @@ export async function settleX402Payment(
     throw paymentRefused("quote_expired", "The quote has expired; ask again.");
 
   const paymentPayload = received as PaymentPayload;
-  const verified = await facilitator.verify(paymentPayload, requirements).catch((error) => {
+  const verified = await facilitator.verify(paymentPayload, requirements).catch((error): VerifyResponse => {
+    if (error instanceof VerifyError) return { isValid: false, invalidReason: error.invalidReason };
     log.warn({ err: error }, "x402 facilitator verify failed");
     metrics().x402Verifications.inc({ result: "error" });
     throw paymentRefused(

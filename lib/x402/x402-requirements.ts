@@ -1,47 +1,42 @@
 import type { PaymentRequirements } from "@x402/core/types";
-import type { NetworkConfig, TokenConfig } from "../chains/networks";
+import { findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
 import { config } from "../config";
+import { type X402Asset, x402Networks } from "./x402-networks";
 import { signX402Quote, type X402Quote } from "./x402-quote-token";
 
 /** How long the agent's authorization may stay valid (the client signs validBefore = now + this). */
 export const x402MaxTimeoutSeconds = 300;
 
-export type X402Asset = {
-  network: NetworkConfig;
-  token: TokenConfig & { address: string; eip3009: { name: string; version: string } };
-};
+/** An x402 asset with the network and token configuration that price and invoice it. */
+export type X402Payable = { network: NetworkConfig; token: TokenConfig; x402: X402Asset };
 
-/** The configured tokens x402's `exact` scheme can move: ERC-20s with EIP-3009 (USDC). */
-export function x402Assets(): X402Asset[] {
-  return config().networks.flatMap((network) =>
-    network.tokens.flatMap((token) =>
-      token.address && token.eip3009
-        ? [{ network, token: { ...token, address: token.address, eip3009: token.eip3009 } }]
-        : [],
-    ),
-  );
+/** The configured tokens x402's `exact` scheme can move (lib/x402/x402-networks.ts). */
+export function x402Payables(): X402Payable[] {
+  const { networks } = config();
+  return x402Networks(networks).flatMap((x402) => {
+    const network = networks.find((candidate) => candidate.id === x402.networkId);
+    const token = network && findToken(network, x402.symbol);
+    return network && token ? [{ network, token, x402 }] : [];
+  });
 }
 
 /** The x402 asset a quote names, if it is still configured. */
-export function findX402Asset(networkId: string, symbol: string): X402Asset | undefined {
-  return x402Assets().find(({ network, token }) => network.id === networkId && token.symbol === symbol);
+export function findX402Payable(networkId: string, symbol: string): X402Payable | undefined {
+  return x402Payables().find(({ x402 }) => x402.networkId === networkId && x402.symbol === symbol);
 }
-
-/** CAIP-2 id of an EVM network, as x402 names networks. */
-export const caip2 = (network: NetworkConfig) => `eip155:${network.chainId}` as const;
 
 /**
  * The payment option for a quote: x402's `exact` scheme on EVM, with the token's EIP-712 domain
  * (name, version) the signature needs, and the signed quote, which the client sends back.
  */
-export function x402Requirements(quote: X402Quote, { network, token }: X402Asset): PaymentRequirements {
+export function x402Requirements(quote: X402Quote, { x402 }: X402Payable): PaymentRequirements {
   return {
     scheme: "exact",
-    network: caip2(network),
-    asset: token.address,
+    network: x402.network,
+    asset: x402.asset,
     amount: quote.amount,
     payTo: quote.payTo,
     maxTimeoutSeconds: x402MaxTimeoutSeconds,
-    extra: { name: token.eip3009.name, version: token.eip3009.version, quote: signX402Quote(quote) },
+    extra: { name: x402.eip712.name, version: x402.eip712.version, quote: signX402Quote(quote) },
   };
 }
