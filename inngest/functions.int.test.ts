@@ -41,6 +41,7 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
       ["process-due-subscriptions", [{ cron: "* * * * *" }]],
       ["expire-checkout-sessions", [{ cron: "* * * * *" }]],
       ["expire-refund-claims", [{ cron: "* * * * *" }]],
+      ["resolve-x402-settlements", [{ cron: "* * * * *" }]],
       ["purge-idempotency-keys", [{ cron: "17 * * * *" }]],
       ["purge-oauth-records", [{ cron: "23 * * * *" }]],
       ["purge-agent-setups", [{ cron: "29 * * * *" }]],

@@ -10,6 +10,7 @@ import { startPeriodicTask } from "../lib/jobs/periodic-task";
 import { log } from "../lib/log";
 import { sweepNetworksTask } from "../lib/tasks/sweep-networks-task";
 import { createBuiltInFacilitator } from "../lib/x402/create-built-in-facilitator";
+import { reportFacilitatorWallets } from "../lib/x402/report-facilitator-wallets";
 import { serveFacilitator } from "../lib/x402/serve-facilitator";
 import { configOrExit } from "./config-or-exit";
 import { withDatabase } from "./database";
@@ -36,6 +37,8 @@ await withDatabase(async (url) => {
     { networks: settings.networks.map((network) => network.id), x402Facilitator: facilitator?.url },
     "sweeper started",
   );
+  // Not awaited: a stop signal must find its handler in place below.
+  if (facilitator) void reportFacilitatorWallets(mnemonic, settings.networks);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);

@@ -6,7 +6,7 @@ import type { Abi, Hex } from "viem";
 
 const require = createRequire(import.meta.url);
 
-type DevnetContractName = "TestUSDC" | "MockAggregator";
+type DevnetContractName = "TestUSDC" | "MockAggregator" | "Multicall3";
 type CompiledContract = { abi: Abi; bytecode: Hex };
 
 /** Compiled artifacts, shared by every test file, app start and run on this checkout. */
@@ -99,3 +99,6 @@ export const compileTestUsdc = () => compileDevnetContract("TestUSDC");
 
 /** The devnet's price feed: AggregatorV3Interface with a setter for tests. */
 export const compileMockAggregator = () => compileDevnetContract("MockAggregator");
+
+/** The devnet's Multicall3 (tryAggregate only). */
+export const compileMulticall3 = () => compileDevnetContract("Multicall3");

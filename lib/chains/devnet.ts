@@ -9,7 +9,7 @@ import {
   parseUnits,
 } from "viem";
 import { hardhat } from "viem/chains";
-import { compileMockAggregator, compileTestUsdc } from "./compile-test-usdc";
+import { compileMockAggregator, compileMulticall3, compileTestUsdc } from "./compile-test-usdc";
 import { devnetFunder } from "./devnet-account";
 import { hardhatChainId, type NetworkConfig, type PriceFeedConfig } from "./networks";
 
@@ -58,6 +58,7 @@ export async function startDevnet(options: { port: number; blockIntervalMs?: num
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
+  await installMulticall3(client);
   return {
     rpcUrl,
     client,
@@ -69,6 +70,19 @@ export async function startDevnet(options: { port: number; blockIntervalMs?: num
       await exited;
     },
   };
+}
+
+/** Where Multicall3 lives on main networks (the same address on each). */
+export const multicall3Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
+
+/**
+ * Puts Multicall3's code at its usual address, as main networks have it, without a transaction (no
+ * nonce of the funder's is used, so the devnet's contract addresses stay as they were). The
+ * runtime code is what a call of the creation code returns.
+ */
+async function installMulticall3(client: PublicClient) {
+  const { data } = await client.call({ data: compileMulticall3().bytecode });
+  await client.request({ method: "hardhat_setCode" as never, params: [multicall3Address, data] as never });
 }
 
 /** The port of "Started HTTP and WebSocket JSON-RPC server at http://127.0.0.1:<port>/" on the node's output. */

@@ -3,6 +3,7 @@ import {
   encodePaymentRequiredHeader,
   encodePaymentResponseHeader,
 } from "@x402/core/http";
+import type { SettleResponse } from "@x402/core/types";
 import { db } from "../db/client";
 import { ServiceError } from "../errors";
 import { clientAddress, clientLimitKey } from "../net/client-address";
@@ -14,20 +15,47 @@ import { paymentRefused, settleX402Payment } from "../x402/settle-x402-payment";
 import type { X402ResourceKind } from "../x402/x402-quote-token";
 import { publicApiRoute } from "./route";
 
-// x402 v2 over HTTP (specs/transports-v2/http.md in the x402 repository): a request without
+// x402 v2 over HTTP (docs/api.md, "x402"): a request without
 // PAYMENT-SIGNATURE gets 402 and the options in PAYMENT-REQUIRED; with one, the payment is
 // settled and answered 200 with PAYMENT-RESPONSE, or refused with 402 and a fresh quote. The
 // headers are base64 JSON, encoded and decoded by @x402/core/http.
 
 const noStore = { "Cache-Control": "no-store" };
 
-/** A 402: the reason (if a payment was refused) and a fresh quote, in the header and the body. */
-async function paymentRequired(ref: X402ResourceRef, refusal: ServiceError | null): Promise<Response> {
-  const offer = await quoteX402Payment(db(), ref, refusal);
-  return Response.json(offer.body, {
-    status: 402,
-    headers: { ...noStore, "PAYMENT-REQUIRED": encodePaymentRequiredHeader(offer.paymentRequired) },
+/**
+ * A 402: a fresh quote in PAYMENT-REQUIRED and the body; for a refused payment, the reason in the
+ * body and, as x402 answers a failed payment, in PAYMENT-RESPONSE (`success: false`).
+ */
+async function paymentRequired(
+  ref: X402ResourceRef,
+  refusal: { error: ServiceError; payment: unknown } | null,
+): Promise<Response> {
+  const offer = await quoteX402Payment(db(), ref, refusal?.error ?? null);
+  const headers = new Headers({
+    ...noStore,
+    "PAYMENT-REQUIRED": encodePaymentRequiredHeader(offer.paymentRequired),
   });
+  const failed = refusal && failureResponse(refusal.error, refusal.payment);
+  if (failed) headers.set("PAYMENT-RESPONSE", encodePaymentResponseHeader(failed));
+  return Response.json(offer.body, { status: 402, headers });
+}
+
+/** The failed settlement response for a payment we could read (its network and payer). */
+function failureResponse(error: ServiceError, payment: unknown): SettleResponse | undefined {
+  const { accepted, payload } = (payment ?? {}) as {
+    accepted?: { network?: unknown };
+    payload?: { authorization?: { from?: unknown } };
+  };
+  const network = accepted?.network;
+  const payer = payload?.authorization?.from;
+  if (typeof network !== "string" || !/^[a-z0-9-]+:[A-Za-z0-9-]+$/.test(network)) return undefined;
+  return {
+    success: false,
+    errorReason: error.code,
+    transaction: "",
+    network: network as SettleResponse["network"],
+    ...(typeof payer === "string" ? { payer } : {}),
+  };
 }
 
 function decodePayment(header: string): unknown {
@@ -45,13 +73,16 @@ export function x402Route(kind: X402ResourceKind) {
     const ref = { kind, id: params.id };
     const header = request.headers.get("PAYMENT-SIGNATURE");
     if (!header) return paymentRequired(ref, null);
+    let payment: unknown;
     try {
-      const settled = await settleX402Payment(db(), ref, decodePayment(header));
+      payment = decodePayment(header);
+      const settled = await settleX402Payment(db(), ref, payment);
       return Response.json(serializeX402Payment(settled), {
         headers: { ...noStore, "PAYMENT-RESPONSE": encodePaymentResponseHeader(x402SettleResponse(settled)) },
       });
     } catch (error) {
-      if (error instanceof ServiceError && error.status === 402) return paymentRequired(ref, error);
+      if (error instanceof ServiceError && error.status === 402)
+        return paymentRequired(ref, { error, payment });
       throw error;
     }
   });

@@ -49,6 +49,11 @@ const errors = {
     code: "rate_limited",
     message: "Too many requests.",
   },
+  503: {
+    description: "Not available now: not configured on this service, or a price that cannot be converted",
+    code: "x402_unavailable",
+    message: "x402 payments are not available on this service.",
+  },
 } as const;
 
 const types = {
@@ -61,6 +66,7 @@ const types = {
   413: "invalid_request_error",
   415: "invalid_request_error",
   429: "rate_limit_error",
+  503: "api_error",
 } as const;
 
 export type ErrorStatus = keyof typeof errors;

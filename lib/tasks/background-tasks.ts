@@ -12,6 +12,7 @@ import { expireRefundClaims } from "../refunds/expire-refund-claims";
 import { processDueSubscriptions } from "../subscriptions/process-due-subscriptions";
 import { reconcileConfiguredNetworks } from "../sweeps/reconcile-deposit-balances";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
+import { resolveStuckX402Settlements } from "../x402/resolve-stuck-x402-settlements";
 
 /**
  * The chain watcher: one pass follows new heads until its signal aborts (the runner stopping, the
@@ -68,6 +69,13 @@ export const backgroundTasks: PeriodicTask[] = [
     intervalMs: 60_000,
     cron: "* * * * *",
     run: (database) => expireRefundClaims(database),
+  },
+  // x402 settlements a crash left SETTLING, decided from the chain.
+  {
+    name: "resolve-x402-settlements",
+    intervalMs: 60_000,
+    cron: "* * * * *",
+    run: (database) => resolveStuckX402Settlements(database),
   },
   // Hourly purges, at different minutes under Inngest so they don't all start at once.
   {

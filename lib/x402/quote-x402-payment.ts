@@ -133,7 +133,7 @@ export async function quoteX402Payment(
   now = new Date(),
 ): Promise<X402Offer> {
   const resource = await findX402Resource(database, ref, now);
-  if (!config().secretKey || !x402FacilitatorClient()) throw x402Unavailable();
+  if (!config().secretKey || !x402FacilitatorClient() || x402Payables().length === 0) throw x402Unavailable();
   const invoice = resource.kind === "checkout_session" ? resource.invoice : null;
   const options = invoice ? quoteInvoice(invoice, ref, now) : await quoteEach(database, resource, ref, now);
   if (invoice && options.length === 0) {
@@ -144,7 +144,14 @@ export async function quoteX402Payment(
       "Payment for this checkout already started with a token x402 cannot pay; pay it on the hosted page.",
     );
   }
-  if (options.length === 0) throw x402Unavailable();
+  if (options.length === 0) {
+    throw new ServiceError(
+      503,
+      "api_error",
+      "quote_unavailable",
+      `A ${priceOf(resource).currency} price cannot be converted to USDC right now; try again later.`,
+    );
+  }
 
   const row = resource.kind === "paylink" ? resource.paylink : resource.session;
   const merchantName =

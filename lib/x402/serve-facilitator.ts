@@ -40,6 +40,12 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** What is wrong with `field`, from the first of its schema's issues. */
+function problem(field: string, issues: { path: (string | number)[] }[]): string {
+  const where = issues[0]?.path.join(".");
+  return where ? `${field}.${where} is invalid` : `${field} is missing or not an object`;
+}
+
 /** The request's payment payload and requirements, or the 400 that says what is wrong. */
 function parseRequest(
   text: string,
@@ -55,11 +61,9 @@ function parseRequest(
   const fields = body as Record<string, unknown>;
   if (fields.x402Version !== 2) return { error: "x402Version must be 2" };
   const payload = PaymentPayloadV2Schema.safeParse(fields.paymentPayload);
-  if (!payload.success)
-    return { error: `paymentPayload: ${payload.error.issues[0]?.path.join(".")} is invalid` };
+  if (!payload.success) return { error: problem("paymentPayload", payload.error.issues) };
   const requirements = PaymentRequirementsV2Schema.safeParse(fields.paymentRequirements);
-  if (!requirements.success)
-    return { error: `paymentRequirements: ${requirements.error.issues[0]?.path.join(".")} is invalid` };
+  if (!requirements.success) return { error: problem("paymentRequirements", requirements.error.issues) };
   return {
     payload: payload.data as PaymentPayload,
     requirements: requirements.data as PaymentRequirements,

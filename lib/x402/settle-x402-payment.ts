@@ -25,11 +25,11 @@ import {
 import { newId } from "../ids";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
-import { updateInvoiceFromPayments } from "../payments/update-invoice-from-payments";
-import { transitionSession } from "../session-state/session-state";
 import { x402FacilitatorClient } from "./facilitator-client";
+import { findAuthorizationUse } from "./find-authorization-use";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { x402Unavailable } from "./quote-x402-payment";
+import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
 import { readX402Quote, type X402Quote } from "./x402-quote-token";
 import { findX402Payable, type X402Payable, x402Requirements } from "./x402-requirements";
 
@@ -40,7 +40,7 @@ export const paymentRefused = (code: string, message: string) =>
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`));
 const uint = z.string().regex(/^[0-9]{1,78}$/);
 
-// The `exact` scheme's EIP-3009 payload (specs/schemes/exact/scheme_exact_evm.md in the x402 repository).
+// The `exact` scheme's EIP-3009 payload, as @x402/evm's client signs it (docs/api.md, "x402").
 const paymentPayloadSchema = z.object({
   x402Version: z.literal(2),
   accepted: z.object({
@@ -73,8 +73,14 @@ export type X402Settled = {
 
 /** How long a copy of an authorization waits for the first copy's settlement before answering 402. */
 const copyWaitMs = 60_000;
-/** Settlement holds its row's lock across the facilitator's call, which waits for the receipt. */
-const settleTransaction = { maxWait: copyWaitMs, timeout: 120_000 };
+/**
+ * Settlement holds its row's lock across the facilitator's call, which waits for the receipt: the
+ * transaction outlives the facilitator client's own timeout (lib/x402/facilitator-client.ts).
+ */
+const settleTransaction = { maxWait: copyWaitMs, timeout: 180_000 };
+
+/** The latest time a JavaScript Date holds, in seconds. */
+const maxDateSeconds = 8.64e12;
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -102,8 +108,21 @@ function checkAccepted(accepted: z.output<typeof paymentPayloadSchema>["accepted
   return { quote, asset, requirements };
 }
 
-/** The row of an authorization already presented, read under its lock (so after its settlement). */
-async function awaitSettlement(database: Db, id: string): Promise<X402Settlement> {
+/** A SETTLING row whose lock is free this long after its last write lost its settler (a crash). */
+const staleAfterMs = 10_000;
+
+const pendingRefusal = () =>
+  paymentRefused("settlement_pending", "This payment is still being settled; send it again shortly.");
+
+/**
+ * The row of an authorization already presented, read under its lock, so after the settlement
+ * that holds it. A row left SETTLING with its lock free lost its settler: `recover` settles it.
+ */
+async function awaitSettlement(
+  database: Db,
+  id: string,
+  recover: () => Promise<X402Settlement>,
+): Promise<X402Settlement> {
   const deadline = Date.now() + copyWaitMs;
   for (;;) {
     const row = await database.$transaction(async (tx) => {
@@ -112,20 +131,21 @@ async function awaitSettlement(database: Db, id: string): Promise<X402Settlement
       return locked;
     }, settleTransaction);
     if (row.status !== "SETTLING") return row;
-    // The first copy committed its row but has not taken its lock yet (or died: the row stays
-    // SETTLING until someone reads the authorization's state on chain).
-    if (Date.now() > deadline)
-      throw paymentRefused(
-        "settlement_pending",
-        "This payment is still being settled; send it again shortly.",
-      );
+    if (Date.now() - row.updatedAt.getTime() > staleAfterMs) return recover();
+    // Else the first copy committed its row but has not taken its lock yet.
+    if (Date.now() > deadline) return row;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 /** The result of the authorization's settlement: the paid session and invoice, or its 402. */
-async function storedResult(database: Db, id: string): Promise<X402Settled> {
-  const settlement = await awaitSettlement(database, id);
+async function storedResult(
+  database: Db,
+  id: string,
+  recover: () => Promise<X402Settlement>,
+): Promise<X402Settled> {
+  const settlement = await awaitSettlement(database, id, recover);
+  if (settlement.status === "SETTLING") throw pendingRefusal();
   if (settlement.status === "FAILED") {
     const reason = settlement.errorReason ?? "settlement_failed";
     throw paymentRefused(reason, `The payment was not settled (${reason}).`);
@@ -179,6 +199,11 @@ async function invoiceFor(tx: Tx, quote: X402Quote, { network, token }: X402Paya
   const open = invoice?.status === "AWAITING_PAYMENT" || invoice?.status === "PARTIALLY_PAID";
   if (!invoice || invoice.id !== quote.invoiceId || !open || !same(invoice.depositAddress, quote.payTo))
     throw paymentRefused("quote_stale", "This checkout's payment changed since the quote; ask again.");
+  // Each x402 payment pays all that is due: one settling or settled already leaves nothing to pay.
+  const paying = await tx.x402Settlement.count({
+    where: { invoiceId: invoice.id, status: { in: ["SETTLING", "SETTLED"] } },
+  });
+  if (paying > 0) throw paymentRefused("quote_used", "This checkout is already being paid; ask again.");
   return invoice;
 }
 
@@ -212,10 +237,12 @@ async function recordPayment(
           id: newId("x402Settlement"),
           organizationId: invoice.organizationId,
           invoiceId: invoice.id,
+          resourceKind: quote.resource.kind,
           ...key,
           amount: authorization.value,
           payTo: quote.payTo.toLowerCase(),
-          validBefore: new Date(Number(authorization.validBefore) * 1000),
+          // An authorization may be valid "forever" (any uint256): capped at the latest Date.
+          validBefore: new Date(Math.min(Number(authorization.validBefore), maxDateSeconds) * 1000),
           createdAt: now,
         },
       });
@@ -225,6 +252,9 @@ async function recordPayment(
     // Another authorization paid this quote first: its deposit address is that invoice's now.
     if (isUniqueViolation(error))
       throw paymentRefused("quote_used", "This quote was already paid by another payment; ask again.");
+    // The session can no longer be paid (expired meanwhile): the fresh quote says why (409, 410).
+    if (error instanceof ServiceError && error.status === 400)
+      throw paymentRefused(error.code, error.message);
     throw error;
   }
 }
@@ -232,70 +262,86 @@ async function recordPayment(
 type Authorization = z.output<typeof paymentPayloadSchema>["payload"]["authorization"];
 type SettlementKey = { network: string; asset: string; payer: string; nonce: string };
 
-/** Asks the facilitator to settle, holding the row's lock, and records the outcome on the row. */
-async function settle(
-  database: Db,
-  row: X402Settlement,
-  facilitator: FacilitatorClient,
-  payload: PaymentPayload,
-  requirements: PaymentRequirements,
-): Promise<X402Settlement> {
-  return database.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<X402Settlement[]>`
-      SELECT * FROM "X402Settlement" WHERE "id" = ${row.id} FOR UPDATE`;
-    if (locked.status !== "SETTLING") return locked;
-    let outcome: { transaction: string | null; errorReason: string | null };
-    try {
-      const settled = await facilitator.settle(payload, requirements).catch((error): SettleResponse => {
-        // A facilitator's refusal arrives as an HTTP error over HTTPFacilitatorClient.
-        if (!(error instanceof SettleError)) throw error;
-        return {
-          success: false,
-          errorReason: error.errorReason,
-          transaction: "",
-          network: requirements.network,
-        };
-      });
-      outcome = settled.success
-        ? { transaction: settled.transaction, errorReason: null }
-        : {
-            transaction: settled.transaction || null,
-            errorReason: settled.errorReason ?? "settlement_failed",
-          };
-      metrics().x402Settlements.inc({ result: settled.success ? "settled" : "failed" });
-    } catch (error) {
-      log.warn({ err: error, settlementId: row.id }, "x402 facilitator settle failed");
-      metrics().x402Settlements.inc({ result: "error" });
-      outcome = { transaction: null, errorReason: "facilitator_unavailable" };
-    }
-    return tx.x402Settlement.update({
-      where: { id: row.id },
-      data: { status: outcome.errorReason ? "FAILED" : "SETTLED", ...outcome },
-    });
-  }, settleTransaction);
+type Settling = {
+  facilitator: FacilitatorClient;
+  payload: PaymentPayload;
+  requirements: PaymentRequirements;
+  asset: X402Payable;
+  quote: X402Quote;
+  now: Date;
+};
+type Outcome = { transaction: string | null; errorReason: string | null };
+
+/** The transfer's own record on chain: settled when the token used the authorization. */
+async function onChain(row: X402Settlement, { asset }: Settling): Promise<Outcome | undefined> {
+  const use = await findAuthorizationUse(asset.network, row).catch((error) => {
+    log.warn({ err: error, settlementId: row.id }, "x402 authorization state unreadable");
+    return { used: false, transaction: null };
+  });
+  return use.used ? { transaction: use.transaction, errorReason: null } : undefined;
 }
 
 /**
- * A paylink's session and invoice exist only for this payment: when it is not settled they are
- * withdrawn (the session expires, the invoice is overdue at once), so nothing waits to be paid. A
- * merchant's session keeps its invoice open: the buyer may still pay it, over x402 or the page.
+ * The facilitator's answer, or undefined when it is not known yet (submitted, not mined). An
+ * answer lost on the way (facilitator unreachable, timeout) is decided on chain: the transfer
+ * happened or it did not. A recovery looks on chain first: the lost settler may have finished.
  */
-async function withdrawUnpaid(database: Db, row: X402Settlement, quote: X402Quote, now: Date) {
-  if (quote.resource.kind !== "paylink") return;
-  await transactWithEvents(database, async (tx) => {
-    const invoice = await tx.invoice.findUniqueOrThrow({
-      where: { id: row.invoiceId },
-      include: { checkoutSession: true },
+async function settlementOutcome(row: X402Settlement, settling: Settling, recovering: boolean) {
+  const { facilitator, payload, requirements } = settling;
+  if (recovering) {
+    const settled = await onChain(row, settling);
+    if (settled) return settled;
+  }
+  let answer: SettleResponse;
+  try {
+    answer = await facilitator.settle(payload, requirements);
+  } catch (error) {
+    if (error instanceof SettleError) {
+      // A facilitator's refusal arrives as an HTTP error over HTTPFacilitatorClient.
+      answer = {
+        success: false,
+        errorReason: error.errorReason,
+        transaction: "",
+        network: requirements.network,
+      };
+    } else {
+      log.warn({ err: error, settlementId: row.id }, "x402 facilitator settle failed");
+      metrics().x402Settlements.inc({ result: "error" });
+      return (await onChain(row, settling)) ?? { transaction: null, errorReason: "facilitator_unavailable" };
+    }
+  }
+  if (!answer.success && answer.errorReason === "settlement_pending") return undefined;
+  metrics().x402Settlements.inc({ result: answer.success ? "settled" : "failed" });
+  return answer.success
+    ? { transaction: answer.transaction, errorReason: null }
+    : { transaction: answer.transaction || null, errorReason: answer.errorReason ?? "settlement_failed" };
+}
+
+/**
+ * Settles the row's authorization holding the row's lock (copies wait on it), records the
+ * outcome, and withdraws a paylink's invoice that was not paid. Left SETTLING while pending.
+ */
+async function settleRow(
+  database: Db,
+  id: string,
+  settling: Settling,
+  recovering: boolean,
+): Promise<X402Settlement> {
+  let failed = false;
+  const row = await database.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<X402Settlement[]>`
+      SELECT * FROM "X402Settlement" WHERE "id" = ${id} FOR UPDATE`;
+    if (locked.status !== "SETTLING") return locked;
+    const outcome = await settlementOutcome(locked, settling, recovering);
+    if (!outcome) return locked;
+    failed = outcome.errorReason !== null;
+    return tx.x402Settlement.update({
+      where: { id },
+      data: { status: failed ? "FAILED" : "SETTLED", ...outcome },
     });
-    const withdrawn = transitionSession(invoice.checkoutSession, "withdraw", now);
-    if (withdrawn.ok)
-      await tx.checkoutSession.update({
-        where: { id: invoice.checkoutSessionId },
-        data: { status: withdrawn.status, expiresAt: now },
-      });
-    await tx.invoice.update({ where: { id: invoice.id }, data: { deadline: now } });
-    await updateInvoiceFromPayments(tx, invoice.id, now);
-  });
+  }, settleTransaction);
+  if (failed) await withdrawUnpaidX402Invoice(database, row, settling.now);
+  return row;
 }
 
 /**
@@ -326,12 +372,15 @@ export async function settleX402Payment(
     nonce: authorization.nonce.toLowerCase(),
   };
 
+  const paymentPayload = received as PaymentPayload;
+  const settling: Settling = { facilitator, payload: paymentPayload, requirements, asset, quote, now };
+  const recover = (id: string) => () => settleRow(database, id, settling, true);
+
   const known = await database.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
-  if (known) return storedResult(database, known.id);
+  if (known) return storedResult(database, known.id, recover(known.id));
   if (now.getTime() > new Date(quote.expiresAt).getTime())
     throw paymentRefused("quote_expired", "The quote has expired; ask again.");
 
-  const paymentPayload = received as PaymentPayload;
   const verified = await facilitator.verify(paymentPayload, requirements).catch((error): VerifyResponse => {
     if (error instanceof VerifyError) return { isValid: false, invalidReason: error.invalidReason };
     log.warn({ err: error }, "x402 facilitator verify failed");
@@ -348,8 +397,6 @@ export async function settleX402Payment(
   }
 
   const { row, created } = await recordPayment(database, { quote, asset, key, authorization, now });
-  if (!created) return storedResult(database, row.id);
-  const settled = await settle(database, row, facilitator, paymentPayload, requirements);
-  if (settled.status === "FAILED") await withdrawUnpaid(database, settled, quote, now);
-  return storedResult(database, row.id);
+  if (created) await settleRow(database, row.id, settling, false);
+  return storedResult(database, row.id, recover(row.id));
 }

@@ -11,6 +11,7 @@ import { refundOperations } from "@/lib/refunds/openapi";
 import { subscriptionOperations } from "@/lib/subscriptions/openapi";
 import { sweepOperations } from "@/lib/sweeps/openapi";
 import { webhookOperations } from "@/lib/webhooks/openapi";
+import { x402Operations } from "@/lib/x402/openapi";
 
 // Every domain's operations; a new domain adds its list here. This module sits beside its route,
 // above lib, because it is the one place that depends on every domain.
@@ -25,6 +26,7 @@ export const allOperations = [
   ...subscriptionOperations,
   ...sweepOperations,
   ...refundOperations,
+  ...x402Operations,
 ];
 
 const tags = {
@@ -38,6 +40,7 @@ const tags = {
   Subscriptions: "Recurring prices: renewal invoices the customer pays each period",
   Settlement: "Funds swept from deposit addresses to the settlement wallets",
   Refunds: "Money given back to buyers on chain, from the refund wallet",
+  x402: "Agents pay paylinks and checkout sessions over HTTP 402 (x402 v2), no account needed",
   Service: "Liveness and readiness",
 };
 

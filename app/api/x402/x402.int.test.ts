@@ -1,6 +1,7 @@
 // x402 over real HTTP with the official client (@x402/fetch, @x402/evm's exact scheme), against a
 // real Hardhat node, real PostgreSQL and this process's built-in facilitator (lib/x402/).
 process.env.SERVICE_SWEEPER = "in-process";
+process.env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE = "100";
 
 import { randomUUID } from "node:crypto";
 import {
@@ -23,6 +24,7 @@ import { scanNetwork } from "@/lib/payments/scan-network";
 import { advanceRefunds } from "@/lib/refunds/advance-refunds";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { x402IndexRange } from "@/lib/x402/quote-x402-payment";
+import { readX402Quote, signX402Quote } from "@/lib/x402/x402-quote-token";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { serveApp } from "@/scripts/test-support/serve-route";
@@ -64,6 +66,7 @@ async function agent(usdc = "100") {
 async function paylink(
   amount = "5.00",
   recurring: { recurringInterval: "month"; recurringIntervalCount: number } | null = null,
+  currency = "USD",
 ) {
   const merchant = await createTestOrganization();
   const row = await db().paylink.create({
@@ -73,7 +76,7 @@ async function paylink(
       name: "API credits",
       description: "1,000 API calls",
       amount,
-      currency: "USD",
+      currency,
       ...recurring,
     },
   });
@@ -156,6 +159,29 @@ describe("GET /api/x402/paylinks/{id} without a payment", () => {
     expect((await response.json()).error.code).toBe(code);
   });
 
+  it("limits x402 requests per client address: 429 JSON with Retry-After once the minute's budget is spent", async () => {
+    const url = `${app.url}/api/x402/paylinks/${randomUUID()}`;
+    const from = { "x-client-address": "198.51.100.9" };
+    const answers = await Promise.all(Array.from({ length: 100 }, () => fetch(url, { headers: from })));
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([404]));
+    const limited = await fetch(url, { headers: from });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^[0-9]+$/);
+    expect((await limited.json()).error.code).toBe("rate_limited");
+    expect((await fetch(url, { headers: { "x-client-address": "198.51.100.10" } })).status).toBe(404);
+  });
+
+  it("quotes another currency through the price feeds, and answers 503 when it has none", async () => {
+    const euro = await paylink("10.00", null, "EUR");
+    const { paymentRequired, body } = await quote(euro.url);
+    expect(paymentRequired.accepts[0].amount).toBe("10800000");
+    expect(body).toMatchObject({ amount: "10.00", currency: "EUR", accepts: [{ amount: "10.800000" }] });
+    const yen = await paylink("1000", null, "JPY");
+    const response = await fetch(yen.url);
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.code).toBe("quote_unavailable");
+  });
+
   it("answers a disabled paylink 404", async () => {
     const { paylink: row, url } = await paylink();
     await db().paylink.update({ where: { id: row.id }, data: { enabled: false } });
@@ -193,6 +219,10 @@ describe("paying a paylink with the official client", () => {
 
     const invoice = await db().invoice.findFirstOrThrow({ where: { organizationId: organization.id } });
     expect(invoice.derivationIndex).toBeGreaterThanOrEqual(x402IndexRange.from);
+    // The sweeper derives the key of a deposit address in the x402 range like any other.
+    expect(sweeperKeysFromMnemonic(hardhatMnemonic).deposit(invoice.derivationIndex).address).toBe(
+      getAddress(invoice.depositAddress),
+    );
     expect(getAddress(invoice.depositAddress)).toBe(getAddress(body.payment.depositAddress));
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("5", 6));
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("15", 6));
@@ -294,8 +324,27 @@ describe("paying a checkout session", () => {
     expect(paymentRequired.accepts[0]).toMatchObject({ amount: "2000000" });
     expect(getAddress(paymentRequired.accepts[0].payTo)).toBe(getAddress(started.json.depositAddress));
     const { pay } = await agent();
+    const late = await agent();
+    const latePayment = await late.client.createPaymentPayload(paymentRequired);
     expect((await pay(url)).status).toBe(200);
     expect(await devnet.usdcBalance(started.json.depositAddress)).toBe(parseUnits("3", 6));
+    // A second payer on the same invoice would overpay it: refused, nothing moved.
+    const second = await send(url, latePayment);
+    expect(second.status).toBe(402);
+    expect((await second.json()).error.code).toBe("quote_used");
+    expect(await devnet.usdcBalance(late.account.address)).toBe(parseUnits("100", 6));
+  });
+
+  it("answers a session that expired between quote and payment 410, and moves nothing", async () => {
+    const { id, url } = await session("1.00");
+    const { account, client } = await agent("5");
+    const { paymentRequired } = await quote(url);
+    await db().checkoutSession.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const response = await send(url, await signed(client, paymentRequired));
+    expect(response.status).toBe(410);
+    expect((await response.json()).error.code).toBe("session_expired");
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("5", 6));
+    expect(await db().invoice.count({ where: { checkoutSessionId: id } })).toBe(0);
   });
 
   it("answers an expired session 410", async () => {
@@ -368,6 +417,20 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
       },
     },
     {
+      name: "a quote past its expiry",
+      code: "quote_expired",
+      payment: ({ client, required }) => {
+        const [option] = required.accepts;
+        const quote = readX402Quote(option.extra.quote);
+        if (!quote) throw new Error("the 402 carries no quote");
+        const expired = signX402Quote({ ...quote, expiresAt: new Date(Date.now() - 1000).toISOString() });
+        return signed(client, {
+          ...required,
+          accepts: [{ ...option, extra: { ...option.extra, quote: expired } }],
+        });
+      },
+    },
+    {
       name: "a quote not signed by this service",
       code: "quote_invalid",
       payment: ({ client, required }) =>
@@ -395,6 +458,13 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
     expect(
       decodePaymentRequiredHeader(response.headers.get("PAYMENT-REQUIRED") as string).accepts,
     ).toHaveLength(1);
+    expect(decodePaymentResponseHeader(response.headers.get("PAYMENT-RESPONSE") as string)).toEqual({
+      success: false,
+      errorReason: body.error.code,
+      transaction: "",
+      network: "eip155:31337",
+      payer: account.address,
+    });
     expect(await devnet.usdcBalance(account.address)).toBe(before);
     expect(await db().invoice.count({ where: { organizationId: organization.id } })).toBe(0);
   });
@@ -404,6 +474,7 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
     const response = await fetch(url, { headers: { "PAYMENT-SIGNATURE": "not base64 json" } });
     expect(response.status).toBe(402);
     expect((await response.json()).error.code).toBe("invalid_payment");
+    expect(response.headers.get("PAYMENT-RESPONSE")).toBeNull();
   });
 
   it("refuses a payment for another resource", async () => {
@@ -439,6 +510,19 @@ describe("exactly once", () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get("PAYMENT-RESPONSE")).toBe(headers[0]);
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+  });
+
+  it("takes an authorization valid for ages (any uint256 validBefore)", async () => {
+    const { url } = await paylink("1.00");
+    const { account, client } = await agent("5");
+    const { paymentRequired } = await quote(url);
+    const payment = await signed(client, {
+      ...paymentRequired,
+      accepts: [{ ...paymentRequired.accepts[0], maxTimeoutSeconds: 10 ** 15 }],
+    });
+    const response = await send(url, { ...payment, accepted: paymentRequired.accepts[0] });
+    expect(response.status).toBe(200);
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("4", 6));
   });
 
   it("refuses a second authorization on a quote already paid", async () => {

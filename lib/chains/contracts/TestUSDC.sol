@@ -136,6 +136,7 @@ contract TestUSDC is ERC20, EIP712 {
         bytes32 digest =
             _hashTypedDataV4(keccak256(abi.encode(typehash, from, to, value, validAfter, validBefore, nonce)));
         require(SignatureChecker.isValidSignatureNow(from, digest, signature), "TestUSDC: invalid signature");
+        require(balanceOf(from) >= value, "TestUSDC: transfer amount exceeds balance");
         _authorizationStates[from][nonce] = true;
         emit AuthorizationUsed(from, nonce);
         _transfer(from, to, value);

@@ -6,6 +6,7 @@ CREATE TABLE "X402Settlement" (
     "id" TEXT NOT NULL,
     "organizationId" TEXT NOT NULL,
     "invoiceId" TEXT NOT NULL,
+    "resourceKind" TEXT NOT NULL,
     "network" TEXT NOT NULL,
     "asset" TEXT NOT NULL,
     "payer" TEXT NOT NULL,

@@ -1,0 +1,224 @@
+import { x402Client } from "@x402/core/client";
+import type { FacilitatorClient } from "@x402/core/server";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { type Address, type Hex, parseUnits } from "viem";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testUsdcEip3009 } from "@/lib/chains/devnet";
+import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { createBuiltInFacilitator } from "./create-built-in-facilitator";
+import { devnetFacilitatorWalletCoin } from "./fund-devnet-facilitator-wallet";
+import { x402Networks } from "./x402-networks";
+
+// The built-in facilitator on a real devnet, paid by x402's own EVM client (an independent
+// implementation of the payer's side): it verifies and settles EIP-3009 authorizations with the
+// facilitator wallet's gas, never the payer's, and refuses what it was not set up for.
+
+const mnemonic =
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+let devnet: TestDevnet;
+let facilitator: FacilitatorClient;
+let facilitatorWallet: Address;
+const merchant = privateKeyToAccount(generatePrivateKey()).address;
+
+beforeAll(async () => {
+  devnet = await startTestDevnet({ confirmations: 1, priceFeeds: false, mnemonic });
+  facilitator = createBuiltInFacilitator({ mnemonic, networks: [devnet.network] });
+  facilitatorWallet = sweeperKeysFromMnemonic(mnemonic).facilitatorWallet(devnet.network.chainId).address;
+}, 120_000);
+afterAll(async () => devnet?.stop());
+
+function requirements(changes: Partial<PaymentRequirements> = {}): PaymentRequirements {
+  return {
+    scheme: "exact",
+    network: "eip155:31337",
+    asset: devnet.usdc,
+    amount: parseUnits("1.25", 6).toString(),
+    payTo: merchant,
+    maxTimeoutSeconds: 300,
+    extra: { ...testUsdcEip3009 },
+    ...changes,
+  };
+}
+
+/** What x402's client signs for `accepted`, as an agent paying the resource would. */
+async function pay(payer: PrivateKeyAccount, accepted = requirements()): Promise<PaymentPayload> {
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: payer });
+  // The devnet's token is none the client knows: allowed by name, as an operator would.
+  client.setSpendControls({ allowedAssets: [{ network: "eip155:31337", asset: devnet.usdc }] });
+  return client.createPaymentPayload({
+    x402Version: 2,
+    resource: { url: "http://merchant.test/report", description: "a report", mimeType: "application/json" },
+    accepts: [accepted],
+  });
+}
+
+async function fundedPayer(amount = "5") {
+  const payer = privateKeyToAccount(generatePrivateKey());
+  await devnet.mintUsdc(payer.address, amount);
+  return payer;
+}
+
+describe("the built-in x402 facilitator", () => {
+  it("lists the devnet's exact scheme and its facilitator wallet", async () => {
+    const supported = await facilitator.getSupported();
+    expect(supported.kinds).toEqual([{ x402Version: 2, scheme: "exact", network: "eip155:31337" }]);
+    expect(supported.signers).toEqual({ "eip155:*": [facilitatorWallet] });
+  });
+
+  it("verifies and settles a payment, its gas paid by the facilitator wallet", async () => {
+    const payer = await fundedPayer();
+    const payment = await pay(payer);
+    const merchantBefore = await devnet.usdcBalance(merchant);
+    expect(await facilitator.verify(payment, requirements())).toEqual({
+      isValid: true,
+      invalidReason: undefined,
+      payer: payer.address,
+    });
+    const settled = await facilitator.settle(payment, requirements());
+    expect(settled).toMatchObject({ success: true, network: "eip155:31337", payer: payer.address });
+    const receipt = await devnet.client.getTransactionReceipt({ hash: settled.transaction as Hex });
+    expect(receipt).toMatchObject({ status: "success", from: facilitatorWallet.toLowerCase() });
+    expect(await devnet.usdcBalance(payer.address)).toBe(parseUnits("3.75", 6));
+    expect((await devnet.usdcBalance(merchant)) - merchantBefore).toBe(parseUnits("1.25", 6));
+    expect(await devnet.client.getBalance({ address: payer.address })).toBe(0n);
+    // Topped up on the devnet when first needed, and the gas came out of it.
+    expect(await devnet.client.getBalance({ address: facilitatorWallet })).toBeLessThan(
+      parseUnits(devnetFacilitatorWalletCoin, 18),
+    );
+
+    // The same authorization again: refused, and nothing moves.
+    expect(await facilitator.settle(payment, requirements())).toMatchObject({
+      success: false,
+      errorReason: "invalid_exact_evm_nonce_already_used",
+    });
+    // Verification simulates the transfer, then names the cause through Multicall3 (which the
+    // devnet has at its usual address, lib/chains/devnet.ts).
+    expect(await facilitator.verify(payment, requirements())).toMatchObject({
+      isValid: false,
+      invalidReason: "invalid_exact_evm_nonce_already_used",
+      invalidMessage: expect.stringMatching(/authorization is used or canceled/),
+    });
+    expect(await devnet.usdcBalance(payer.address)).toBe(parseUnits("3.75", 6));
+  });
+
+  it("refuses more than the payer holds, settling nothing", async () => {
+    const payer = await fundedPayer();
+    const accepted = requirements({ amount: parseUnits("50", 6).toString() });
+    const payment = await pay(payer, accepted);
+    expect(await facilitator.verify(payment, accepted)).toMatchObject({
+      isValid: false,
+      invalidReason: "invalid_exact_evm_insufficient_balance",
+      invalidMessage: expect.stringMatching(/transfer amount exceeds balance/),
+    });
+    expect(await facilitator.settle(payment, accepted)).toMatchObject({
+      success: false,
+      errorReason: "invalid_exact_evm_insufficient_balance",
+    });
+    expect(await devnet.usdcBalance(payer.address)).toBe(parseUnits("5", 6));
+  });
+
+  it("settles five authorizations at once, each with its own nonce", async () => {
+    const payers = await Promise.all([1, 2, 3, 4, 5].map(() => privateKeyToAccount(generatePrivateKey())));
+    // Minted one after the other: the funder signs locally.
+    for (const payer of payers) await devnet.mintUsdc(payer.address, "5");
+    const payments = await Promise.all(payers.map((payer) => pay(payer)));
+    const merchantBefore = await devnet.usdcBalance(merchant);
+    const results = await Promise.all(payments.map((payment) => facilitator.settle(payment, requirements())));
+    expect(results.map((result) => result.success)).toEqual([true, true, true, true, true]);
+    const transactions = await Promise.all(
+      results.map((result) => devnet.client.getTransaction({ hash: result.transaction as Hex })),
+    );
+    expect(new Set(transactions.map((transaction) => transaction.nonce)).size).toBe(5);
+    expect(transactions.every((transaction) => transaction.from === facilitatorWallet.toLowerCase())).toBe(
+      true,
+    );
+    expect((await devnet.usdcBalance(merchant)) - merchantBefore).toBe(parseUnits("6.25", 6));
+    for (const payer of payers) expect(await devnet.usdcBalance(payer.address)).toBe(parseUnits("3.75", 6));
+  });
+
+  const refusals: [
+    string,
+    (payer: PrivateKeyAccount) => Promise<[PaymentPayload, PaymentRequirements]>,
+    string,
+  ][] = [
+    [
+      "a signature by someone else",
+      async (payer) => {
+        const payment = await pay(payer);
+        const forged = await pay(privateKeyToAccount(generatePrivateKey()));
+        return [
+          { ...payment, payload: { ...payment.payload, signature: forged.payload.signature } },
+          requirements(),
+        ];
+      },
+      "invalid_exact_evm_signature",
+    ],
+    [
+      "a window that has closed",
+      async (payer) => {
+        const accepted = requirements({ maxTimeoutSeconds: 1 });
+        return [await pay(payer, accepted), accepted];
+      },
+      "invalid_exact_evm_payload_authorization_valid_before",
+    ],
+    [
+      "another amount than required",
+      async (payer) => [await pay(payer), requirements({ amount: parseUnits("2", 6).toString() })],
+      "invalid_exact_evm_payload_authorization_value_mismatch",
+    ],
+    [
+      "another payee than required",
+      async (payer) => [await pay(payer), requirements({ payTo: devnet.wallet.account.address })],
+      "invalid_exact_evm_recipient_mismatch",
+    ],
+    [
+      "a token that is not configured",
+      async (payer) => {
+        const accepted = requirements({ asset: `0x${"1".repeat(40)}` });
+        return [await pay(payer), accepted];
+      },
+      "invalid_payment_requirements",
+    ],
+    [
+      "a network that is not configured",
+      async (payer) => [await pay(payer), requirements({ network: "eip155:8453" })],
+      "invalid_payment_requirements",
+    ],
+    [
+      "another scheme",
+      async (payer) => [await pay(payer), requirements({ scheme: "upto" })],
+      "unsupported_scheme",
+    ],
+  ];
+  it.each(refusals)("refuses %s, settling nothing", async (_label, make, reason) => {
+    const payer = await fundedPayer();
+    const [payment, required] = await make(payer);
+    expect(await facilitator.verify(payment, required)).toMatchObject({
+      isValid: false,
+      invalidReason: reason,
+    });
+    expect(await facilitator.settle(payment, required)).toMatchObject({
+      success: false,
+      errorReason: reason,
+    });
+    expect(await devnet.usdcBalance(payer.address)).toBe(parseUnits("5", 6));
+  });
+
+  it("is listed by x402Networks with the devnet token's domain", () => {
+    expect(x402Networks([devnet.network])).toEqual([
+      {
+        networkId: "devnet",
+        network: "eip155:31337",
+        chainId: 31337,
+        symbol: "USDC",
+        asset: devnet.usdc,
+        decimals: 6,
+        eip712: testUsdcEip3009,
+      },
+    ]);
+  });
+});

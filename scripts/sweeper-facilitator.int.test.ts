@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { x402Client } from "@x402/core/client";
+import { HTTPFacilitatorClient } from "@x402/core/server";
+import type { PaymentRequirements } from "@x402/core/types";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { parseUnits } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testUsdcEip3009 } from "@/lib/chains/devnet";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+
+// `npm run sweeper` with SERVICE_X402_FACILITATOR_PORT as a real process: the web tier's x402
+// client (x402's HTTPFacilitatorClient with the bearer token) settles a payment through it.
+const root = path.resolve(import.meta.dirname, "..");
+const token = "sweeper-facilitator-token";
+let devnet: TestDevnet;
+let sweeper: ChildProcess | undefined;
+
+/** A port free now, for the sweeper to listen on. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  devnet = await startTestDevnet({ confirmations: 1, priceFeeds: false });
+}, 120_000);
+afterAll(async () => {
+  if (sweeper?.exitCode === null) {
+    try {
+      process.kill(-(sweeper.pid as number), "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  await devnet?.stop();
+});
+
+describe("npm run sweeper with SERVICE_X402_FACILITATOR_PORT", () => {
+  it("serves the x402 facilitator the web tier settles through, and stops on SIGTERM", async () => {
+    const port = await freePort();
+    sweeper = spawn(
+      process.execPath,
+      [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/sweeper.ts"],
+      {
+        cwd: root,
+        stdio: "ignore",
+        detached: true,
+        env: {
+          ...process.env,
+          SERVICE_SWEEPER: "separate",
+          LOG_LEVEL: "silent",
+          SERVICE_X402_FACILITATOR_PORT: String(port),
+          SERVICE_X402_FACILITATOR_TOKEN: token,
+        },
+      },
+    );
+    const client = new HTTPFacilitatorClient({
+      url: `http://127.0.0.1:${port}`,
+      createAuthHeaders: async () => {
+        const headers = { Authorization: `Bearer ${token}` };
+        return { verify: headers, settle: headers, supported: headers };
+      },
+    });
+    for (const deadline = Date.now() + 120_000; ; await sleep(250)) {
+      const supported = await client.getSupported().catch(() => undefined);
+      if (supported) {
+        expect(supported.kinds).toEqual([{ x402Version: 2, scheme: "exact", network: "eip155:31337" }]);
+        break;
+      }
+      if (Date.now() > deadline || sweeper.exitCode !== null)
+        throw new Error("the facilitator did not start");
+    }
+
+    const payer = privateKeyToAccount(generatePrivateKey());
+    const merchant = privateKeyToAccount(generatePrivateKey()).address;
+    await devnet.mintUsdc(payer.address, "3");
+    const requirements: PaymentRequirements = {
+      scheme: "exact",
+      network: "eip155:31337",
+      asset: devnet.usdc,
+      amount: parseUnits("2", 6).toString(),
+      payTo: merchant,
+      maxTimeoutSeconds: 300,
+      extra: { ...testUsdcEip3009 },
+    };
+    const payerClient = new x402Client();
+    registerExactEvmScheme(payerClient, { signer: payer });
+    payerClient.setSpendControls({ allowedAssets: [{ network: "eip155:31337", asset: devnet.usdc }] });
+    const payload = await payerClient.createPaymentPayload({
+      x402Version: 2,
+      resource: { url: "http://merchant.test/data" },
+      accepts: [requirements],
+    });
+    expect(await client.settle(payload, requirements)).toMatchObject({ success: true, payer: payer.address });
+    expect(await devnet.usdcBalance(merchant)).toBe(parseUnits("2", 6));
+    expect(await devnet.usdcBalance(payer.address)).toBe(parseUnits("1", 6));
+
+    const exited = new Promise((resolve) => sweeper?.once("exit", resolve));
+    process.kill(-(sweeper.pid as number), "SIGTERM");
+    await exited;
+    await expect(client.getSupported()).rejects.toThrow();
+  }, 240_000);
+});
