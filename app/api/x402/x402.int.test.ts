@@ -469,6 +469,15 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
     expect(await db().invoice.count({ where: { organizationId: organization.id } })).toBe(0);
   });
 
+  it("refuses a payer without the funds, and creates nothing", async () => {
+    const { url, organization } = await paylink("1.00");
+    const { pay } = await agent("0");
+    const response = await pay(url);
+    expect(response.status).toBe(402);
+    expect((await response.json()).error.code).toMatch(/insufficient/);
+    expect(await db().invoice.count({ where: { organizationId: organization.id } })).toBe(0);
+  });
+
   it("refuses a PAYMENT-SIGNATURE that is not a payment", async () => {
     const { url } = await paylink();
     const response = await fetch(url, { headers: { "PAYMENT-SIGNATURE": "not base64 json" } });
