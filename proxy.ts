@@ -2,6 +2,7 @@ import { type NextRequest, NextResponse } from "next/server";
 import { sessionCookieName } from "./lib/auth/session-cookie";
 import { config as serviceConfig } from "./lib/config";
 import { ServiceError } from "./lib/errors";
+import { paymentLinkHeader } from "./lib/http/payment-link";
 import { requestIdFor, requestIdHeader } from "./lib/http/request-id";
 import { formTargetsFor, newNonce, nonceHeader, securityHeaders } from "./lib/http/security-headers";
 import { tooManyRequestsPage } from "./lib/http/too-many-requests-page";
@@ -57,6 +58,10 @@ export async function proxy(request: NextRequest) {
       : NextResponse.next({ request: { headers } });
   response.headers.set("X-Request-Id", requestId);
   for (const [name, value] of Object.entries(secure)) response.headers.set(name, value);
+  // A pay address points agents at its x402 resource (lib/http/payment-link.ts); set here because
+  // the hosted page, a server component, cannot set its own headers.
+  const paymentLink = refused ? null : paymentLinkHeader(request.method, request.nextUrl.pathname);
+  if (paymentLink) response.headers.append("Link", paymentLink);
   return response;
 }
 

@@ -390,6 +390,20 @@ export function checkoutUrl(id: string): string {
   return `${config().payBaseUrl}/${id}`;
 }
 
+// The x402 resources (docs/agents.md, "Agents that pay") are API routes, so they live on the base
+// URL, not the pay URL. Here beside checkoutUrl rather than in lib/x402: the checkout and paylink
+// serializers need them, and lib/x402 imports those folders (scripts/folder-cycles.test.ts).
+
+/** Where an agent pays a paylink with x402; each payment opens and completes a fresh session. */
+export function paylinkX402Url(paylinkId: string): string {
+  return `${config().baseUrl}/api/x402/paylinks/${paylinkId}`;
+}
+
+/** Where an agent pays a checkout session with x402. */
+export function checkoutSessionX402Url(sessionId: string): string {
+  return `${config().baseUrl}/api/x402/checkout-sessions/${sessionId}`;
+}
+
 /** The symbol of a configured network's native coin ("ETH", "POL"), the unit of gas balances. */
 export function nativeCoinSymbol(networkId: string): string {
   const network = config().networks.find((candidate) => candidate.id === networkId);

@@ -3,18 +3,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { erc20Abi, type Hex, parseEther, parseUnits } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
+import { devnetBuyer } from "@/lib/chains/devnet-account";
 import { hardhatChainId } from "@/lib/chains/networks";
 import { db } from "@/lib/db/client";
 import { devnetRefundWalletFunds } from "@/lib/refunds/fund-devnet-refund-wallet";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { type DevnetSetup, setUpDevnet } from "./devnet-setup";
+import { type DevnetSetup, devnetBuyerUsdc, setUpDevnet } from "./devnet-setup";
 
 let setup: DevnetSetup | undefined;
 afterAll(async () => setup?.devnet.stop());
 
 describe("the zero-setup devnet", () => {
-  it("starts with the sweeper's gas wallet and the demo merchant's refund wallet funded, so sweeps and refunds work at once", async () => {
+  it("starts with the sweeper's gas wallet, the demo merchant's refund wallet and the test buyer funded, so sweeps, refunds and x402 payments work at once", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "devnet-setup-"));
     // The zero-setup start creates the demo merchant before the devnet (scripts/start.ts).
     const { organization: demo } = await createTestOrganization();
@@ -42,5 +43,8 @@ describe("the zero-setup devnet", () => {
     expect(await client.getBalance({ address: keys.gasWallet(hardhatChainId).address })).toBe(
       parseEther("100"),
     );
+    // The key `npm start` prints for agents paying with x402.
+    expect(await usdcOf(devnetBuyer.address)).toBe(parseUnits(devnetBuyerUsdc, 6));
+    expect(await client.getBalance({ address: devnetBuyer.address })).toBeGreaterThan(parseEther("1"));
   }, 120_000);
 });

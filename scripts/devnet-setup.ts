@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import { createWalletClient, http, parseEther } from "viem";
+import { createWalletClient, http, parseAbi, parseEther, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
 import {
   type Devnet,
@@ -17,7 +17,7 @@ import {
   devnetNetwork,
   startDevnet,
 } from "../lib/chains/devnet";
-import { devnetFunder } from "../lib/chains/devnet-account";
+import { devnetBuyer, devnetFunder } from "../lib/chains/devnet-account";
 import { hardhatChainId, type NetworkConfig } from "../lib/chains/networks";
 import type { Db } from "../lib/db/client";
 import { fundDevnetRefundWallet } from "../lib/refunds/fund-devnet-refund-wallet";
@@ -25,6 +25,9 @@ import { forgetDevnetChain } from "../lib/sweeps/forget-devnet-chain";
 import { sweeperKeysFromMnemonic } from "../lib/sweeps/sweeper-keys";
 
 export type DevnetSetup = { devnet: Devnet; network: NetworkConfig; env: Record<string, string> };
+
+/** The test USDC the devnet's test buyer (`devnetBuyer`) holds after every start. */
+export const devnetBuyerUsdc = "10000";
 
 async function localMnemonic(dataDir: string): Promise<string> {
   const file = path.join(dataDir, "devnet-mnemonic");
@@ -58,6 +61,15 @@ export async function setUpDevnet(options: {
   });
   const keys = sweeperKeysFromMnemonic(mnemonic);
   await funder.sendTransaction({ to: keys.gasWallet(hardhatChainId).address, value: parseEther("100") });
+  // The test buyer an agent pays with over x402 (the start prints its key): test USDC to sign
+  // EIP-3009 transfers of; Hardhat gives it ETH already. Test USDC lets anyone mint.
+  const minted = await funder.writeContract({
+    address: usdc,
+    abi: parseAbi(["function mint(address to, uint256 amount)"]),
+    functionName: "mint",
+    args: [devnetBuyer.address, parseUnits(devnetBuyerUsdc, 6)],
+  });
+  await devnet.client.waitForTransactionReceipt({ hash: minted });
   // The organizations' refund wallets, funded with coin for fees and test USDC, so the demo's
   // refunds go out at once; all at once (the node assigns the funder's nonces), so a database with
   // many merchants does not hold the start up a block per wallet.

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { devnetBuyer, devnetBuyerKey } from "../lib/chains/devnet-account";
 import { closeDb, createDb, type Db } from "../lib/db/client";
 import type { EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { applyMigrations } from "../lib/db/schema-engine";
@@ -13,7 +14,7 @@ import { type DemoCredentials, ensureDemoOrganization } from "../lib/organizatio
 import { buildIfNeeded } from "./build-if-needed";
 import { configOrExit } from "./config-or-exit";
 import { startRecordedEmbeddedPostgres } from "./database";
-import { type DevnetSetup, setUpDevnet } from "./devnet-setup";
+import { type DevnetSetup, devnetBuyerUsdc, setUpDevnet } from "./devnet-setup";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -131,6 +132,8 @@ function banner(demo: DemoCredentials | null) {
   if (chain) {
     lines.push(
       `  devnet:   ${chain.devnet.rpcUrl} (chain ${chain.network.chainId}), ETH and test USDC ${chain.network.tokens[0].address}`,
+      // Hardhat's public development key, so an agent can pay with x402 here at once.
+      `  buyer:    ${devnetBuyer.address} holds ${devnetBuyerUsdc} test USDC; key ${devnetBuyerKey} (Hardhat's, public, devnet only)`,
     );
   }
   lines.push(`  sign in:  ${baseUrl}/login${demo ? ` as ${demo.ownerEmail}` : ""}`);
@@ -146,6 +149,14 @@ function banner(demo: DemoCredentials | null) {
       "Try it:",
       `  curl ${baseUrl}/api/private/organization/current -H "Authorization: Bearer ${demo.apiKey}"`,
     );
+    if (chain) {
+      lines.push(
+        "",
+        'Agents pay with x402: create a paylink, then pay its x402Url as the buyer above (docs/agents.md, "Agents that pay"):',
+        `  curl ${baseUrl}/api/private/paylinks/create -H "Authorization: Bearer ${demo.apiKey}" \\`,
+        `    -H "Content-Type: application/json" -d '{"name": "Sticker", "amount": "1.00", "currency": "USD"}'`,
+      );
+    }
   }
   console.log(`${lines.join("\n")}\n`);
 }

@@ -333,7 +333,12 @@ describe("MCP server at /mcp: tools", () => {
     const paylink = data(
       await call(client, "service_paylinks_create", { name: "Pack", amount: "4.5", currency: "USD" }),
     );
-    expect(paylink).toMatchObject({ object: "paylink", amount: "4.50", enabled: true });
+    expect(paylink).toMatchObject({
+      object: "paylink",
+      amount: "4.50",
+      enabled: true,
+      x402Url: `http://localhost:3000/api/x402/paylinks/${paylink.id}`,
+    });
     expect(await db().paylink.count({ where: { organizationId: org.id } })).toBe(1);
     expect(data(await call(client, "service_paylinks_get", { id: paylink.id }))).toEqual(paylink);
     const list = await call(client, "service_paylinks_list", { rows: 1 });
@@ -356,6 +361,7 @@ describe("MCP server at /mcp: tools", () => {
       status: "OPEN",
       amount: "49.00",
       merchantOrderId: "1042",
+      x402Url: `http://localhost:3000/api/x402/checkout-sessions/${session.id}`,
     });
     const replay = await call(client, "service_checkout_sessions_create", args);
     expect(data(replay).id).toBe(session.id);

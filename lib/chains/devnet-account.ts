@@ -7,3 +7,11 @@ import { privateKeyToAccount } from "viem/accounts";
 export const devnetFunder = privateKeyToAccount(
   "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
 );
+
+/**
+ * Hardhat's second development account: the zero-setup start's test buyer, whose key it prints
+ * for agents paying with x402 (docs/agents.md, "Agents that pay"). The node funds it with ETH and
+ * the start mints it test USDC (scripts/devnet-setup.ts); public knowledge, like the funder's.
+ */
+export const devnetBuyerKey = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;
+export const devnetBuyer = privateKeyToAccount(devnetBuyerKey);

@@ -4,9 +4,10 @@ import {
   decimalString,
   isoTimestamp,
   recurringObject,
+  x402Url,
 } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
-import { checkoutUrl } from "../config";
+import { checkoutSessionX402Url, checkoutUrl } from "../config";
 import type { CheckoutSession, Organization } from "../generated/prisma/client";
 import { formatPrice } from "../money/decimal";
 import { logoPath } from "../organizations/serialize-organization";
@@ -32,6 +33,7 @@ export const publicCheckoutSessionObject = z
     cancelUrl: z.string().nullable(),
     recurring: recurringObject,
     expiresAt: isoTimestamp,
+    x402Url: x402Url("checkout session"),
   })
   .meta({ id: "PublicCheckoutSession" });
 
@@ -56,6 +58,7 @@ export function serializeCheckoutSession(
     expiresAt: session.expiresAt.toISOString(),
     createdAt: session.createdAt.toISOString(),
     url: checkoutUrl(session.id),
+    x402Url: checkoutSessionX402Url(session.id),
   };
 }
 
@@ -104,5 +107,6 @@ export function serializePublicCheckoutSession(
     cancelUrl: session.cancelUrl,
     recurring: serializeRecurring(session),
     expiresAt: session.expiresAt.toISOString(),
+    x402Url: checkoutSessionX402Url(session.id),
   };
 }

@@ -1,6 +1,6 @@
-import { decimalString, type paylinkObject, recurringObject } from "crypto-checkout-agent/shapes";
+import { decimalString, type paylinkObject, recurringObject, x402Url } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
-import { checkoutUrl } from "../config";
+import { checkoutUrl, paylinkX402Url } from "../config";
 import type { Organization, Paylink } from "../generated/prisma/client";
 import { formatPrice } from "../money/decimal";
 import { serializeRecurring } from "../subscriptions/serialize-recurring";
@@ -15,10 +15,14 @@ export const publicPaylinkObject = z
     amount: decimalString,
     currency: z.string(),
     recurring: recurringObject,
+    x402Url: x402Url("paylink"),
   })
   .meta({ id: "PublicPaylink" });
 
-/** A paylink as its owner sees it (docs/api.md, "Paylinks"). `url` is where buyers pay it. */
+/**
+ * A paylink as its owner sees it (docs/api.md, "Paylinks"). `url` is where buyers pay it,
+ * `x402Url` where agents do.
+ */
 export function serializePaylink(paylink: Paylink): z.output<typeof paylinkObject> {
   return {
     id: paylink.id,
@@ -30,6 +34,7 @@ export function serializePaylink(paylink: Paylink): z.output<typeof paylinkObjec
     enabled: paylink.enabled,
     recurring: serializeRecurring(paylink),
     url: checkoutUrl(paylink.id),
+    x402Url: paylinkX402Url(paylink.id),
     createdAt: paylink.createdAt.toISOString(),
     updatedAt: paylink.updatedAt.toISOString(),
   };
@@ -48,5 +53,6 @@ export function serializePublicPaylink(
     amount: formatPrice(paylink.amount, paylink.currency),
     currency: paylink.currency,
     recurring: serializeRecurring(paylink),
+    x402Url: paylinkX402Url(paylink.id),
   };
 }

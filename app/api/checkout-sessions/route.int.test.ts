@@ -52,6 +52,7 @@ describe("POST /api/checkout-sessions (standalone)", () => {
       expiresAt: expect.any(String),
       createdAt: expect.any(String),
       url: `http://localhost:3000/pay/${session.id}`,
+      x402Url: `http://localhost:3000/api/x402/checkout-sessions/${session.id}`,
     });
     const expiresIn = Date.parse(session.expiresAt) - before;
     expect(expiresIn).toBeGreaterThan(29 * 60_000);

@@ -54,6 +54,9 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
       brand={session}
       summary={
         <>
+          {/* Where an agent pays this page with x402, as the response's Link header says too
+              (lib/http/payment-link.ts); React hoists a <link> into <head> wherever it renders. */}
+          <link rel="payment" href={session.x402Url} />
           <p className="text-3xl font-bold tracking-tight" data-testid="price">
             {formatDecimal(locale, session.amount)} {session.currency}
           </p>

@@ -328,6 +328,28 @@ describe("crypto-checkout in text mode", () => {
     expect(result.stderr).toContain("Error invalid_api_key: invalid_api_key happened [request req_e]");
   });
 
+  it("shows where buyers and agents pay a paylink", async () => {
+    answers.set("GET /api/private/paylinks/7a1c", {
+      status: 200,
+      body: {
+        success: true,
+        data: {
+          id: "7a1c",
+          name: "Shirt",
+          amount: "25.00",
+          currency: "USD",
+          enabled: true,
+          url: "https://pay.shop.test/pay/7a1c",
+          x402Url: "https://shop.test/api/x402/paylinks/7a1c",
+        },
+      },
+    });
+    const result = await runCli(["paylinks:get", "--id", "7a1c"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^URL: +https:\/\/pay\.shop\.test\/pay\/7a1c$/m);
+    expect(result.stdout).toMatch(/^x402 URL: +https:\/\/shop\.test\/api\/x402\/paylinks\/7a1c$/m);
+  });
+
   it("has --help with an example for every command", async () => {
     const result = await runCli(["payments:create", "--help"]);
     expect(result.code).toBe(0);

@@ -34,6 +34,7 @@ describe("paylinks", () => {
       enabled: true,
       recurring: null,
       url: `http://localhost:3000/pay/${paylink.id}`,
+      x402Url: `http://localhost:3000/api/x402/paylinks/${paylink.id}`,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -130,6 +131,7 @@ describe("paylinks", () => {
       amount: "4.50",
       currency: "USD",
       recurring: null,
+      x402Url: `http://localhost:3000/api/x402/paylinks/${paylink.id}`,
     });
 
     for (const body of [{ id: paylink.id }, { id: paylink.id, confirm: false }]) {

@@ -77,5 +77,6 @@ function paylinkLines(kit: Kit, paylink: Json) {
     line("Price", `${paylink.amount} ${paylink.currency}`),
     line("Enabled", paylink.enabled),
     line("URL", payUrl(kit, paylink)),
+    line("x402 URL", paylink.x402Url),
   ];
 }

@@ -27,6 +27,7 @@ export function registerPaymentCommands(program: Command) {
             line("Session", session.id),
             line("Status", session.status),
             line("Pay at", payUrl(kit, session)),
+            line("x402 URL", session.x402Url),
             line("Idempotency-Key", session.idempotencyKey),
           ]);
         },

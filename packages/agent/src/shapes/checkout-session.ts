@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalString, isoTimestamp, metadataObject } from "./common";
+import { decimalString, isoTimestamp, metadataObject, x402Url } from "./common";
 import { paymentSummaryObject } from "./invoice";
 import { recurringObject } from "./recurring";
 
@@ -22,6 +22,7 @@ export const checkoutSessionObject = z
     expiresAt: isoTimestamp,
     createdAt: isoTimestamp,
     url: z.string().meta({ description: "Hosted checkout page to send the buyer to" }),
+    x402Url: x402Url("checkout session"),
   })
   .meta({ id: "CheckoutSession" });
 

@@ -8,6 +8,15 @@ export const decimalString = z
   .string()
   .meta({ example: "49.00", description: "Decimal string; never a float" });
 
+/**
+ * Where an agent pays the object over HTTP with x402 v2: a GET answered 402 with
+ * `PAYMENT-REQUIRED`, then the same GET with `PAYMENT-SIGNATURE` answered 200 once settled.
+ */
+export const x402Url = (object: string) =>
+  z.string().meta({
+    description: `Where an agent pays this ${object} with x402: GET it, pay the 402's PAYMENT-REQUIRED, repeat with PAYMENT-SIGNATURE`,
+  });
+
 /** Merchant-supplied key/value data, echoed back as given. */
 export const metadataObject = z
   .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalString, isoTimestamp } from "./common";
+import { decimalString, isoTimestamp, x402Url } from "./common";
 import { recurringObject } from "./recurring";
 
 export const paylinkObject = z
@@ -13,6 +13,7 @@ export const paylinkObject = z
     enabled: z.boolean(),
     recurring: recurringObject,
     url: z.string().meta({ description: "Where buyers pay this paylink; reusable" }),
+    x402Url: x402Url("paylink"),
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,
   })

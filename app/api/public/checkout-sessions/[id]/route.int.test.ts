@@ -49,6 +49,7 @@ describe("GET /api/public/checkout-sessions/{id}", () => {
       cancelUrl: "https://shop.example/cart",
       recurring: null,
       expiresAt: session.expiresAt,
+      x402Url: `http://localhost:3000/api/x402/checkout-sessions/${session.id}`,
     });
     for (const secret of ["secret-buyer", "Secret Buyer", "cus_secret", "do-not-leak", "org_"]) {
       expect(response.text).not.toContain(secret);
