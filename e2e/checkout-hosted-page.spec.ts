@@ -13,8 +13,11 @@ import { appEnv, appSql, createSession, expect, type Merchant, test } from "./fi
 
 const rpcUrl = () => `http://127.0.0.1:${appEnv().SERVICE_DEVNET_PORT}`;
 const { abi } = compileTestUsdc();
-/** Hardhat's second development account: funded with ETH, apart from the test wallet's funder. */
-const buyer = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
+/**
+ * Hardhat's third development account: funded with ETH, apart from the test wallet's funder and
+ * from the test buyer that `npm start` prints (the x402 spec pays from that one meanwhile).
+ */
+const buyer = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a");
 const screens = "test-results/checkout-screens";
 
 type WalletOptions = {

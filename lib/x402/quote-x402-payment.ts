@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { PaymentRequired } from "@x402/core/types";
 import { parseUnits } from "viem";
-import { config } from "../config";
+import { checkoutSessionX402Url, config, paylinkX402Url } from "../config";
 import type { Db } from "../db/client";
 import { ServiceError } from "../errors";
 import type { Invoice } from "../generated/prisma/client";
@@ -34,9 +34,6 @@ export const x402Unavailable = () =>
     "x402_unavailable",
     "x402 payments are not available on this service (no facilitator, no EIP-3009 token, or no secret key).",
   );
-
-export const x402Path = (ref: X402ResourceRef) =>
-  `/api/x402/${ref.kind === "paylink" ? "paylinks" : "checkout-sessions"}/${ref.id}`;
 
 /** A fresh, unused deposit address on a network, at a random index of the x402 range. */
 async function randomDepositAddress(database: Db, networkId: string) {
@@ -162,7 +159,7 @@ export async function quoteX402Payment(
     resource.kind === "paylink"
       ? (resource.paylink.description ?? resource.paylink.name)
       : resource.session.description;
-  const url = `${config().baseUrl}${x402Path(ref)}`;
+  const url = ref.kind === "paylink" ? paylinkX402Url(ref.id) : checkoutSessionX402Url(ref.id);
   const accepts = options.map(([quote, asset]) => x402Requirements(quote, asset));
   metrics().x402PaymentRequired.inc();
   return {
