@@ -17,6 +17,7 @@ import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
 import { type PeriodicTask, runTaskOnce, startPeriodicTask } from "@/lib/jobs/periodic-task";
 import { backgroundTasks } from "@/lib/tasks/background-tasks";
+import { insertBulkInvoices } from "@/scripts/test-support/bulk-invoices";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
@@ -380,20 +381,16 @@ describe("what the watcher watches", () => {
     const { organization } = await createTestOrganization("Stale Store");
     // 10,000 invoices overdue for longer than the watch window (half USDC, half ETH), and 1,100
     // USDC invoices inside it: more than two batches of addresses.
-    await db().$executeRaw`
-      INSERT INTO "CheckoutSession" ("id", "organizationId", "status", "amount", "currency", "expiresAt", "updatedAt")
-      SELECT 'ycs_bulk' || i, ${organization.id}, 'COMPLETED', 1, 'USD', now(), now()
-      FROM generate_series(1, 11100) AS i`;
-    await db().$executeRaw`
-      INSERT INTO "Invoice" ("id", "organizationId", "checkoutSessionId", "network", "token", "depositAddress",
-        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
-        "quoteSource", "status", "deadline", "updatedAt")
-      SELECT 'inv_bulk' || i, ${organization.id}, 'ycs_bulk' || i, 'devnet',
-        CASE WHEN i <= 10000 AND i % 2 = 0 THEN 'ETH' ELSE 'USDC' END,
-        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, 1, 1, 'USD', 1, 1, now(), 'bulk',
-        CASE WHEN i <= 10000 THEN 'OVERDUE' ELSE 'AWAITING_PAYMENT' END::"InvoiceStatus",
-        CASE WHEN i <= 10000 THEN now() - interval '25 hours' ELSE now() + interval '1 hour' END, now()
-      FROM generate_series(1, 11100) AS i`;
+    const bulk = { organizationId: organization.id, prefix: "bulk", amount: 1 };
+    await insertBulkInvoices({ ...bulk, from: 1, to: 10000, status: "OVERDUE", deadline: "-25 hours" });
+    await insertBulkInvoices({
+      ...bulk,
+      from: 10001,
+      to: 11100,
+      status: "AWAITING_PAYMENT",
+      deadline: "1 hour",
+      token: "USDC",
+    });
     const usdcInvoice = await invoiceFor("9.00");
     const ethInvoice = await invoiceFor("30.00", "ETH");
     // A provider that refuses filters of more than 1,000 addresses.

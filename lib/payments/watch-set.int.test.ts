@@ -5,6 +5,7 @@ import type { NetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
 import { type PeriodicTask, runTaskOnce } from "@/lib/jobs/periodic-task";
+import { insertBulkInvoices } from "@/scripts/test-support/bulk-invoices";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
@@ -208,19 +209,15 @@ describe("a payment among 100,000 watched invoices", () => {
   it("is found, with one getLogs and one block read per block however many are watched", async () => {
     const { organization } = await createTestOrganization("Busy Store");
     // 100,000 open invoices inside their window, half USDC and half ETH, on addresses nobody pays.
-    await db().$executeRaw`
-      INSERT INTO "CheckoutSession" ("id", "organizationId", "status", "amount", "currency", "expiresAt", "updatedAt")
-      SELECT 'ycs_busy' || i, ${organization.id}, 'COMPLETED', 1, 'USD', now(), now()
-      FROM generate_series(1, 100000) AS i`;
-    await db().$executeRaw`
-      INSERT INTO "Invoice" ("id", "organizationId", "checkoutSessionId", "network", "token", "depositAddress",
-        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
-        "quoteSource", "status", "deadline", "updatedAt")
-      SELECT 'inv_busy' || i, ${organization.id}, 'ycs_busy' || i, 'devnet',
-        CASE WHEN i % 2 = 0 THEN 'ETH' ELSE 'USDC' END,
-        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, 1, 1, 'USD', 1, 1, now(), 'bulk',
-        'AWAITING_PAYMENT', now() + interval '1 hour', now()
-      FROM generate_series(1, 100000) AS i`;
+    await insertBulkInvoices({
+      organizationId: organization.id,
+      prefix: "busy",
+      from: 1,
+      to: 100000,
+      amount: 1,
+      status: "AWAITING_PAYMENT",
+      deadline: "1 hour",
+    });
     const usdcInvoice = await invoiceFor("USDC", "9.00");
     const ethInvoice = await invoiceFor("ETH");
     const rpc = await startLimitedRpc(devnet.rpcUrl, { maxBlockRange: 2000, maxAddresses: 1000 });
