@@ -80,3 +80,49 @@ export async function mineBusyBlock(
   ]);
   await rpc("evm_mine");
 }
+
+/**
+ * Polls the database every 20 ms, until `stop()`, for the invoices set in `paidAt` (id -> when it
+ * was paid) turning CONFIRMED: `latencies` gets each one's time from payment to the poll that saw
+ * it CONFIRMED, `confirmedAt` that poll's time. `waitFor(count, started)` returns once `count` are
+ * confirmed, and throws past 10 minutes from `started`.
+ */
+export function pollConfirmations() {
+  const paidAt = new Map<string, number>();
+  const latencies = new Map<string, number>();
+  const confirmedAt = new Map<string, number>();
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const waiting = [...paidAt.keys()].filter((id) => !latencies.has(id));
+      if (waiting.length) {
+        const confirmed = await db().invoice.findMany({
+          where: { id: { in: waiting }, status: "CONFIRMED" },
+          select: { id: true },
+        });
+        const now = performance.now();
+        for (const { id } of confirmed) {
+          latencies.set(id, now - (paidAt.get(id) as number));
+          confirmedAt.set(id, now);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    paidAt,
+    latencies,
+    confirmedAt,
+    async waitFor(count: number, started: number) {
+      while (latencies.size < count) {
+        if (performance.now() - started > 10 * 60_000)
+          throw new Error("invoices did not confirm in 10 minutes");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async stop() {
+      polling = false;
+      await poller;
+    },
+  };
+}

@@ -1,12 +1,11 @@
 import { startDevnet } from "../lib/chains/devnet";
-import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
-import { startPayment } from "../lib/checkout/start-payment";
 import { closeDb, db } from "../lib/db/client";
 import { startPeriodicTask } from "../lib/jobs/periodic-task";
 import { payInvoiceOnDevnet } from "../lib/payments/pay-invoice-on-devnet";
 import { scanNetwork } from "../lib/payments/scan-network";
 import { headPollIntervalMs } from "../lib/payments/watch-networks";
 import { scanNetworksTask } from "../lib/tasks/background-tasks";
+import { startTestPayment } from "../scripts/test-support/fixtures";
 import {
   createBenchOrganization,
   deployBenchNetwork,
@@ -14,6 +13,7 @@ import {
   mineBusyBlock,
   otherAddresses,
   percentile,
+  pollConfirmations,
 } from "./in-process";
 import { createBenchDatabase } from "./support";
 
@@ -30,41 +30,15 @@ const rpc = devnetRpc(devnet);
 try {
   const network = await deployBenchNetwork(devnet, 2);
   const organization = await createBenchOrganization({ databaseUrl, network, poolSize: 10 });
-  const newInvoice = async (token: string) => {
-    const created = await createCheckoutSession(db(), {
-      organizationId: organization.id,
-      request: { mode: "standalone", amount: "25.00", currency: "USD", expiresInMinutes: 60 },
-      idempotency: null,
-    });
-    return startPayment(db(), {
-      checkoutSessionId: (created.body as { id: string }).id,
-      network: "devnet",
-      token,
-    });
-  };
+  const newInvoice = (token: string) => startTestPayment(organization.id, token, "25.00");
 
   // 1. Confirmation latency, with the watcher as the app runs it.
   const invoices: Awaited<ReturnType<typeof newInvoice>>[] = [];
   for (let index = 0; index < invoiceCount; index++)
     invoices.push(await newInvoice(index % 2 ? "ETH" : "USDC"));
   const stopWatcher = startPeriodicTask(db(), scanNetworksTask);
-  const paidAt = new Map<string, number>();
-  const latencies = new Map<string, number>();
-  let polling = true;
-  const poller = (async () => {
-    while (polling) {
-      const waiting = [...paidAt.keys()].filter((id) => !latencies.has(id));
-      if (waiting.length) {
-        const confirmed = await db().invoice.findMany({
-          where: { id: { in: waiting }, status: "CONFIRMED" },
-          select: { id: true },
-        });
-        const now = performance.now();
-        for (const { id } of confirmed) latencies.set(id, now - (paidAt.get(id) as number));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
+  const confirmations = pollConfirmations();
+  const { paidAt, latencies } = confirmations;
   const started = performance.now();
   for (const invoice of invoices) {
     await payInvoiceOnDevnet(db(), invoice.id, {});
@@ -72,12 +46,8 @@ try {
     // Spread the payments over time, as buyers would, rather than all in one block.
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  while (latencies.size < invoices.length) {
-    if (performance.now() - started > 10 * 60_000) throw new Error("invoices did not confirm in 10 minutes");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  polling = false;
-  await poller;
+  await confirmations.waitFor(invoices.length, started);
+  await confirmations.stop();
   stopWatcher();
   const ms = [...latencies.values()];
   const byToken = (symbol: string) =>

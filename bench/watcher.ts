@@ -1,13 +1,12 @@
 import { createPublicClient, http } from "viem";
 import { startDevnet } from "../lib/chains/devnet";
-import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
-import { startPayment } from "../lib/checkout/start-payment";
 import { closeDb, db } from "../lib/db/client";
 import { startPeriodicTask } from "../lib/jobs/periodic-task";
 import { payInvoiceOnDevnet } from "../lib/payments/pay-invoice-on-devnet";
 import { scanNetwork } from "../lib/payments/scan-network";
 import { scanNetworksTask } from "../lib/tasks/background-tasks";
 import { insertBulkInvoices } from "../scripts/test-support/bulk-invoices";
+import { startTestPayment } from "../scripts/test-support/fixtures";
 import {
   createBenchOrganization,
   deployBenchNetwork,
@@ -15,6 +14,7 @@ import {
   mineBusyBlock,
   otherAddresses,
   percentile,
+  pollConfirmations,
 } from "./in-process";
 import { createBenchDatabase } from "./support";
 
@@ -89,23 +89,11 @@ try {
     await rpc("evm_setIntervalMining", [1000]);
     const invoices = [];
     for (let index = 0; index < paymentsPerSize; index++) {
-      const created = await createCheckoutSession(db(), {
-        organizationId: organization.id,
-        request: { mode: "standalone", amount: "25.00", currency: "USD", expiresInMinutes: 60 },
-        idempotency: null,
-      });
-      invoices.push(
-        await startPayment(db(), {
-          checkoutSessionId: (created.body as { id: string }).id,
-          network: "devnet",
-          token: index % 2 ? "ETH" : "USDC",
-        }),
-      );
+      invoices.push(await startTestPayment(organization.id, index % 2 ? "ETH" : "USDC", "25.00"));
     }
     const stopWatcher = startPeriodicTask(db(), scanNetworksTask);
-    const paidAt = new Map<string, number>();
-    const latencies = new Map<string, number>();
-    const confirmedAt = new Map<string, number>();
+    const confirmations = pollConfirmations();
+    const { paidAt, latencies, confirmedAt } = confirmations;
     // When each block was first seen, so the wait for the confirming block can be told apart.
     const blockSeenAt = new Map<bigint, number>();
     const deciding = new Map<string, bigint>();
@@ -117,23 +105,6 @@ try {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
-    const poller = (async () => {
-      while (polling) {
-        const waiting = [...paidAt.keys()].filter((id) => !latencies.has(id));
-        if (waiting.length) {
-          const confirmed = await db().invoice.findMany({
-            where: { id: { in: waiting }, status: "CONFIRMED" },
-            select: { id: true },
-          });
-          const now = performance.now();
-          for (const { id } of confirmed) {
-            latencies.set(id, now - (paidAt.get(id) as number));
-            confirmedAt.set(id, now);
-          }
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })();
     const started = performance.now();
     for (const invoice of invoices) {
       const { txHash } = await payInvoiceOnDevnet(db(), invoice.id, {});
@@ -142,13 +113,9 @@ try {
       deciding.set(invoice.id, receipt.blockNumber + BigInt(network.confirmations) - 1n);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    while (latencies.size < invoices.length) {
-      if (performance.now() - started > 10 * 60_000)
-        throw new Error("invoices did not confirm in 10 minutes");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await confirmations.waitFor(invoices.length, started);
     polling = false;
-    await Promise.all([poller, blockPoller]);
+    await Promise.all([confirmations.stop(), blockPoller]);
     // From the first sight of the block that gave the payment its confirmations (or a later one,
     // when two came within a poll) to CONFIRMED: the watcher's part of the latency.
     const afterBlock = [...deciding].map(([id, number]) => {

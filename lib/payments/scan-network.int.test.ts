@@ -13,15 +13,13 @@ import { privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { NetworkConfig } from "@/lib/chains/networks";
-import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
 import { type PeriodicTask, runTaskOnce, startPeriodicTask } from "@/lib/jobs/periodic-task";
 import { backgroundTasks } from "@/lib/tasks/background-tasks";
 import { insertBulkInvoices } from "@/scripts/test-support/bulk-invoices";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestOrganization, startTestPayment } from "@/scripts/test-support/fixtures";
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
-import { startPayment } from "../checkout/start-payment";
 import { markOverdueInvoices } from "./mark-overdue-invoices";
 import { addressBatchSize, scanNetwork } from "./scan-network";
 import { lateWatchWindowMs } from "./watch-set";
@@ -38,16 +36,7 @@ afterAll(async () => devnet?.stop());
 
 async function invoiceFor(amount = "25.00", token = "USDC") {
   const { organization } = await createTestOrganization();
-  const created = await createCheckoutSession(db(), {
-    organizationId: organization.id,
-    request: { mode: "standalone", amount, currency: "USD", expiresInMinutes: 60 },
-    idempotency: null,
-  });
-  return startPayment(db(), {
-    checkoutSessionId: (created.body as { id: string }).id,
-    network: "devnet",
-    token,
-  });
+  return startTestPayment(organization.id, token, amount);
 }
 
 const events = (invoiceId: string, type: string) => db().event.count({ where: { invoiceId, type } });

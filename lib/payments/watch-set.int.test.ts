@@ -2,14 +2,12 @@ import { createPublicClient, http } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import type { NetworkConfig } from "@/lib/chains/networks";
-import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
 import { type PeriodicTask, runTaskOnce } from "@/lib/jobs/periodic-task";
 import { insertBulkInvoices } from "@/scripts/test-support/bulk-invoices";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestOrganization, startTestPayment } from "@/scripts/test-support/fixtures";
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
-import { startPayment } from "../checkout/start-payment";
 import { scanNetwork } from "./scan-network";
 import { watchConfiguredNetworks } from "./watch-networks";
 import type { WatchSets } from "./watch-set";
@@ -27,16 +25,7 @@ afterAll(async () => devnet?.stop());
 
 async function invoiceFor(token: string, amount = "30.00") {
   const { organization } = await createTestOrganization();
-  const created = await createCheckoutSession(db(), {
-    organizationId: organization.id,
-    request: { mode: "standalone", amount, currency: "USD", expiresInMinutes: 60 },
-    idempotency: null,
-  });
-  return startPayment(db(), {
-    checkoutSessionId: (created.body as { id: string }).id,
-    network: "devnet",
-    token,
-  });
+  return startTestPayment(organization.id, token, amount);
 }
 
 const status = async (invoiceId: string) =>
