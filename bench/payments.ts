@@ -1,99 +1,44 @@
-// `npx tsx bench/payments.ts`: the chain watcher against a real Hardhat devnet and PostgreSQL
-// (TEST_DATABASE_URL's server, default postgresql://postgres@127.0.0.1:5432/postgres; a fresh
-// database for the run, dropped after; the devnet on BENCH_DEVNET_PORT, default a random 869x).
-//  1. Confirmation latency: BENCH_INVOICES (default 120) invoices, half USDC and half native ETH,
-//     each paid by the test wallet while the watcher runs as the app runs it (the scan-networks
-//     task, following new heads) on a devnet mining a block a second, confirmations 2 as in the
-//     zero-setup start. Measured from the moment the transfer's receipt arrives to the invoice
-//     being CONFIRMED in the database (polled every 20 ms).
-//  2. Watcher CPU per block: 1,000 open invoices (half ETH, half USDC), blocks of 10 native
-//     transfers and one token transfer to other addresses, one scanNetwork per block, measured with
-//     process.cpuUsage() in this process (the database's and the node's CPU are not included).
-import { randomBytes } from "node:crypto";
-import { privateKeyToAddress } from "viem/accounts";
-import { deployPriceFeeds, deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
-import { devnetFunder } from "../lib/chains/devnet-account";
-import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
-import { startPayment } from "../lib/checkout/start-payment";
+import { startDevnet } from "../lib/chains/devnet";
 import { closeDb, db } from "../lib/db/client";
 import { startPeriodicTask } from "../lib/jobs/periodic-task";
-import { createOrganization } from "../lib/organizations/create-organization";
 import { payInvoiceOnDevnet } from "../lib/payments/pay-invoice-on-devnet";
 import { scanNetwork } from "../lib/payments/scan-network";
 import { headPollIntervalMs } from "../lib/payments/watch-networks";
 import { scanNetworksTask } from "../lib/tasks/background-tasks";
+import { startTestPayment } from "../scripts/test-support/fixtures";
+import {
+  createBenchOrganization,
+  deployBenchNetwork,
+  devnetRpc,
+  mineBusyBlock,
+  otherAddresses,
+  percentile,
+  pollConfirmations,
+} from "./in-process";
 import { createBenchDatabase } from "./support";
 
 const invoiceCount = Number(process.env.BENCH_INVOICES ?? 120);
 const openInvoices = 1000;
 const cpuBlocks = Number(process.env.BENCH_BLOCKS ?? 50);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-
 const database = await createBenchDatabase("cc_bench_payments", { migrate: true });
 const databaseUrl = database.url;
 
 const devnetPort = Number(process.env.BENCH_DEVNET_PORT ?? 8690 + Math.floor(Math.random() * 10));
 const devnet = await startDevnet({ port: devnetPort, blockIntervalMs: 1000 });
-const rpc = (method: string, params: unknown[] = []) =>
-  devnet.client.request({ method: method as never, params: params as never });
+const rpc = devnetRpc(devnet);
 try {
-  const network = devnetNetwork({
-    rpcUrl: devnet.rpcUrl,
-    usdc: await deployTestUsdc(devnet.rpcUrl),
-    priceFeeds: await deployPriceFeeds(devnet.rpcUrl),
-    confirmations: 2,
-  });
-  // The app reads its configuration from the environment once, on first use: set it before that.
-  Object.assign(process.env, {
-    DATABASE_URL: databaseUrl.toString(),
-    DATABASE_POOL_SIZE: "10",
-    SERVICE_NETWORKS: JSON.stringify([network]),
-    SERVICE_HD_MNEMONIC: "test test test test test test test test test test test junk",
-    LOG_LEVEL: "warn",
-  });
-  const { organization } = await createOrganization(db(), {
-    name: "Bench Store",
-    ownerEmail: "bench@example.com",
-  });
-  const newInvoice = async (token: string) => {
-    const created = await createCheckoutSession(db(), {
-      organizationId: organization.id,
-      request: { mode: "standalone", amount: "25.00", currency: "USD", expiresInMinutes: 60 },
-      idempotency: null,
-    });
-    return startPayment(db(), {
-      checkoutSessionId: (created.body as { id: string }).id,
-      network: "devnet",
-      token,
-    });
-  };
+  const network = await deployBenchNetwork(devnet, 2);
+  const organization = await createBenchOrganization({ databaseUrl, network, poolSize: 10 });
+  const newInvoice = (token: string) => startTestPayment(organization.id, token, "25.00");
 
   // 1. Confirmation latency, with the watcher as the app runs it.
   const invoices: Awaited<ReturnType<typeof newInvoice>>[] = [];
   for (let index = 0; index < invoiceCount; index++)
     invoices.push(await newInvoice(index % 2 ? "ETH" : "USDC"));
   const stopWatcher = startPeriodicTask(db(), scanNetworksTask);
-  const paidAt = new Map<string, number>();
-  const latencies = new Map<string, number>();
-  let polling = true;
-  const poller = (async () => {
-    while (polling) {
-      const waiting = [...paidAt.keys()].filter((id) => !latencies.has(id));
-      if (waiting.length) {
-        const confirmed = await db().invoice.findMany({
-          where: { id: { in: waiting }, status: "CONFIRMED" },
-          select: { id: true },
-        });
-        const now = performance.now();
-        for (const { id } of confirmed) latencies.set(id, now - (paidAt.get(id) as number));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
+  const confirmations = pollConfirmations();
+  const { paidAt, latencies } = confirmations;
   const started = performance.now();
   for (const invoice of invoices) {
     await payInvoiceOnDevnet(db(), invoice.id, {});
@@ -101,12 +46,8 @@ try {
     // Spread the payments over time, as buyers would, rather than all in one block.
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  while (latencies.size < invoices.length) {
-    if (performance.now() - started > 10 * 60_000) throw new Error("invoices did not confirm in 10 minutes");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  polling = false;
-  await poller;
+  await confirmations.waitFor(invoices.length, started);
+  await confirmations.stop();
   stopWatcher();
   const ms = [...latencies.values()];
   const byToken = (symbol: string) =>
@@ -120,23 +61,11 @@ try {
   await rpc("evm_setIntervalMining", [0]);
   await rpc("evm_setAutomine", [false]);
   await scanNetwork(db(), network, devnet.client);
-  const others = Array.from({ length: 11 }, () =>
-    privateKeyToAddress(`0x${randomBytes(32).toString("hex")}`),
-  );
+  const others = otherAddresses(11);
   const cpu: number[] = [];
   const wall: number[] = [];
   for (let block = 0; block < cpuBlocks; block++) {
-    for (const to of others.slice(0, 10))
-      await rpc("eth_sendTransaction", [{ from: devnetFunder.address, to, value: "0x2386f26fc10000" }]);
-    await rpc("eth_sendTransaction", [
-      {
-        from: devnetFunder.address,
-        to: network.tokens[0].address,
-        // mint(others[10], 1 USDC)
-        data: `0x40c10f19${others[10].slice(2).toLowerCase().padStart(64, "0")}${(1_000_000).toString(16).padStart(64, "0")}`,
-      },
-    ]);
-    await rpc("evm_mine");
+    await mineBusyBlock(rpc, network, others);
     const before = process.cpuUsage();
     const t0 = performance.now();
     await scanNetwork(db(), network, devnet.client);

@@ -8,8 +8,8 @@
 // subscription got exactly one renewal invoice and one invoice.created.
 import { devnetNetwork } from "../lib/chains/devnet";
 import { closeDb, db } from "../lib/db/client";
-import { createOrganization } from "../lib/organizations/create-organization";
 import { processDueSubscriptions } from "../lib/subscriptions/process-due-subscriptions";
+import { createBenchOrganization } from "./in-process";
 import { createBenchDatabase } from "./support";
 
 const count = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
@@ -22,16 +22,10 @@ try {
     usdc: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
     confirmations: 1,
   });
-  Object.assign(process.env, {
-    DATABASE_URL: database.url.toString(),
-    DATABASE_POOL_SIZE: String(Math.max(10, workers * 2)),
-    SERVICE_NETWORKS: JSON.stringify([network]),
-    SERVICE_HD_MNEMONIC: "test test test test test test test test test test test junk",
-    LOG_LEVEL: "warn",
-  });
-  const { organization } = await createOrganization(db(), {
-    name: "Bench Store",
-    ownerEmail: "bench@example.com",
+  const organization = await createBenchOrganization({
+    databaseUrl: database.url,
+    network,
+    poolSize: Math.max(10, workers * 2),
   });
   await db().webhookEndpoint.create({
     data: {

@@ -8,17 +8,17 @@
 import { createWalletClient, http, parseEther, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
-import { deployPriceFeeds, deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
+import { startDevnet } from "../lib/chains/devnet";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
 import { startPayment } from "../lib/checkout/start-payment";
 import { closeDb, db } from "../lib/db/client";
-import { createOrganization } from "../lib/organizations/create-organization";
 import { scanNetwork } from "../lib/payments/scan-network";
 import { requestSettlementChange } from "../lib/settlement/request-settlement-change";
 import { advanceSweeps } from "../lib/sweeps/advance-sweeps";
 import { planSweeps } from "../lib/sweeps/plan-sweeps";
 import { sweeperKeysFromMnemonic } from "../lib/sweeps/sweeper-keys";
+import { createBenchOrganization, deployBenchNetwork, devnetRpc } from "./in-process";
 import { createBenchDatabase } from "./support";
 
 const invoiceCount = Number(process.env.BENCH_INVOICES ?? 1000);
@@ -33,21 +33,10 @@ const devnet = await startDevnet({
   port: Number(process.env.BENCH_DEVNET_PORT ?? 9340 + Math.floor(Math.random() * 10)),
   blockIntervalMs: 0,
 });
-const rpc = (method: string, params: unknown[] = []) =>
-  devnet.client.request({ method: method as never, params: params as never });
+const rpc = devnetRpc(devnet);
 try {
-  const network = devnetNetwork({
-    rpcUrl: devnet.rpcUrl,
-    usdc: await deployTestUsdc(devnet.rpcUrl),
-    confirmations: 2,
-    priceFeeds: await deployPriceFeeds(devnet.rpcUrl),
-  });
-  Object.assign(process.env, {
-    DATABASE_URL: databaseUrl.toString(),
-    SERVICE_NETWORKS: JSON.stringify([network]),
-    SERVICE_HD_MNEMONIC: mnemonic,
-    LOG_LEVEL: "warn",
-  });
+  const network = await deployBenchNetwork(devnet, 2);
+  const organization = await createBenchOrganization({ databaseUrl, network, mnemonic });
   const keys = sweeperKeysFromMnemonic(mnemonic);
   const wallet = createWalletClient({
     account: devnetFunder,
@@ -55,10 +44,6 @@ try {
     transport: http(devnet.rpcUrl),
   });
   const { abi } = compileTestUsdc();
-  const { organization } = await createOrganization(db(), {
-    name: "Bench Store",
-    ownerEmail: "bench@example.com",
-  });
   await requestSettlementChange(db(), organization.id, {
     wallets: [{ network: "devnet", address: "0x00000000000000000000000000000000005e771e" }],
     decision: "allow",

@@ -1,68 +1,36 @@
-// `npx tsx bench/watcher.ts`: how the chain watcher's cost per block grows with the open invoices,
-// against a real Hardhat devnet and PostgreSQL (TEST_DATABASE_URL's server, default
-// postgresql://postgres@127.0.0.1:5432/postgres; a fresh database for the run, dropped after; the
-// devnet on BENCH_DEVNET_PORT, default a random 869x). For each size in BENCH_SIZES (default
-// 1000,10000,100000) open invoices, half USDC and half native ETH, bulk-inserted:
-//  1. Per block: BENCH_BLOCKS (default 20) blocks of 10 native transfers and one token transfer
-//     to other addresses, one scanNetwork per block after a first one (which, with a watch set in
-//     memory, reads it whole). CPU ms from process.cpuUsage() in this process (the database's and
-//     the node's CPU are not included), wall ms, and the RPC calls the scan sent.
-//  2. Receipt -> CONFIRMED: BENCH_PAYMENTS (default 20) new invoices, alternating USDC and ETH, paid
-//     by the test wallet while the watcher runs as the app runs it (the scan-networks task) on a
-//     devnet mining each transaction and a block a second, confirmations 2, as bench/payments.ts
-//     does. From the transfer's receipt to the invoice being CONFIRMED in the database (polled
-//     every 20 ms), which includes the wait for the next block; and from the first sight of the
-//     block giving the payment its confirmations (head polled every 10 ms) to CONFIRMED.
-//  3. The process's memory (RSS and V8 heap) after both.
-import { randomBytes } from "node:crypto";
 import { createPublicClient, http } from "viem";
-import { privateKeyToAddress } from "viem/accounts";
-import { deployPriceFeeds, deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
-import { devnetFunder } from "../lib/chains/devnet-account";
-import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
-import { startPayment } from "../lib/checkout/start-payment";
+import { startDevnet } from "../lib/chains/devnet";
 import { closeDb, db } from "../lib/db/client";
 import { startPeriodicTask } from "../lib/jobs/periodic-task";
-import { createOrganization } from "../lib/organizations/create-organization";
 import { payInvoiceOnDevnet } from "../lib/payments/pay-invoice-on-devnet";
 import { scanNetwork } from "../lib/payments/scan-network";
 import { scanNetworksTask } from "../lib/tasks/background-tasks";
+import { insertBulkInvoices } from "../scripts/test-support/bulk-invoices";
+import { startTestPayment } from "../scripts/test-support/fixtures";
+import {
+  createBenchOrganization,
+  deployBenchNetwork,
+  devnetRpc,
+  mineBusyBlock,
+  otherAddresses,
+  percentile,
+  pollConfirmations,
+} from "./in-process";
 import { createBenchDatabase } from "./support";
 
 const sizes = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
 const blocksPerSize = Number(process.env.BENCH_BLOCKS ?? 20);
 const paymentsPerSize = Number(process.env.BENCH_PAYMENTS ?? 20);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 const database = await createBenchDatabase("cc_bench_watcher", { migrate: true });
 const devnetPort = Number(process.env.BENCH_DEVNET_PORT ?? 8690 + Math.floor(Math.random() * 10));
 const devnet = await startDevnet({ port: devnetPort, blockIntervalMs: 1000 });
-const rpc = (method: string, params: unknown[] = []) =>
-  devnet.client.request({ method: method as never, params: params as never });
+const rpc = devnetRpc(devnet);
 try {
-  const network = devnetNetwork({
-    rpcUrl: devnet.rpcUrl,
-    usdc: await deployTestUsdc(devnet.rpcUrl),
-    priceFeeds: await deployPriceFeeds(devnet.rpcUrl),
-    confirmations: 2,
-  });
-  // The app reads its configuration from the environment once, on first use: set it before that.
-  Object.assign(process.env, {
-    DATABASE_URL: database.url.toString(),
-    DATABASE_POOL_SIZE: "10",
-    SERVICE_NETWORKS: JSON.stringify([network]),
-    SERVICE_HD_MNEMONIC: "test test test test test test test test test test test junk",
-    LOG_LEVEL: "warn",
-  });
-  const { organization } = await createOrganization(db(), {
-    name: "Bench Store",
-    ownerEmail: "bench@example.com",
-  });
+  const network = await deployBenchNetwork(devnet, 2);
+  const organization = await createBenchOrganization({ databaseUrl: database.url, network, poolSize: 10 });
   // The scans' RPC calls, counted per method as the client sends them.
   const calls = new Map<string, number>();
   const counting = createPublicClient({
@@ -74,27 +42,21 @@ try {
     }),
     cacheTime: 0,
   });
-  const others = Array.from({ length: 11 }, () =>
-    privateKeyToAddress(`0x${randomBytes(32).toString("hex")}`),
-  );
+  const others = otherAddresses(11);
   const results: string[] = [];
   let seeded = 0;
   for (const size of sizes) {
     // Bulk: sessions and invoices in two statements, deadlines 23 hours ahead, addresses no one pays.
     const seedStarted = performance.now();
-    await db().$executeRaw`
-      INSERT INTO "CheckoutSession" ("id", "organizationId", "status", "amount", "currency", "expiresAt", "updatedAt")
-      SELECT 'ycs_bench' || i, ${organization.id}, 'COMPLETED', 25, 'USD', now(), now()
-      FROM generate_series(${seeded + 1}::int, ${size}::int) AS i`;
-    await db().$executeRaw`
-      INSERT INTO "Invoice" ("id", "organizationId", "checkoutSessionId", "network", "token", "depositAddress",
-        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
-        "quoteSource", "status", "deadline", "updatedAt")
-      SELECT 'inv_bench' || i, ${organization.id}, 'ycs_bench' || i, 'devnet',
-        CASE WHEN i % 2 = 0 THEN 'ETH' ELSE 'USDC' END,
-        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, 25, 25, 'USD', 1, 25, now(), 'bench',
-        'AWAITING_PAYMENT', now() + interval '23 hours', now()
-      FROM generate_series(${seeded + 1}::int, ${size}::int) AS i`;
+    await insertBulkInvoices({
+      organizationId: organization.id,
+      prefix: "bench",
+      from: seeded + 1,
+      to: size,
+      amount: 25,
+      status: "AWAITING_PAYMENT",
+      deadline: "23 hours",
+    });
     const seedMs = performance.now() - seedStarted;
     seeded = size;
     const open = await db().invoice.count({ where: { status: "AWAITING_PAYMENT" } });
@@ -110,17 +72,7 @@ try {
     const rpcCalls: number[] = [];
     const getLogs: number[] = [];
     for (let block = 0; block < blocksPerSize; block++) {
-      for (const to of others.slice(0, 10))
-        await rpc("eth_sendTransaction", [{ from: devnetFunder.address, to, value: "0x2386f26fc10000" }]);
-      await rpc("eth_sendTransaction", [
-        {
-          from: devnetFunder.address,
-          to: network.tokens[0].address,
-          // mint(others[10], 1 USDC)
-          data: `0x40c10f19${others[10].slice(2).toLowerCase().padStart(64, "0")}${(1_000_000).toString(16).padStart(64, "0")}`,
-        },
-      ]);
-      await rpc("evm_mine");
+      await mineBusyBlock(rpc, network, others);
       calls.clear();
       const before = process.cpuUsage();
       const t0 = performance.now();
@@ -137,23 +89,11 @@ try {
     await rpc("evm_setIntervalMining", [1000]);
     const invoices = [];
     for (let index = 0; index < paymentsPerSize; index++) {
-      const created = await createCheckoutSession(db(), {
-        organizationId: organization.id,
-        request: { mode: "standalone", amount: "25.00", currency: "USD", expiresInMinutes: 60 },
-        idempotency: null,
-      });
-      invoices.push(
-        await startPayment(db(), {
-          checkoutSessionId: (created.body as { id: string }).id,
-          network: "devnet",
-          token: index % 2 ? "ETH" : "USDC",
-        }),
-      );
+      invoices.push(await startTestPayment(organization.id, index % 2 ? "ETH" : "USDC", "25.00"));
     }
     const stopWatcher = startPeriodicTask(db(), scanNetworksTask);
-    const paidAt = new Map<string, number>();
-    const latencies = new Map<string, number>();
-    const confirmedAt = new Map<string, number>();
+    const confirmations = pollConfirmations();
+    const { paidAt, latencies, confirmedAt } = confirmations;
     // When each block was first seen, so the wait for the confirming block can be told apart.
     const blockSeenAt = new Map<bigint, number>();
     const deciding = new Map<string, bigint>();
@@ -165,23 +105,6 @@ try {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
-    const poller = (async () => {
-      while (polling) {
-        const waiting = [...paidAt.keys()].filter((id) => !latencies.has(id));
-        if (waiting.length) {
-          const confirmed = await db().invoice.findMany({
-            where: { id: { in: waiting }, status: "CONFIRMED" },
-            select: { id: true },
-          });
-          const now = performance.now();
-          for (const { id } of confirmed) {
-            latencies.set(id, now - (paidAt.get(id) as number));
-            confirmedAt.set(id, now);
-          }
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })();
     const started = performance.now();
     for (const invoice of invoices) {
       const { txHash } = await payInvoiceOnDevnet(db(), invoice.id, {});
@@ -190,13 +113,9 @@ try {
       deciding.set(invoice.id, receipt.blockNumber + BigInt(network.confirmations) - 1n);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    while (latencies.size < invoices.length) {
-      if (performance.now() - started > 10 * 60_000)
-        throw new Error("invoices did not confirm in 10 minutes");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await confirmations.waitFor(invoices.length, started);
     polling = false;
-    await Promise.all([poller, blockPoller]);
+    await Promise.all([confirmations.stop(), blockPoller]);
     // From the first sight of the block that gave the payment its confirmations (or a later one,
     // when two came within a poll) to CONFIRMED: the watcher's part of the latency.
     const afterBlock = [...deciding].map(([id, number]) => {

@@ -2,15 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { x402Client } from "@x402/core/client";
 import { HTTPFacilitatorClient } from "@x402/core/server";
-import type { PaymentRequirements } from "@x402/core/types";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testUsdcEip3009 } from "@/lib/chains/devnet";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { devnetExactRequirements, signDevnetPayment } from "@/scripts/test-support/x402-buyer";
 
 // `npm run sweeper` with SERVICE_X402_FACILITATOR_PORT as a real process: the web tier's x402
 // client (x402's HTTPFacilitatorClient with the bearer token) settles a payment through it.
@@ -81,23 +78,8 @@ describe("npm run sweeper with SERVICE_X402_FACILITATOR_PORT", () => {
     const payer = privateKeyToAccount(generatePrivateKey());
     const merchant = privateKeyToAccount(generatePrivateKey()).address;
     await devnet.mintUsdc(payer.address, "3");
-    const requirements: PaymentRequirements = {
-      scheme: "exact",
-      network: "eip155:31337",
-      asset: devnet.usdc,
-      amount: parseUnits("2", 6).toString(),
-      payTo: merchant,
-      maxTimeoutSeconds: 300,
-      extra: { ...testUsdcEip3009 },
-    };
-    const payerClient = new x402Client();
-    registerExactEvmScheme(payerClient, { signer: payer });
-    payerClient.setSpendControls({ allowedAssets: [{ network: "eip155:31337", asset: devnet.usdc }] });
-    const payload = await payerClient.createPaymentPayload({
-      x402Version: 2,
-      resource: { url: "http://merchant.test/data" },
-      accepts: [requirements],
-    });
+    const requirements = devnetExactRequirements(devnet.usdc, "2", merchant);
+    const payload = await signDevnetPayment(payer, requirements);
     expect(await client.settle(payload, requirements)).toMatchObject({ success: true, payer: payer.address });
     expect(await devnet.usdcBalance(merchant)).toBe(parseUnits("2", 6));
     expect(await devnet.usdcBalance(payer.address)).toBe(parseUnits("1", 6));

@@ -13,14 +13,13 @@ import { privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { NetworkConfig } from "@/lib/chains/networks";
-import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
 import { type PeriodicTask, runTaskOnce, startPeriodicTask } from "@/lib/jobs/periodic-task";
 import { backgroundTasks } from "@/lib/tasks/background-tasks";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { insertBulkInvoices } from "@/scripts/test-support/bulk-invoices";
+import { createTestOrganization, startTestPayment } from "@/scripts/test-support/fixtures";
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
-import { startPayment } from "../checkout/start-payment";
 import { markOverdueInvoices } from "./mark-overdue-invoices";
 import { addressBatchSize, scanNetwork } from "./scan-network";
 import { lateWatchWindowMs } from "./watch-set";
@@ -37,16 +36,7 @@ afterAll(async () => devnet?.stop());
 
 async function invoiceFor(amount = "25.00", token = "USDC") {
   const { organization } = await createTestOrganization();
-  const created = await createCheckoutSession(db(), {
-    organizationId: organization.id,
-    request: { mode: "standalone", amount, currency: "USD", expiresInMinutes: 60 },
-    idempotency: null,
-  });
-  return startPayment(db(), {
-    checkoutSessionId: (created.body as { id: string }).id,
-    network: "devnet",
-    token,
-  });
+  return startTestPayment(organization.id, token, amount);
 }
 
 const events = (invoiceId: string, type: string) => db().event.count({ where: { invoiceId, type } });
@@ -380,20 +370,16 @@ describe("what the watcher watches", () => {
     const { organization } = await createTestOrganization("Stale Store");
     // 10,000 invoices overdue for longer than the watch window (half USDC, half ETH), and 1,100
     // USDC invoices inside it: more than two batches of addresses.
-    await db().$executeRaw`
-      INSERT INTO "CheckoutSession" ("id", "organizationId", "status", "amount", "currency", "expiresAt", "updatedAt")
-      SELECT 'ycs_bulk' || i, ${organization.id}, 'COMPLETED', 1, 'USD', now(), now()
-      FROM generate_series(1, 11100) AS i`;
-    await db().$executeRaw`
-      INSERT INTO "Invoice" ("id", "organizationId", "checkoutSessionId", "network", "token", "depositAddress",
-        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
-        "quoteSource", "status", "deadline", "updatedAt")
-      SELECT 'inv_bulk' || i, ${organization.id}, 'ycs_bulk' || i, 'devnet',
-        CASE WHEN i <= 10000 AND i % 2 = 0 THEN 'ETH' ELSE 'USDC' END,
-        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, 1, 1, 'USD', 1, 1, now(), 'bulk',
-        CASE WHEN i <= 10000 THEN 'OVERDUE' ELSE 'AWAITING_PAYMENT' END::"InvoiceStatus",
-        CASE WHEN i <= 10000 THEN now() - interval '25 hours' ELSE now() + interval '1 hour' END, now()
-      FROM generate_series(1, 11100) AS i`;
+    const bulk = { organizationId: organization.id, prefix: "bulk", amount: 1 };
+    await insertBulkInvoices({ ...bulk, from: 1, to: 10000, status: "OVERDUE", deadline: "-25 hours" });
+    await insertBulkInvoices({
+      ...bulk,
+      from: 10001,
+      to: 11100,
+      status: "AWAITING_PAYMENT",
+      deadline: "1 hour",
+      token: "USDC",
+    });
     const usdcInvoice = await invoiceFor("9.00");
     const ethInvoice = await invoiceFor("30.00", "ETH");
     // A provider that refuses filters of more than 1,000 addresses.

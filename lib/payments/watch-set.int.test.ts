@@ -2,13 +2,12 @@ import { createPublicClient, http } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import type { NetworkConfig } from "@/lib/chains/networks";
-import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { db } from "@/lib/db/client";
 import { type PeriodicTask, runTaskOnce } from "@/lib/jobs/periodic-task";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { insertBulkInvoices } from "@/scripts/test-support/bulk-invoices";
+import { createTestOrganization, startTestPayment } from "@/scripts/test-support/fixtures";
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
-import { startPayment } from "../checkout/start-payment";
 import { scanNetwork } from "./scan-network";
 import { watchConfiguredNetworks } from "./watch-networks";
 import type { WatchSets } from "./watch-set";
@@ -26,16 +25,7 @@ afterAll(async () => devnet?.stop());
 
 async function invoiceFor(token: string, amount = "30.00") {
   const { organization } = await createTestOrganization();
-  const created = await createCheckoutSession(db(), {
-    organizationId: organization.id,
-    request: { mode: "standalone", amount, currency: "USD", expiresInMinutes: 60 },
-    idempotency: null,
-  });
-  return startPayment(db(), {
-    checkoutSessionId: (created.body as { id: string }).id,
-    network: "devnet",
-    token,
-  });
+  return startTestPayment(organization.id, token, amount);
 }
 
 const status = async (invoiceId: string) =>
@@ -208,19 +198,15 @@ describe("a payment among 100,000 watched invoices", () => {
   it("is found, with one getLogs and one block read per block however many are watched", async () => {
     const { organization } = await createTestOrganization("Busy Store");
     // 100,000 open invoices inside their window, half USDC and half ETH, on addresses nobody pays.
-    await db().$executeRaw`
-      INSERT INTO "CheckoutSession" ("id", "organizationId", "status", "amount", "currency", "expiresAt", "updatedAt")
-      SELECT 'ycs_busy' || i, ${organization.id}, 'COMPLETED', 1, 'USD', now(), now()
-      FROM generate_series(1, 100000) AS i`;
-    await db().$executeRaw`
-      INSERT INTO "Invoice" ("id", "organizationId", "checkoutSessionId", "network", "token", "depositAddress",
-        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
-        "quoteSource", "status", "deadline", "updatedAt")
-      SELECT 'inv_busy' || i, ${organization.id}, 'ycs_busy' || i, 'devnet',
-        CASE WHEN i % 2 = 0 THEN 'ETH' ELSE 'USDC' END,
-        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, 1, 1, 'USD', 1, 1, now(), 'bulk',
-        'AWAITING_PAYMENT', now() + interval '1 hour', now()
-      FROM generate_series(1, 100000) AS i`;
+    await insertBulkInvoices({
+      organizationId: organization.id,
+      prefix: "busy",
+      from: 1,
+      to: 100000,
+      amount: 1,
+      status: "AWAITING_PAYMENT",
+      deadline: "1 hour",
+    });
     const usdcInvoice = await invoiceFor("USDC", "9.00");
     const ethInvoice = await invoiceFor("ETH");
     const rpc = await startLimitedRpc(devnet.rpcUrl, { maxBlockRange: 2000, maxAddresses: 1000 });

@@ -1,13 +1,12 @@
-import { x402Client } from "@x402/core/client";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testUsdcEip3009 } from "@/lib/chains/devnet";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { devnetExactRequirements, signDevnetPayment } from "@/scripts/test-support/x402-buyer";
 import { createBuiltInFacilitator } from "./create-built-in-facilitator";
 import { devnetFacilitatorWalletCoin } from "./fund-devnet-facilitator-wallet";
 import { x402Networks } from "./x402-networks";
@@ -31,28 +30,15 @@ beforeAll(async () => {
 afterAll(async () => devnet?.stop());
 
 function requirements(changes: Partial<PaymentRequirements> = {}): PaymentRequirements {
-  return {
-    scheme: "exact",
-    network: "eip155:31337",
-    asset: devnet.usdc,
-    amount: parseUnits("1.25", 6).toString(),
-    payTo: merchant,
-    maxTimeoutSeconds: 300,
-    extra: { ...testUsdcEip3009 },
-    ...changes,
-  };
+  return { ...devnetExactRequirements(devnet.usdc, "1.25", merchant), ...changes };
 }
 
 /** What x402's client signs for `accepted`, as an agent paying the resource would. */
-async function pay(payer: PrivateKeyAccount, accepted = requirements()): Promise<PaymentPayload> {
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: payer });
-  // The devnet's token is none the client knows: allowed by name, as an operator would.
-  client.setSpendControls({ allowedAssets: [{ network: "eip155:31337", asset: devnet.usdc }] });
-  return client.createPaymentPayload({
-    x402Version: 2,
-    resource: { url: "http://merchant.test/report", description: "a report", mimeType: "application/json" },
-    accepts: [accepted],
+function pay(payer: PrivateKeyAccount, accepted = requirements()): Promise<PaymentPayload> {
+  return signDevnetPayment(payer, accepted, {
+    url: "http://merchant.test/report",
+    description: "a report",
+    mimeType: "application/json",
   });
 }
 

@@ -1,7 +1,6 @@
-import { type Address, createWalletClient, http, type PublicClient, parseEther } from "viem";
-import { devnetFunder } from "../chains/devnet-account";
+import type { Address, PublicClient } from "viem";
+import { fundDevnetWallet } from "../chains/fund-devnet-wallet";
 import type { NetworkConfig } from "../chains/networks";
-import { log } from "../log";
 
 /** What an empty devnet facilitator wallet is given: coin for the gas of its settlements. */
 export const devnetFacilitatorWalletCoin = "100";
@@ -12,21 +11,16 @@ export const devnetFacilitatorWalletCoin = "100";
  * without a step. Anywhere else the operator funds it (docs/operations.md, "x402"). Returns
  * whether it funded the wallet.
  */
-export async function fundDevnetFacilitatorWallet(
+export function fundDevnetFacilitatorWallet(
   network: NetworkConfig,
   client: PublicClient,
   address: Address,
 ): Promise<boolean> {
-  if (!network.devnet || (await client.getBalance({ address })) > 0n) return false;
-  // The node holds the funder's key and assigns its nonces, as for the refund wallets
-  // (lib/refunds/fund-devnet-refund-wallet.ts).
-  const funder = createWalletClient({ account: devnetFunder.address, transport: http(network.rpcUrl) });
-  const hash = await funder.sendTransaction({
-    to: address,
-    value: parseEther(devnetFacilitatorWalletCoin),
-    chain: null,
-  });
-  await client.waitForTransactionReceipt({ hash });
-  log.info({ network: network.id, address }, "devnet x402 facilitator wallet funded with test coin");
-  return true;
+  return fundDevnetWallet(
+    network,
+    client,
+    address,
+    { coin: devnetFacilitatorWalletCoin },
+    "x402 facilitator",
+  );
 }

@@ -1,13 +1,11 @@
-import { x402Client } from "@x402/core/client";
 import { HTTPFacilitatorClient } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testUsdcEip3009 } from "@/lib/chains/devnet";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { devnetExactRequirements, signDevnetPayment } from "@/scripts/test-support/x402-buyer";
 import { createBuiltInFacilitator } from "./create-built-in-facilitator";
 import { type FacilitatorServer, maxFacilitatorBodyBytes, serveFacilitator } from "./serve-facilitator";
 
@@ -44,27 +42,12 @@ const client = (bearer = token) =>
     },
   });
 
-const requirements = (): PaymentRequirements => ({
-  scheme: "exact",
-  network: "eip155:31337",
-  asset: devnet.usdc,
-  amount: parseUnits("0.5", 6).toString(),
-  payTo: merchant,
-  maxTimeoutSeconds: 300,
-  extra: { ...testUsdcEip3009 },
-});
+const requirements = (): PaymentRequirements => devnetExactRequirements(devnet.usdc, "0.5", merchant);
 
 async function payment() {
   const payer = privateKeyToAccount(generatePrivateKey());
   await devnet.mintUsdc(payer.address, "1");
-  const payerClient = new x402Client();
-  registerExactEvmScheme(payerClient, { signer: payer });
-  payerClient.setSpendControls({ allowedAssets: [{ network: "eip155:31337", asset: devnet.usdc }] });
-  const payload = await payerClient.createPaymentPayload({
-    x402Version: 2,
-    resource: { url: "http://merchant.test/data" },
-    accepts: [requirements()],
-  });
+  const payload = await signDevnetPayment(payer, requirements());
   return { payer, payload };
 }
 

@@ -1,4 +1,6 @@
 import { createAgentCredential } from "../../lib/agent-access/create-agent-credential";
+import { createCheckoutSession } from "../../lib/checkout/create-checkout-session";
+import { startPayment } from "../../lib/checkout/start-payment";
 import { db } from "../../lib/db/client";
 import { newId, randomBase62 } from "../../lib/ids";
 import { createOrganization } from "../../lib/organizations/create-organization";
@@ -47,6 +49,23 @@ export async function createTestAgentCredential(organizationId: string, access: 
     }),
   );
   return { credential, secret, auth: { authorization: `Bearer ${secret}` } };
+}
+
+/**
+ * An invoice opened as a buyer opens one: a standalone session of `organizationId` for `amount`
+ * USD (an hour to pay), then its payment started in `token` on the devnet.
+ */
+export async function startTestPayment(organizationId: string, token: string, amount: string) {
+  const created = await createCheckoutSession(db(), {
+    organizationId,
+    request: { mode: "standalone", amount, currency: "USD", expiresInMinutes: 60 },
+    idempotency: null,
+  });
+  return startPayment(db(), {
+    checkoutSessionId: (created.body as { id: string }).id,
+    network: "devnet",
+    token,
+  });
 }
 
 /** A checkout session with an invoice in the given state, as the payment flow would leave them. */

@@ -2,33 +2,20 @@
 // or between a good verification and the settlement. Nothing may be marked paid, nothing moves.
 process.env.SERVICE_SWEEPER = "separate";
 
-import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  decodePaymentRequiredHeader,
-  decodePaymentResponseHeader,
-  encodePaymentSignatureHeader,
-} from "@x402/core/http";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import type { x402Client } from "@x402/fetch";
 import { parseUnits } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as createSession } from "@/app/api/checkout-sessions/route";
-import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { createBuiltInFacilitator } from "@/lib/x402/create-built-in-facilitator";
 import { resolveStuckX402Settlements } from "@/lib/x402/resolve-stuck-x402-settlements";
-import { callRoute } from "@/scripts/test-support/call-route";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { serveApp } from "@/scripts/test-support/serve-route";
 import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
-import { GET as checkoutSessionRoute } from "./checkout-sessions/[id]/route";
-import { GET as paylinkRoute } from "./paylinks/[id]/route";
+import { sendX402Payment, serveX402App, type X402App, x402Agent } from "@/scripts/test-support/x402-app";
 
 let devnet: TestDevnet;
-let app: { url: string; close: () => Promise<void> };
+let app: X402App;
 let facilitator: Server;
 /**
  * Which of the facilitator's endpoints answer; the others drop the connection. `lost`: the
@@ -61,13 +48,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => facilitator.listen(0, "127.0.0.1", resolve));
   process.env.SERVICE_X402_FACILITATOR_URL = `http://127.0.0.1:${(facilitator.address() as AddressInfo).port}`;
-  app = await serveApp(
-    [
-      { template: "/api/x402/paylinks/{id}", handlers: { GET: paylinkRoute as never } },
-      { template: "/api/x402/checkout-sessions/{id}", handlers: { GET: checkoutSessionRoute as never } },
-    ],
-    config().baseUrl,
-  );
+  app = await serveX402App();
 }, 120_000);
 afterAll(async () => {
   await app?.close();
@@ -75,33 +56,22 @@ afterAll(async () => {
   await devnet?.stop();
 });
 
-async function agent() {
-  const account = privateKeyToAccount(generatePrivateKey());
-  await devnet.mintUsdc(account.address, "10");
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: account });
-  client.setSpendControls({ allowedAssets: [{ network: "eip155:31337", asset: devnet.usdc }] });
-  return { account, client, pay: wrapFetchWithPayment(fetch, client) };
-}
+const agent = () => x402Agent(devnet, "10");
 
-async function paylinkUrl() {
-  const merchant = await createTestOrganization();
-  const paylink = await db().paylink.create({
-    data: {
-      id: randomUUID(),
-      organizationId: merchant.organization.id,
-      name: "Report",
-      amount: "2.00",
-      currency: "USD",
-    },
-  });
-  return { organizationId: merchant.organization.id, url: `${app.url}/api/x402/paylinks/${paylink.id}` };
+/** The official client's payment for what `url` quotes, and a request sending it. */
+async function signedPayment(url: string, client: x402Client) {
+  const quote = await fetch(url);
+  const payment = await client.createPaymentPayload(
+    decodePaymentRequiredHeader(quote.headers.get("PAYMENT-REQUIRED") as string),
+  );
+  return () => sendX402Payment(url, payment);
 }
 
 describe("the facilitator goes down", () => {
   it("before verifying: 402 facilitator_unavailable with a fresh quote; no session, no invoice, nothing moved", async () => {
     up = { verify: false, settle: false };
-    const { organizationId, url } = await paylinkUrl();
+    const { organization, url } = await app.paylink("2.00");
+    const organizationId = organization.id;
     const { account, pay } = await agent();
     const response = await pay(url);
     expect(response.status).toBe(402);
@@ -116,14 +86,10 @@ describe("the facilitator goes down", () => {
 
   it("after verifying, before settling: the paylink's invoice is withdrawn, its row failed, and a replay settles nothing", async () => {
     up = { verify: true, settle: false };
-    const { organizationId, url } = await paylinkUrl();
+    const { organization, url } = await app.paylink("2.00");
+    const organizationId = organization.id;
     const { account, client } = await agent();
-    const first = await fetch(url);
-    const payment = await client.createPaymentPayload(
-      decodePaymentRequiredHeader(first.headers.get("PAYMENT-REQUIRED") as string),
-    );
-    const send = () =>
-      fetch(url, { headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payment) } });
+    const send = await signedPayment(url, client);
     const response = await send();
     expect(response.status).toBe(402);
     expect((await response.json()).error.code).toBe("facilitator_unavailable");
@@ -156,15 +122,11 @@ describe("the facilitator goes down", () => {
 
   it("a merchant's session keeps its invoice open, unpaid, when settling fails; a new payment then pays it", async () => {
     up = { verify: true, settle: false };
-    const merchant = await createTestOrganization();
-    const created = await callRoute(createSession, "/api/checkout-sessions", {
-      headers: { ...merchant.auth, "idempotency-key": randomUUID() },
-      body: { amount: "2.00", currency: "USD" },
-    });
-    const url = `${app.url}/api/x402/checkout-sessions/${created.json.id}`;
+    const created = await app.session("2.00");
+    const { url } = created;
     const { account, pay } = await agent();
     expect((await pay(url)).status).toBe(402);
-    const invoice = await db().invoice.findUniqueOrThrow({ where: { checkoutSessionId: created.json.id } });
+    const invoice = await db().invoice.findUniqueOrThrow({ where: { checkoutSessionId: created.id } });
     expect(invoice.status).toBe("AWAITING_PAYMENT");
 
     up = { verify: true, settle: true };
@@ -175,7 +137,8 @@ describe("the facilitator goes down", () => {
 
   it("a settlement whose answer is lost is decided on chain: the transfer happened, so 200 with its transaction", async () => {
     up = { verify: true, settle: "lost" };
-    const { organizationId, url } = await paylinkUrl();
+    const { organization, url } = await app.paylink("2.00");
+    const organizationId = organization.id;
     const { account, pay } = await agent();
     const response = await pay(url);
     expect(response.status).toBe(200);
@@ -194,22 +157,13 @@ describe("the facilitator goes down", () => {
 
   it("a settlement left SETTLING by a crash is finished by the next copy of the payment, once", async () => {
     up = { verify: true, settle: false };
-    const merchant = await createTestOrganization();
-    const created = await callRoute(createSession, "/api/checkout-sessions", {
-      headers: { ...merchant.auth, "idempotency-key": randomUUID() },
-      body: { amount: "2.00", currency: "USD" },
-    });
-    const url = `${app.url}/api/x402/checkout-sessions/${created.json.id}`;
+    const created = await app.session("2.00");
+    const { url } = created;
     const { account, client } = await agent();
-    const first = await fetch(url);
-    const payment = await client.createPaymentPayload(
-      decodePaymentRequiredHeader(first.headers.get("PAYMENT-REQUIRED") as string),
-    );
-    const send = () =>
-      fetch(url, { headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payment) } });
+    const send = await signedPayment(url, client);
     expect((await send()).status).toBe(402);
     // What a process that died while settling leaves behind: the row SETTLING, its lock free.
-    const invoice = await db().invoice.findUniqueOrThrow({ where: { checkoutSessionId: created.json.id } });
+    const invoice = await db().invoice.findUniqueOrThrow({ where: { checkoutSessionId: created.id } });
     await db().$executeRaw`
       UPDATE "X402Settlement" SET "status" = 'SETTLING', "errorReason" = NULL, "updatedAt" = now() - interval '1 minute'
       WHERE "invoiceId" = ${invoice.id}`;
@@ -228,24 +182,18 @@ describe("the facilitator goes down", () => {
   it("the periodic check decides settlements a crash left SETTLING from the chain", async () => {
     // One whose transfer happened: its answer was lost, then the row reset as a crash leaves it.
     up = { verify: true, settle: "lost" };
-    const sent = await paylinkUrl();
+    const sent = await app.paylink("2.00");
     const { pay } = await agent();
     const paid = await (await pay(sent.url)).json();
     const sentInvoice = await db().invoice.findFirstOrThrow({
-      where: { organizationId: sent.organizationId },
+      where: { organizationId: sent.organization.id },
     });
     // One never submitted: a merchant session's, whose facilitator was down.
     up = { verify: true, settle: false };
-    const merchant = await createTestOrganization();
-    const created = await callRoute(createSession, "/api/checkout-sessions", {
-      headers: { ...merchant.auth, "idempotency-key": randomUUID() },
-      body: { amount: "2.00", currency: "USD" },
-    });
-    expect(
-      (await (await agent()).pay(`${app.url}/api/x402/checkout-sessions/${created.json.id}`)).status,
-    ).toBe(402);
+    const created = await app.session("2.00");
+    expect((await (await agent()).pay(created.url)).status).toBe(402);
     const unsentInvoice = await db().invoice.findUniqueOrThrow({
-      where: { checkoutSessionId: created.json.id },
+      where: { checkoutSessionId: created.id },
     });
 
     const stick = (invoiceId: string, validBefore: Date) => db().$executeRaw`

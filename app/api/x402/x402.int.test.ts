@@ -4,18 +4,11 @@ process.env.SERVICE_SWEEPER = "in-process";
 process.env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE = "100";
 
 import { randomUUID } from "node:crypto";
-import {
-  decodePaymentRequiredHeader,
-  decodePaymentResponseHeader,
-  encodePaymentSignatureHeader,
-} from "@x402/core/http";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import type { x402Client } from "@x402/fetch";
 import { getAddress, type Hex, parseUnits } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { POST as createRefund } from "@/app/api/private/refunds/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
@@ -26,24 +19,15 @@ import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { x402IndexRange } from "@/lib/x402/quote-x402-payment";
 import { readX402Quote, signX402Quote } from "@/lib/x402/x402-quote-token";
 import { callRoute } from "@/scripts/test-support/call-route";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { serveApp } from "@/scripts/test-support/serve-route";
 import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
-import { GET as checkoutSessionRoute } from "./checkout-sessions/[id]/route";
-import { GET as paylinkRoute } from "./paylinks/[id]/route";
+import { sendX402Payment, serveX402App, type X402App, x402Agent } from "@/scripts/test-support/x402-app";
 
 let devnet: TestDevnet;
-let app: { url: string; close: () => Promise<void> };
+let app: X402App;
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ confirmations: 1 });
-  app = await serveApp(
-    [
-      { template: "/api/x402/paylinks/{id}", handlers: { GET: paylinkRoute as never } },
-      { template: "/api/x402/checkout-sessions/{id}", handlers: { GET: checkoutSessionRoute as never } },
-    ],
-    config().baseUrl,
-  );
+  app = await serveX402App();
 }, 120_000);
 afterAll(async () => {
   await app?.close();
@@ -52,46 +36,9 @@ afterAll(async () => {
 
 const network = () => config().networks.find((candidate) => candidate.id === "devnet")!;
 const watch = () => scanNetwork(db(), network(), devnet.client);
-
-/** A fresh agent wallet holding `usdc` test USDC, and the official client paying from it. */
-async function agent(usdc = "100") {
-  const account = privateKeyToAccount(generatePrivateKey());
-  if (usdc !== "0") await devnet.mintUsdc(account.address, usdc);
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: account });
-  client.setSpendControls({ allowedAssets: [{ network: "eip155:31337", asset: devnet.usdc }] });
-  return { account, client, pay: wrapFetchWithPayment(fetch, client) };
-}
-
-async function paylink(
-  amount = "5.00",
-  recurring: { recurringInterval: "month"; recurringIntervalCount: number } | null = null,
-  currency = "USD",
-) {
-  const merchant = await createTestOrganization();
-  const row = await db().paylink.create({
-    data: {
-      id: randomUUID(),
-      organizationId: merchant.organization.id,
-      name: "API credits",
-      description: "1,000 API calls",
-      amount,
-      currency,
-      ...recurring,
-    },
-  });
-  return { ...merchant, paylink: row, url: `${app.url}/api/x402/paylinks/${row.id}` };
-}
-
-async function session(amount = "3.00") {
-  const merchant = await createTestOrganization();
-  const created = await callRoute(createSession, "/api/checkout-sessions", {
-    headers: { ...merchant.auth, "idempotency-key": randomUUID() },
-    body: { amount, currency: "USD" },
-  });
-  const id = created.json.id as string;
-  return { ...merchant, id, url: `${app.url}/api/x402/checkout-sessions/${id}` };
-}
+const agent = (usdc?: string) => x402Agent(devnet, usdc);
+const paylink: X402App["paylink"] = (...args) => app.paylink(...args);
+const session: X402App["session"] = (...args) => app.session(...args);
 
 async function quote(url: string) {
   const response = await fetch(url);
@@ -103,8 +50,7 @@ async function quote(url: string) {
   };
 }
 
-const send = (url: string, payment: PaymentPayload) =>
-  fetch(url, { headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payment) } });
+const send = sendX402Payment;
 
 const rowCounts = async () => ({
   sessions: await db().checkoutSession.count(),

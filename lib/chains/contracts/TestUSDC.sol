@@ -10,6 +10,8 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 /// `exact` scheme pays with it: the payer signs, anyone submits. Both signature forms are
 /// accepted, (v, r, s) and a bytes signature (which also admits ERC-1271 smart wallets), since
 /// x402's facilitator sends an EOA's signature as (v, r, s) and any other as bytes.
+/// Each (v, r, s) form packs its signature and calls the bytes form (an internal call: msg.sender
+/// stays the caller, which receiveWithAuthorization checks).
 contract TestUSDC is ERC20, EIP712 {
     bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
         "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
@@ -61,9 +63,7 @@ contract TestUSDC is ERC20, EIP712 {
         bytes32 r,
         bytes32 s
     ) external {
-        _transferWithAuthorization(
-            TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v)
-        );
+        transferWithAuthorization(from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v));
     }
 
     function transferWithAuthorization(
@@ -74,7 +74,7 @@ contract TestUSDC is ERC20, EIP712 {
         uint256 validBefore,
         bytes32 nonce,
         bytes memory signature
-    ) external {
+    ) public {
         _transferWithAuthorization(
             TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature
         );
@@ -91,10 +91,7 @@ contract TestUSDC is ERC20, EIP712 {
         bytes32 r,
         bytes32 s
     ) external {
-        require(to == msg.sender, "TestUSDC: caller must be the payee");
-        _transferWithAuthorization(
-            RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v)
-        );
+        receiveWithAuthorization(from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v));
     }
 
     function receiveWithAuthorization(
@@ -105,7 +102,7 @@ contract TestUSDC is ERC20, EIP712 {
         uint256 validBefore,
         bytes32 nonce,
         bytes memory signature
-    ) external {
+    ) public {
         require(to == msg.sender, "TestUSDC: caller must be the payee");
         _transferWithAuthorization(
             RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature
@@ -113,10 +110,10 @@ contract TestUSDC is ERC20, EIP712 {
     }
 
     function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
-        _cancelAuthorization(authorizer, nonce, abi.encodePacked(r, s, v));
+        cancelAuthorization(authorizer, nonce, abi.encodePacked(r, s, v));
     }
 
-    function cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) external {
+    function cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) public {
         _cancelAuthorization(authorizer, nonce, signature);
     }
 

@@ -1,0 +1,57 @@
+import {
+  type Address,
+  createWalletClient,
+  type Hex,
+  http,
+  type PublicClient,
+  parseAbi,
+  parseEther,
+  parseUnits,
+} from "viem";
+import { log } from "../log";
+import { devnetFunder } from "./devnet-account";
+import type { NetworkConfig } from "./networks";
+
+/** What an empty devnet wallet is given: coin for fees and, when set, that much of each test token. */
+export type DevnetWalletFunds = { coin: string; token?: string };
+
+// The test token lets anyone mint (lib/payments/pay-invoice-on-devnet.ts); a literal ABI, so the
+// signer never loads the Solidity compiler.
+const testTokenAbi = parseAbi(["function mint(address to, uint256 amount)"]);
+
+/**
+ * On a network flagged `devnet` only: gives a wallet that holds no coin the devnet's test funds
+ * from Hardhat's funded account. Tokens go first and coin last: a wallet with coin counts as
+ * funded, so an interrupted top-up is finished on the next pass rather than left without tokens.
+ * `purpose` names the wallet in the log. Returns whether it funded the wallet.
+ */
+export async function fundDevnetWallet(
+  network: NetworkConfig,
+  client: PublicClient,
+  address: Address,
+  funds: DevnetWalletFunds,
+  purpose: string,
+): Promise<boolean> {
+  if (!network.devnet || (await client.getBalance({ address })) > 0n) return false;
+  // Hardhat's node holds the funder's key and assigns nonces itself, so top-ups cannot collide
+  // with the test wallet's payments as locally signed transactions would.
+  const funder = createWalletClient({ account: devnetFunder.address, transport: http(network.rpcUrl) });
+  const hashes: Hex[] = [];
+  if (funds.token !== undefined)
+    for (const token of network.tokens)
+      if (token.address)
+        hashes.push(
+          await funder.writeContract({
+            address: token.address as Address,
+            abi: testTokenAbi,
+            functionName: "mint",
+            args: [address, parseUnits(funds.token, token.decimals)],
+            chain: null,
+          }),
+        );
+  for (const hash of hashes) await client.waitForTransactionReceipt({ hash });
+  const coin = await funder.sendTransaction({ to: address, value: parseEther(funds.coin), chain: null });
+  await client.waitForTransactionReceipt({ hash: coin });
+  log.info({ network: network.id, address, purpose }, "devnet wallet funded with test funds");
+  return true;
+}
