@@ -1,3 +1,4 @@
+import { announceCredentialChange } from "../credential-cache/announce-credential-change";
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
 
@@ -11,5 +12,10 @@ export async function revokeAgentCredential(
   });
   if (!credential) throw notFound("agent credential", "agentCredentialId");
   if (credential.revokedAt) return credential;
-  return database.agentCredential.update({ where: { id: credential.id }, data: { revokedAt: new Date() } });
+  const revoked = await database.agentCredential.update({
+    where: { id: credential.id },
+    data: { revokedAt: new Date() },
+  });
+  await announceCredentialChange();
+  return revoked;
 }

@@ -1,3 +1,4 @@
+import { announceCredentialChange } from "../credential-cache/announce-credential-change";
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
 
@@ -8,5 +9,7 @@ export async function revokeApiKey(database: Db, input: { organizationId: string
   });
   if (!key) throw notFound("API key", "apiKeyId");
   if (key.revokedAt) return key;
-  return database.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+  const revoked = await database.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+  await announceCredentialChange();
+  return revoked;
 }

@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { config } from "../config";
+import { stopCredentialCacheHere } from "../credential-cache/credential-cache";
 import { PrismaClient } from "../generated/prisma/client";
 import { log } from "../log";
 import { processWide } from "../process-wide";
@@ -59,6 +60,8 @@ export function db(): PrismaClient {
 }
 
 export async function disconnectDb(): Promise<void> {
+  // The credential cache's listener is one of the process's connections too.
+  stopCredentialCacheHere();
   if (holder.client) await closeDb(holder.client);
   holder.client = undefined;
 }

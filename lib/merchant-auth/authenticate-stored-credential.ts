@@ -1,3 +1,4 @@
+import { type CredentialCache, credentialCache } from "../credential-cache/credential-cache";
 import { hashSecret } from "../crypto/tokens";
 import { type Db, sqlPool } from "../db/client";
 import type { MerchantCaller } from "./merchant-caller";
@@ -33,18 +34,28 @@ type Row = {
   apiVersion: string;
 };
 
-/** Resolves an API key or agent credential (already shape-checked) to its caller, or null. */
+/**
+ * Resolves an API key or agent credential (already shape-checked) to its caller, or null. `cache`
+ * is the process's; tests pass others to play several instances.
+ */
 export async function authenticateStoredCredential(
   database: Db,
   kind: keyof typeof stores,
   secret: string,
+  cache: CredentialCache = credentialCache(),
 ): Promise<MerchantCaller | null> {
   const pool = sqlPool(database);
-  const { rows } = await pool.query<Row>(stores[kind].select, [hashSecret(secret)]);
-  const row = rows[0];
+  const hash = hashSecret(secret);
+  // Mostly from memory: revocation clears every instance's cache before it returns.
+  const row = await cache.read(`${kind}:${hash}`, async () => {
+    const { rows } = await pool.query<Row>(stores[kind].select, [hash]);
+    return rows[0] ?? null;
+  });
   if (!row) return null;
   const now = new Date();
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > lastUsedResolutionMs) {
+    // Noted on the (possibly cached) row first, so concurrent requests do not write it again.
+    row.lastUsedAt = now;
     await pool.query(`UPDATE "${stores[kind].table}" SET "lastUsedAt" = $1 WHERE "id" = $2`, [now, row.id]);
   }
   return {

@@ -1,3 +1,4 @@
+import { announceCredentialChange } from "../credential-cache/announce-credential-change";
 import type { Db } from "../db/client";
 import { newId } from "../ids";
 import { upsertDefaultWebhookEndpoint } from "../webhooks/upsert-default-webhook-endpoint";
@@ -41,5 +42,7 @@ export async function updateOrganization(
     if (input.webhookUrl !== undefined)
       await upsertDefaultWebhookEndpoint(tx, organizationId, input.webhookUrl);
   });
+  // Verified credentials are cached with their organization's pinned version.
+  if (input.apiVersion !== undefined) await announceCredentialChange();
   return getOrganization(database, organizationId);
 }
