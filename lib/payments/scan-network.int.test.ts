@@ -441,39 +441,33 @@ describe("what the watcher watches", () => {
 });
 
 describe("the watcher task (as the app runs it)", () => {
-  it("confirms within 500 ms of the block that reaches the confirmations", async () => {
+  // How soon is bench/watcher.ts's to measure (receipt to CONFIRMED, p50/p99): a test asserts that
+  // the task as the app runs it gets there on its own, round after round.
+  it("confirms each payment once the block that reaches the confirmations is mined", async () => {
     const watcher = backgroundTasks.find((task) => task.name === "scan-networks");
     if (!watcher) throw new Error("no scan-networks task");
     await cursorAtHead();
     const stop = startPeriodicTask(db(), watcher);
     try {
-      const latencies: number[] = [];
       for (let round = 0; round < 5; round++) {
         const invoice = await invoiceFor("2.00");
         await devnet.mintUsdc(invoice.depositAddress, "2");
         await vi.waitFor(async () => expect(await status(invoice.id)).toBe("CONFIRMING"), {
-          timeout: 5000,
+          timeout: 20_000,
           interval: 20,
         });
         // Confirmations 3: the payment's block and two more; the second of them completes it.
         await devnet.mine(1);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(await status(invoice.id)).toBe("CONFIRMING");
         await devnet.mine(1);
-        const mined = performance.now();
         await vi.waitFor(async () => expect(await status(invoice.id)).toBe("CONFIRMED"), {
-          timeout: 5000,
+          timeout: 20_000,
           interval: 10,
         });
-        latencies.push(performance.now() - mined);
       }
-      // The median is the claim; the maximum leaves room for a busy test machine, and is still
-      // half of what a 2-second poll gives.
-      latencies.sort((a, b) => a - b);
-      expect(latencies[2]).toBeLessThan(500);
-      expect(latencies[4]).toBeLessThan(1000);
     } finally {
       stop();
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-  });
+  }, 120_000);
 });
