@@ -69,13 +69,19 @@ export function createCredentialCache(
     const current = new pg.Client({ connectionString: databaseUrl });
     client = current;
     const probe = `probe:${randomUUID()}`;
+    // One query at a time on the listening connection: pg refuses to queue a second itself.
+    let queries: Promise<unknown> = Promise.resolve();
+    const send = (text: string, values?: unknown[]) => {
+      const sent = queries.then(() => current.query(text, values));
+      queries = sent.catch(() => {});
+      return sent;
+    };
     current.on("notification", (message) => {
       if (message.channel !== changedChannel) return;
       if (message.payload === probe) {
         // Heard over another connection: from now on every change reaches this instance. Named
         // first, so an announcer that counts it also waits for it.
-        void current
-          .query(`SET application_name = '${listenerName}'`)
+        void send(`SET application_name = '${listenerName}'`)
           .then(() => {
             if (client !== current) return;
             forget();
@@ -88,14 +94,14 @@ export function createCredentialCache(
       forget();
       // The announcer waits for every listening instance to say it has forgotten.
       if (message.payload) {
-        void current.query("SELECT pg_notify($1, $2)", [heardChannel, message.payload]).catch(() => {});
+        void send("SELECT pg_notify($1, $2)", [heardChannel, message.payload]).catch(() => {});
       }
     });
     current.on("error", (error) => reconnect(current, error));
     current.on("end", () => reconnect(current));
     try {
       await current.connect();
-      await current.query(`LISTEN ${changedChannel}`);
+      await send(`LISTEN ${changedChannel}`);
       retryMs = 1000;
       const sender = new pg.Client({ connectionString: databaseUrl });
       await sender.connect();
