@@ -94,7 +94,8 @@ function median(values: number[]): number {
  * The trivial route and create, one after the other in BENCH_PAIRS pairs (which goes first
  * alternates): on a shared machine one build's create ratio ranged from 0.39 to 0.58 across pairs
  * of one run. Create's rate is reported as the ceiling's median times the median of the pairs'
- * ratios, so the table shows that ratio; the server's CPU per request is printed for each pair.
+ * ratios, so the table shows that ratio; the server's CPU per request and how busy its one thread
+ * was are printed for each pair.
  */
 async function alternate(
   ceilingLoad: () => Promise<Measured>,
@@ -114,14 +115,17 @@ async function alternate(
     const b = await timed(second);
     const [ceiling, create] = pair % 2 === 0 ? [a, b] : [b, a];
     const perRequest = (run: typeof a) => (run.cpuMs * 1000) / (run.measured.requestsPerSecond * duration);
+    // The server is one thread: near 100% it is what limits the rate; well below, something it
+    // waits on (its database pool, the database) does.
+    const busy = (run: typeof a) => `${((run.cpuMs / (duration * 1000)) * 100).toFixed(0)}% busy`;
     results.push({
       ceiling: ceiling.measured,
       create: create.measured,
       cpu: { ceiling: perRequest(ceiling), create: perRequest(create) },
     });
     console.log(
-      `pair ${pair + 1}: ceiling ${ceiling.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${ceiling.measured.p99} ms, ${perRequest(ceiling).toFixed(0)} µs CPU/request),` +
-        ` create ${create.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${create.measured.p99} ms, ${perRequest(create).toFixed(0)} µs CPU/request):` +
+      `pair ${pair + 1}: ceiling ${ceiling.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${ceiling.measured.p99} ms, ${perRequest(ceiling).toFixed(0)} µs CPU/request, ${busy(ceiling)}),` +
+        ` create ${create.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${create.measured.p99} ms, ${perRequest(create).toFixed(0)} µs CPU/request, ${busy(create)}):` +
         ` ${(create.measured.requestsPerSecond / ceiling.measured.requestsPerSecond).toFixed(2)}`,
     );
   }
