@@ -41,11 +41,10 @@ export function createLogger(
         paths: [...secretFields, ...secretFields.map((field) => `*.${field}`), 'headers["authorization"]'],
         censor: "[redacted]",
       },
-      formatters: {
-        level: (label) => ({ level: label }),
-        log: (object) => scrub(object) as Record<string, unknown>,
-      },
+      formatters: { level: (label) => ({ level: label }) },
       hooks: {
+        // The one place arguments are scrubbed: the merged object, the message and any format
+        // arguments all pass here, before redaction and serialisation.
         logMethod(args, method) {
           method.apply(this, args.map((arg) => scrub(arg)) as Parameters<typeof method>);
         },

@@ -1,4 +1,5 @@
 import { type Db, sqlPool } from "../db/client";
+import { preparedQuery } from "../db/prepared-query";
 import type { Prisma } from "../generated/prisma/client";
 import { type IdempotencyClaim, replayIdempotentResponse } from "../idempotency/replay-idempotent-response";
 import { buildCheckoutSession } from "./build-checkout-session";
@@ -31,8 +32,10 @@ export async function createCheckoutSession(
     return { ...response, replayed: false };
   }
   const claim = input.idempotency;
-  // One statement, on the pool directly: the hottest write of the API (see sqlPool).
-  const { rows: inserted } = await sqlPool(database).query(
+  // One statement, on the pool directly and prepared: the hottest write of the API (see sqlPool).
+  const { rows: inserted } = await preparedQuery(
+    sqlPool(database),
+    "create-checkout-session",
     `WITH claim AS (
        INSERT INTO "IdempotencyKey" ("organizationId", "key", "requestHash", "responseStatus", "responseBody", "createdAt")
        VALUES ($1, $2, $3, $4, $5, $6)
