@@ -33,6 +33,9 @@ export default defineConfig({
           environment: "node",
           include: ["{app,components,lib,inngest,scripts,packages}/**/*.test.{ts,tsx}"],
           exclude: ["**/*.int.test.{ts,tsx}", "**/node_modules/**"],
+          // A hang guard, not a speed check: some pure tests do seconds of elliptic-curve math,
+          // and Vitest runs at a low CPU priority beside the browsers in npm test.
+          testTimeout: 30_000,
         },
       },
       {
