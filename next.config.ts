@@ -46,6 +46,9 @@ const nextConfig: NextConfig = {
     ignoreBuildErrors: process.env.NEXT_BUILD_SKIP_TYPECHECK === "1",
   },
   turbopack: { resolveAlias: kitSources },
+  // A CI run builds once from a clean clone: writing Turbopack's cache for a next build that never
+  // comes only delays the end-to-end suite waiting on this one.
+  experimental: { turbopackFileSystemCacheForBuild: !process.env.CI },
   // A paylink's pay address opens a session (app/pay/[id]/start/route.ts), which a page cannot
   // refuse with a 429; sessions (ycs_…) keep the hosted page.
   rewrites: async () => ({
