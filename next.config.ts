@@ -40,7 +40,7 @@ const nextConfig: NextConfig = {
     "pg",
     "prom-client",
   ],
-  // npm test typechecks with tsc beside the build and sets this, so the sources are checked once.
+  // npm test typechecks with tsc after the build and sets this, so the sources are checked once.
   typescript: {
     tsconfigPath: "tsconfig.json",
     ignoreBuildErrors: process.env.NEXT_BUILD_SKIP_TYPECHECK === "1",

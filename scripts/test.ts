@@ -6,8 +6,8 @@
 //
 // Stages that need nothing from each other overlap, so a 2-core machine is not idle while a
 // Vitest file waits on PostgreSQL, a devnet or a child process, or a browser waits on the app:
-// lint, typecheck, then the production build and the end-to-end suite run beside Vitest, their
-// output held in files under test-results/ and printed when each is done.
+// lint and the production build, then the typecheck and the end-to-end suite run beside Vitest,
+// their output held in files under test-results/ and printed when each is done.
 import { execFileSync, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -113,27 +113,21 @@ async function check(name: string, stage: ReturnType<typeof background>) {
 }
 
 const lint = background(bin("biome"), ["ci", "."], "lint.log");
-const typecheck = background(bin("tsc"), ["--noEmit"], "typecheck.log");
 // The end-to-end suite's production build (`npm start` builds when sources are newer than it),
-// without telemetry as there. It starts once the typecheck is done: tsc reads .next/types, which
-// the build writes.
+// without telemetry as there, goes first: the end-to-end suite waits on it. It skips its own type
+// check (next.config.ts): tsc checks the same sources once the build is done, as tsc reads
+// .next/types, which the build writes, and a type error fails this run all the same.
 process.env.NEXT_TELEMETRY_DISABLED = "1";
-const build = typecheck.status.then((typecheckStatus) =>
-  buildIsStale()
-    ? background(nextBuild[0], [...nextBuild[1]], "build.log", {
-        // tsc has just checked the same sources (and fails this run if they are wrong), so the
-        // build does not check them a second time (next.config.ts).
-        NEXT_BUILD_SKIP_TYPECHECK: typecheckStatus === 0 ? "1" : "0",
-      })
-    : undefined,
+const build = buildIsStale()
+  ? background(nextBuild[0], [...nextBuild[1]], "build.log", { NEXT_BUILD_SKIP_TYPECHECK: "1" })
+  : undefined;
+const typecheck = Promise.resolve(build?.status).then(() =>
+  background(bin("tsc"), ["--noEmit"], "typecheck.log"),
 );
 // The end-to-end suite starts on the build, beside Vitest: its browsers mostly wait on the app.
 const playwrightReport = path.join(results, "e2e.json");
 rmSync(playwrightReport, { force: true });
-const e2e = build.then(async (stage) => {
-  await stage?.status;
-  return background(bin("playwright"), ["test"], "e2e.log");
-});
+const e2e = Promise.resolve(build?.status).then(() => background(bin("playwright"), ["test"], "e2e.log"));
 
 console.log("\n━━ unit + integration (vitest)");
 const vitestReport = path.join(results, "vitest.json");
@@ -172,7 +166,7 @@ suites.push({
 });
 
 await check("lint (biome)", lint);
-await check("typecheck (tsc)", typecheck);
+await check("typecheck (tsc)", await typecheck);
 await check(
   "OpenAPI operations covered by contract-checked tests",
   background(
@@ -183,7 +177,7 @@ await check(
 );
 
 // Its failure is the end-to-end suite's: Playwright's server builds again and reports it.
-await (await build)?.report("production build for the end-to-end suite");
+await build?.report("production build for the end-to-end suite");
 const playwrightStatus = await (await e2e).report("end-to-end (playwright, chromium)");
 const playwright = readJson<{
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
