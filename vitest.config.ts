@@ -34,7 +34,7 @@ export default defineConfig({
           include: ["{app,components,lib,inngest,scripts,packages}/**/*.test.{ts,tsx}"],
           exclude: ["**/*.int.test.{ts,tsx}", "**/node_modules/**"],
           // A hang guard, not a speed check: some pure tests do seconds of elliptic-curve math,
-          // and Vitest runs at a low CPU priority beside the browsers in npm test.
+          // and in npm test Vitest shares the cores with the build and the browsers.
           testTimeout: 30_000,
         },
       },

@@ -136,12 +136,7 @@ rmSync(vitestReport, { force: true });
 const openApiTraffic = path.join(results, "openapi-traffic.jsonl");
 writeFileSync(openApiTraffic, "");
 process.env.OPENAPI_TRAFFIC_FILE = openApiTraffic;
-// At a lower CPU priority: the build and the end-to-end suite after it are the longest chain, and
-// Vitest's files fill the time their browsers and app leave idle instead of slowing them down.
-const vitestStatus = await run("nice", [
-  "-n",
-  "10",
-  bin("vitest"),
+const vitestStatus = await run(bin("vitest"), [
   "run",
   "--reporter=default",
   "--reporter=json",
