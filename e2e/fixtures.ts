@@ -11,6 +11,8 @@ import {
   type Page,
 } from "@playwright/test";
 import pg from "pg";
+import { closeDb, createDb, type Db } from "../lib/db/client";
+import { createOrganization } from "../lib/organizations/create-organization";
 import { e2eEnvFile } from "../scripts/test-support/e2e-env";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -35,18 +37,22 @@ export async function adminOn(port: number, ...args: string[]): Promise<Record<s
 
 export const admin = (...args: string[]) => adminOn(appPort, ...args);
 
-/**
- * Runs one SQL statement on the database of the app under test (its DATABASE_URL, or the embedded
- * server it recorded in its data directory), for states a test cannot wait for, such as expiry,
- * and for checking rows.
- */
-export async function appSql(text: string, values: unknown[] = [], port = appPort) {
+/** The database of the app on `port`: its DATABASE_URL, or the embedded server it recorded in its data directory. */
+function appDatabaseUrl(port = appPort): string {
   const env = appEnv(port);
-  const url =
+  return (
     env.DATABASE_URL ||
     (JSON.parse(readFileSync(path.join(env.SERVICE_DATA_DIR, "postgres.json"), "utf8")) as { url: string })
-      .url;
-  const client = new pg.Client(url);
+      .url
+  );
+}
+
+/**
+ * Runs one SQL statement on the database of the app under test, for states a test cannot wait
+ * for, such as expiry, and for checking rows.
+ */
+export async function appSql(text: string, values: unknown[] = [], port = appPort) {
+  const client = new pg.Client(appDatabaseUrl(port));
   await client.connect();
   try {
     return (await client.query(text, values)).rows;
@@ -103,7 +109,24 @@ export async function createSession(
   return (await response.json()) as { id: string; url: string };
 }
 
-export const test = base.extend<{ merchant: Merchant; dashboard: Page; cspViolations: string[] }>({
+export const test = base.extend<
+  { merchant: Merchant; dashboard: Page; cspViolations: string[] },
+  { appDatabase: Db }
+>({
+  /**
+   * The shared app's database, one client per worker. Merchants are made through it, as
+   * `admin org:create` makes them (scripts/admin.ts): a CLI process per test cost about two CPU
+   * seconds, mostly loading TypeScript; the CLI itself is tested in scripts/admin.int.test.ts.
+   */
+  appDatabase: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
+    async ({}, use) => {
+      const database = createDb(appDatabaseUrl(), 1);
+      await use(database);
+      await closeDb(database);
+    },
+    { scope: "worker" },
+  ],
   /**
    * Every browser context a test opens (its `page`, and any from `browser.newContext()`) is
    * watched: a Content Security Policy violation in the console fails the test, so a page that
@@ -125,11 +148,10 @@ export const test = base.extend<{ merchant: Merchant; dashboard: Page; cspViolat
     },
     { auto: true },
   ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
-  merchant: async ({}, use, testInfo) => {
+  merchant: async ({ appDatabase }, use, testInfo) => {
     const email = `merchant-${testInfo.workerIndex}-${Date.now()}@example.com`;
-    const created = await admin("org:create", "--name", "E2E Store", "--email", email);
-    await use({ organizationId: created.organizationId, apiKey: created.apiKey, email });
+    const created = await createOrganization(appDatabase, { name: "E2E Store", ownerEmail: email });
+    await use({ organizationId: created.organization.id, apiKey: created.apiKey, email });
   },
   /** A page signed in to the dashboard as the merchant's owner. */
   dashboard: async ({ page, merchant }, use) => {
