@@ -25,17 +25,15 @@ export function appEnv(port = appPort): Record<string, string> {
   return JSON.parse(readFileSync(e2eEnvFile(port), "utf8"));
 }
 
-/** Runs `npm run admin -- …` against the database of the app on `port`, returning its JSON output. */
-export async function adminOn(port: number, ...args: string[]): Promise<Record<string, string>> {
+/** Runs `npm run admin -- …` against the database of the app under test, returning its JSON output. */
+export async function admin(...args: string[]): Promise<Record<string, string>> {
   const { stdout } = await run(
     process.execPath,
     [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/admin.ts", ...args, "--json"],
-    { cwd: root, env: { ...process.env, ...appEnv(port) } },
+    { cwd: root, env: { ...process.env, ...appEnv() } },
   );
   return JSON.parse(stdout.trim().split("\n").at(-1) as string);
 }
-
-export const admin = (...args: string[]) => adminOn(appPort, ...args);
 
 /** The database of the app on `port`: its DATABASE_URL, or the embedded server it recorded in its data directory. */
 function appDatabaseUrl(port = appPort): string {
@@ -62,6 +60,26 @@ export async function appSql(text: string, values: unknown[] = [], port = appPor
 }
 
 export type Merchant = { organizationId: string; apiKey: string; email: string };
+
+/**
+ * An organization with an owner and a first API key, made as `admin org:create` makes it
+ * (scripts/admin.ts) but in this process: a CLI process cost about two CPU seconds, mostly loading
+ * TypeScript. The command itself is tested in scripts/admin.int.test.ts and home.spec.ts.
+ */
+async function organizationIn(database: Db, name: string, email: string) {
+  const created = await createOrganization(database, { name, ownerEmail: email });
+  return { organizationId: created.organization.id, apiKey: created.apiKey };
+}
+
+/** organizationIn on the database of the app on `port` (an instance a spec started). */
+export async function createOrganizationOn(port: number, name: string, email: string) {
+  const database = createDb(appDatabaseUrl(port), 1);
+  try {
+    return await organizationIn(database, name, email);
+  } finally {
+    await closeDb(database);
+  }
+}
 
 /** Signs `page` in as `email` the way a person does: ask for a link, open it from the mailbox. */
 export async function signIn(page: Page, email: string) {
@@ -113,11 +131,7 @@ export const test = base.extend<
   { merchant: Merchant; dashboard: Page; cspViolations: string[] },
   { appDatabase: Db }
 >({
-  /**
-   * The shared app's database, one client per worker. Merchants are made through it, as
-   * `admin org:create` makes them (scripts/admin.ts): a CLI process per test cost about two CPU
-   * seconds, mostly loading TypeScript; the CLI itself is tested in scripts/admin.int.test.ts.
-   */
+  /** The shared app's database, one client per worker, for the merchants of its tests. */
   appDatabase: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
     async ({}, use) => {
@@ -150,8 +164,7 @@ export const test = base.extend<
   ],
   merchant: async ({ appDatabase }, use, testInfo) => {
     const email = `merchant-${testInfo.workerIndex}-${Date.now()}@example.com`;
-    const created = await createOrganization(appDatabase, { name: "E2E Store", ownerEmail: email });
-    await use({ organizationId: created.organization.id, apiKey: created.apiKey, email });
+    await use({ ...(await organizationIn(appDatabase, "E2E Store", email)), email });
   },
   /** A page signed in to the dashboard as the merchant's owner. */
   dashboard: async ({ page, merchant }, use) => {
