@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { connect } from "node:net";
 import path from "node:path";
 import { serverPids } from "../scripts/test-support/server-pids";
-import { adminOn, expect } from "./fixtures";
+import { createOrganizationOn, expect } from "./fixtures";
 
 // Extra app instances for tests that kill, stop or multiply the app (the shared one must not be
 // killed): each is scripts/e2e-server.ts on a port of its own.
@@ -137,12 +137,9 @@ export function acceptsConnections(port: number): Promise<boolean> {
  * events sent to it one after another: returns their ids, in order.
  */
 export async function sendTestEvents(port: number, receiverUrl: string, count: number, name: string) {
-  const { apiKey, organizationId } = await adminOn(
+  const { apiKey, organizationId } = await createOrganizationOn(
     port,
-    "org:create",
-    "--name",
     name,
-    "--email",
     `${name.toLowerCase().replaceAll(" ", "-")}@example.com`,
   );
   const baseUrl = `http://127.0.0.1:${port}`;

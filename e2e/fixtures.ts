@@ -11,6 +11,8 @@ import {
   type Page,
 } from "@playwright/test";
 import pg from "pg";
+import { closeDb, createDb, type Db } from "../lib/db/client";
+import { createOrganization } from "../lib/organizations/create-organization";
 import { e2eEnvFile } from "../scripts/test-support/e2e-env";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -23,30 +25,32 @@ export function appEnv(port = appPort): Record<string, string> {
   return JSON.parse(readFileSync(e2eEnvFile(port), "utf8"));
 }
 
-/** Runs `npm run admin -- …` against the database of the app on `port`, returning its JSON output. */
-export async function adminOn(port: number, ...args: string[]): Promise<Record<string, string>> {
+/** Runs `npm run admin -- …` against the database of the app under test, returning its JSON output. */
+export async function admin(...args: string[]): Promise<Record<string, string>> {
   const { stdout } = await run(
     process.execPath,
     [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/admin.ts", ...args, "--json"],
-    { cwd: root, env: { ...process.env, ...appEnv(port) } },
+    { cwd: root, env: { ...process.env, ...appEnv() } },
   );
   return JSON.parse(stdout.trim().split("\n").at(-1) as string);
 }
 
-export const admin = (...args: string[]) => adminOn(appPort, ...args);
-
-/**
- * Runs one SQL statement on the database of the app under test (its DATABASE_URL, or the embedded
- * server it recorded in its data directory), for states a test cannot wait for, such as expiry,
- * and for checking rows.
- */
-export async function appSql(text: string, values: unknown[] = [], port = appPort) {
+/** The database of the app on `port`: its DATABASE_URL, or the embedded server it recorded in its data directory. */
+function appDatabaseUrl(port = appPort): string {
   const env = appEnv(port);
-  const url =
+  return (
     env.DATABASE_URL ||
     (JSON.parse(readFileSync(path.join(env.SERVICE_DATA_DIR, "postgres.json"), "utf8")) as { url: string })
-      .url;
-  const client = new pg.Client(url);
+      .url
+  );
+}
+
+/**
+ * Runs one SQL statement on the database of the app under test, for states a test cannot wait
+ * for, such as expiry, and for checking rows.
+ */
+export async function appSql(text: string, values: unknown[] = [], port = appPort) {
+  const client = new pg.Client(appDatabaseUrl(port));
   await client.connect();
   try {
     return (await client.query(text, values)).rows;
@@ -56,6 +60,26 @@ export async function appSql(text: string, values: unknown[] = [], port = appPor
 }
 
 export type Merchant = { organizationId: string; apiKey: string; email: string };
+
+/**
+ * An organization with an owner and a first API key, made as `admin org:create` makes it
+ * (scripts/admin.ts) but in this process: a CLI process cost about two CPU seconds, mostly loading
+ * TypeScript. The command itself is tested in scripts/admin.int.test.ts and home.spec.ts.
+ */
+async function organizationIn(database: Db, name: string, email: string) {
+  const created = await createOrganization(database, { name, ownerEmail: email });
+  return { organizationId: created.organization.id, apiKey: created.apiKey };
+}
+
+/** organizationIn on the database of the app on `port` (an instance a spec started). */
+export async function createOrganizationOn(port: number, name: string, email: string) {
+  const database = createDb(appDatabaseUrl(port), 1);
+  try {
+    return await organizationIn(database, name, email);
+  } finally {
+    await closeDb(database);
+  }
+}
 
 /** Signs `page` in as `email` the way a person does: ask for a link, open it from the mailbox. */
 export async function signIn(page: Page, email: string) {
@@ -103,7 +127,20 @@ export async function createSession(
   return (await response.json()) as { id: string; url: string };
 }
 
-export const test = base.extend<{ merchant: Merchant; dashboard: Page; cspViolations: string[] }>({
+export const test = base.extend<
+  { merchant: Merchant; dashboard: Page; cspViolations: string[] },
+  { appDatabase: Db }
+>({
+  /** The shared app's database, one client per worker, for the merchants of its tests. */
+  appDatabase: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
+    async ({}, use) => {
+      const database = createDb(appDatabaseUrl(), 1);
+      await use(database);
+      await closeDb(database);
+    },
+    { scope: "worker" },
+  ],
   /**
    * Every browser context a test opens (its `page`, and any from `browser.newContext()`) is
    * watched: a Content Security Policy violation in the console fails the test, so a page that
@@ -125,11 +162,9 @@ export const test = base.extend<{ merchant: Merchant; dashboard: Page; cspViolat
     },
     { auto: true },
   ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
-  merchant: async ({}, use, testInfo) => {
+  merchant: async ({ appDatabase }, use, testInfo) => {
     const email = `merchant-${testInfo.workerIndex}-${Date.now()}@example.com`;
-    const created = await admin("org:create", "--name", "E2E Store", "--email", email);
-    await use({ organizationId: created.organizationId, apiKey: created.apiKey, email });
+    await use({ ...(await organizationIn(appDatabase, "E2E Store", email)), email });
   },
   /** A page signed in to the dashboard as the merchant's owner. */
   dashboard: async ({ page, merchant }, use) => {

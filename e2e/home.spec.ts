@@ -15,8 +15,15 @@ test("the home page explains the product and shows a ready-to-run request", asyn
 
 test("a key created by the admin command authenticates over HTTP, and revoking it locks it out", async ({
   request,
-  merchant,
 }) => {
+  // Through the command itself, not the merchant fixture (which skips the process).
+  const merchant = await admin(
+    "org:create",
+    "--name",
+    "E2E Store",
+    "--email",
+    `admin-${Date.now()}@example.com`,
+  );
   const headers = { authorization: `Bearer ${merchant.apiKey}` };
   const ok = await request.get("/api/private/organization/current", { headers });
   expect(ok.status()).toBe(200);

@@ -9,7 +9,7 @@ import { startRpcRecorder } from "../scripts/test-support/rpc-recorder";
 import { serverPids } from "../scripts/test-support/server-pids";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
 import { clientPortsOf, healthy, killServer, startApp, stopApp, waitUntil } from "./app-instances";
-import { adminOn, appSql, expect, test } from "./fixtures";
+import { appSql, createOrganizationOn, expect, test } from "./fixtures";
 
 // The README's scale-out story, end to end: two app instances (`npm start` each, as in
 // production) on one PostgreSQL database and one devnet, with the in-process job engine and the
@@ -52,14 +52,7 @@ test("two instances on one database share webhook work, the chain scan and rate 
     await waitUntil(healthy(portB), 120_000, "instance B");
     const sql = (text: string, values: unknown[] = []) => appSql(text, values, portA);
 
-    const { apiKey, organizationId } = await adminOn(
-      portA,
-      "org:create",
-      "--name",
-      "Scale",
-      "--email",
-      "scale@example.com",
-    );
+    const { apiKey, organizationId } = await createOrganizationOn(portA, "Scale", "scale@example.com");
     const call = async (port: number, path: string, body?: unknown, auth = true) => {
       const response = await fetch(url(port, path), {
         method: body === undefined ? "GET" : "POST",
