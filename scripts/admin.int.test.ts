@@ -12,9 +12,10 @@ const execute = promisify(execFile);
 /** Runs the real admin command as a separate process against this file's database. */
 async function admin(...args: string[]) {
   try {
+    // tsx's loader in the command's own process: tsx's command line would start a second Node.
     const { stdout, stderr } = await execute(
       process.execPath,
-      [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/admin.ts", ...args],
+      ["--import", "tsx", "scripts/admin.ts", ...args],
       { cwd: root, env: { ...process.env, LOG_LEVEL: "silent" } },
     );
     return { code: 0, stdout, stderr };

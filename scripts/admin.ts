@@ -1,11 +1,7 @@
 // Operator commands: `npm run admin -- <command> [options]`. They work on DATABASE_URL, or on the
 // embedded database (including that of a running `npm start`).
 import { Command, InvalidArgumentError } from "commander";
-import { createApiKey } from "../lib/api-keys/create-api-key";
-import { revokeApiKey } from "../lib/api-keys/revoke-api-key";
-import { closeDb, createDb, type Db } from "../lib/db/client";
-import { createOrganization } from "../lib/organizations/create-organization";
-import { withDatabase } from "./database";
+import type { Db } from "../lib/db/client";
 
 function emailAddress(value: string) {
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw new InvalidArgumentError("not an email address");
@@ -18,6 +14,12 @@ function nonEmpty(value: string) {
 }
 
 async function onDatabase<T>(run: (database: Db) => Promise<T>): Promise<T> {
+  // Loaded once a command runs: the database modules (Prisma, viem through the configuration)
+  // take about a second of CPU to load, which a usage error or --help need not wait for.
+  const [{ closeDb, createDb }, { withDatabase }] = await Promise.all([
+    import("../lib/db/client"),
+    import("./database"),
+  ]);
   return withDatabase(async (url) => {
     const database = createDb(url, 1);
     try {
@@ -41,6 +43,7 @@ program
   .requiredOption("--email <email>", "owner email", emailAddress)
   .option("--json", "print JSON")
   .action(async (options: { name: string; email: string; json?: boolean }) => {
+    const { createOrganization } = await import("../lib/organizations/create-organization");
     const result = await onDatabase((database) =>
       createOrganization(database, { name: options.name, ownerEmail: options.email }),
     );
@@ -58,6 +61,7 @@ program
   .option("--name <name>", "label for the key", nonEmpty)
   .option("--json", "print JSON")
   .action(async (options: { org: string; name?: string; json?: boolean }) => {
+    const { createApiKey } = await import("../lib/api-keys/create-api-key");
     const result = await onDatabase(async (database) => {
       const organization = await database.organization.findUnique({ where: { id: options.org } });
       if (!organization) throw new Error(`no organization ${options.org}`);
@@ -77,6 +81,7 @@ program
   .requiredOption("--key <apiKeyId>", "API key id (key_…)")
   .option("--json", "print JSON")
   .action(async (options: { org: string; key: string; json?: boolean }) => {
+    const { revokeApiKey } = await import("../lib/api-keys/revoke-api-key");
     const key = await onDatabase((database) =>
       revokeApiKey(database, { organizationId: options.org, apiKeyId: options.key }),
     );

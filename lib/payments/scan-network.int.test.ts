@@ -361,61 +361,69 @@ describe("scanning after downtime (block ranges)", () => {
 });
 
 describe("what the watcher watches", () => {
-  // By address: one filtered getLogs per batch of addresses, never a stale one. The cheaper choice
-  // here (1,100 watched addresses, a few quiet blocks): one unfiltered getLogs matched in memory.
-  it.each([
-    { reading: "by address", logQuery: "by-address" as const },
-    { reading: "the cheaper way", logQuery: undefined },
-  ])("detects a payment among 10,000 stale invoices, reading logs $reading", async ({ logQuery }) => {
-    const { organization } = await createTestOrganization("Stale Store");
+  describe("among 10,000 stale invoices", () => {
     // 10,000 invoices overdue for longer than the watch window (half USDC, half ETH), and 1,100
-    // USDC invoices inside it: more than two batches of addresses.
-    const bulk = { organizationId: organization.id, prefix: "bulk", amount: 1 };
-    await insertBulkInvoices({ ...bulk, from: 1, to: 10000, status: "OVERDUE", deadline: "-25 hours" });
-    await insertBulkInvoices({
-      ...bulk,
-      from: 10001,
-      to: 11100,
-      status: "AWAITING_PAYMENT",
-      deadline: "1 hour",
-      token: "USDC",
-    });
-    const usdcInvoice = await invoiceFor("9.00");
-    const ethInvoice = await invoiceFor("30.00", "ETH");
-    // A provider that refuses filters of more than 1,000 addresses.
-    const provider = await throughProvider({ maxBlockRange: 2000, maxAddresses: 1000 });
-    try {
-      await cursorAtHead();
-      await devnet.mintUsdc(usdcInvoice.depositAddress, "9");
-      await devnet.sendEth(ethInvoice.depositAddress, "0.01");
-      await devnet.mine(3);
-      // A watcher starting now (its watch set read whole).
-      await scanNetwork(db(), provider.network, provider.client, { logQuery, watchSets: new Map() });
-      expect(await status(usdcInvoice.id)).toBe("CONFIRMED");
-      expect(await status(ethInvoice.id)).toBe("CONFIRMED");
-      const lists = provider.rpc.getLogs.map((call) => call.addresses);
-      if (!logQuery) {
-        expect(lists).toEqual([0]);
-        return;
-      }
-      const watchedUsdc = await db().invoice.count({
-        where: {
-          network: "devnet",
-          token: "USDC",
-          status: { in: ["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "OVERDUE"] },
-          deadline: { gte: new Date(Date.now() - lateWatchWindowMs) },
-        },
+    // USDC invoices inside it: more than two batches of addresses. Inserted once for both ways of
+    // reading: no scan changes them (nobody pays their addresses).
+    beforeAll(async () => {
+      const { organization } = await createTestOrganization("Stale Store");
+      const bulk = { organizationId: organization.id, prefix: "bulk", amount: 1 };
+      await insertBulkInvoices({ ...bulk, from: 1, to: 10000, status: "OVERDUE", deadline: "-25 hours" });
+      await insertBulkInvoices({
+        ...bulk,
+        from: 10001,
+        to: 11100,
+        status: "AWAITING_PAYMENT",
+        deadline: "1 hour",
+        token: "USDC",
       });
-      expect(Math.max(...lists)).toBeLessThanOrEqual(addressBatchSize);
-      expect(lists.length).toBeGreaterThanOrEqual(3);
-      // No stale address is asked for: the lists hold exactly the watched invoices (before the
-      // fresh one was confirmed), never the 5,000 stale USDC ones.
-      expect(lists.reduce((total, count) => total + count, 0)).toBe(watchedUsdc + 1);
-    } finally {
-      await provider.rpc.close();
+    });
+    afterAll(async () => {
       await db().invoice.deleteMany({ where: { id: { startsWith: "inv_bulk" } } });
       await db().checkoutSession.deleteMany({ where: { id: { startsWith: "ycs_bulk" } } });
-    }
+    });
+
+    // By address: one filtered getLogs per batch of addresses, never a stale one. The cheaper choice
+    // here (1,100 watched addresses, a few quiet blocks): one unfiltered getLogs matched in memory.
+    it.each([
+      { reading: "by address", logQuery: "by-address" as const },
+      { reading: "the cheaper way", logQuery: undefined },
+    ])("detects a payment among 10,000 stale invoices, reading logs $reading", async ({ logQuery }) => {
+      const usdcInvoice = await invoiceFor("9.00");
+      const ethInvoice = await invoiceFor("30.00", "ETH");
+      // A provider that refuses filters of more than 1,000 addresses.
+      const provider = await throughProvider({ maxBlockRange: 2000, maxAddresses: 1000 });
+      try {
+        await cursorAtHead();
+        await devnet.mintUsdc(usdcInvoice.depositAddress, "9");
+        await devnet.sendEth(ethInvoice.depositAddress, "0.01");
+        await devnet.mine(3);
+        // A watcher starting now (its watch set read whole).
+        await scanNetwork(db(), provider.network, provider.client, { logQuery, watchSets: new Map() });
+        expect(await status(usdcInvoice.id)).toBe("CONFIRMED");
+        expect(await status(ethInvoice.id)).toBe("CONFIRMED");
+        const lists = provider.rpc.getLogs.map((call) => call.addresses);
+        if (!logQuery) {
+          expect(lists).toEqual([0]);
+          return;
+        }
+        const watchedUsdc = await db().invoice.count({
+          where: {
+            network: "devnet",
+            token: "USDC",
+            status: { in: ["AWAITING_PAYMENT", "PARTIALLY_PAID", "CONFIRMING", "OVERDUE"] },
+            deadline: { gte: new Date(Date.now() - lateWatchWindowMs) },
+          },
+        });
+        expect(Math.max(...lists)).toBeLessThanOrEqual(addressBatchSize);
+        expect(lists.length).toBeGreaterThanOrEqual(3);
+        // No stale address is asked for: the lists hold exactly the watched invoices (before the
+        // fresh one was confirmed), never the 5,000 stale USDC ones.
+        expect(lists.reduce((total, count) => total + count, 0)).toBe(watchedUsdc + 1);
+      } finally {
+        await provider.rpc.close();
+      }
+    });
   });
 
   it.each([

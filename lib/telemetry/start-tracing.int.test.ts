@@ -25,16 +25,13 @@ type Probe = {
 const root = path.resolve(import.meta.dirname, "../..");
 
 async function runProbe(receiverUrl: string): Promise<Probe> {
-  const child = spawn(
-    process.execPath,
-    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/test-support/trace-probe.ts"],
-    {
-      cwd: root,
-      env: { ...process.env, RECEIVER_URL: receiverUrl, LOG_LEVEL: "silent", DATABASE_POOL_SIZE: "1" },
-      stdio: ["ignore", "pipe", "inherit"],
-      detached: true,
-    },
-  );
+  // tsx's loader in the probe's own process: tsx's command line would start a second Node.
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/test-support/trace-probe.ts"], {
+    cwd: root,
+    env: { ...process.env, RECEIVER_URL: receiverUrl, LOG_LEVEL: "silent", DATABASE_POOL_SIZE: "1" },
+    stdio: ["ignore", "pipe", "inherit"],
+    detached: true,
+  });
   try {
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {

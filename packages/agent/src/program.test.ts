@@ -11,8 +11,9 @@ import { type BrowserOpener, buildProgram } from "./program";
 // The CLI as a process: what it prints on which stream and the exit code it ends with, against
 // a local HTTP server that answers like the service does.
 
-const tsx = path.resolve(import.meta.dirname, "../../../node_modules/tsx/dist/cli.mjs");
 const cli = path.join(import.meta.dirname, "cli.ts");
+const tsx = import.meta.resolve("tsx");
+const compileCache = path.join(tmpdir(), "node-compile-cache");
 // Each case starts a process; the machine is shared.
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -83,9 +84,12 @@ function runCli(args: string[], env: Record<string, string | undefined> = {}) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      [tsx, cli, ...args],
+      // tsx's loader in the CLI's own process (tsx's command line would start a second Node), and
+      // Node's compile cache, shared by the cases: each starts the CLI afresh.
+      ["--import", tsx, cli, ...args],
       {
         env: {
+          NODE_COMPILE_CACHE: compileCache,
           PATH: process.env.PATH,
           HOME: configHome,
           SERVICE_CONFIG_HOME: configHome,
