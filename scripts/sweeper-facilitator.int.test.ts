@@ -42,22 +42,18 @@ afterAll(async () => {
 describe("npm run sweeper with SERVICE_X402_FACILITATOR_PORT", () => {
   it("serves the x402 facilitator the web tier settles through, and stops on SIGTERM", async () => {
     const port = await freePort();
-    sweeper = spawn(
-      process.execPath,
-      [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/sweeper.ts"],
-      {
-        cwd: root,
-        stdio: "ignore",
-        detached: true,
-        env: {
-          ...process.env,
-          SERVICE_SWEEPER: "separate",
-          LOG_LEVEL: "silent",
-          SERVICE_X402_FACILITATOR_PORT: String(port),
-          SERVICE_X402_FACILITATOR_TOKEN: token,
-        },
+    sweeper = spawn(process.execPath, ["--import", "tsx", "scripts/sweeper.ts"], {
+      cwd: root,
+      stdio: "ignore",
+      detached: true,
+      env: {
+        ...process.env,
+        SERVICE_SWEEPER: "separate",
+        LOG_LEVEL: "silent",
+        SERVICE_X402_FACILITATOR_PORT: String(port),
+        SERVICE_X402_FACILITATOR_TOKEN: token,
       },
-    );
+    });
     const client = new HTTPFacilitatorClient({
       url: `http://127.0.0.1:${port}`,
       createAuthHeaders: async () => {

@@ -16,7 +16,7 @@ import { serveApp } from "@/scripts/test-support/serve-route";
 // the kit adds no API of its own, so what it sends must be what REST takes.
 
 const root = path.resolve(import.meta.dirname, "../../../..");
-const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
+const tsx = import.meta.resolve("tsx");
 const cli = path.join(root, "packages/agent/src/cli.ts");
 const payer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 // Each call starts a process; the machine is shared.
@@ -50,7 +50,7 @@ function kit(args: string[]) {
   return new Promise<{ code: number; json: Record<string, unknown> }>((resolve) => {
     execFile(
       process.execPath,
-      [tsx, cli, ...args, "--format", "json"],
+      ["--import", tsx, cli, ...args, "--format", "json"],
       { env: { ...env, NODE_ENV: "test" as const } },
       (error, stdout) => resolve({ code: error ? Number(error.code) : 0, json: JSON.parse(stdout) }),
     );
@@ -114,7 +114,12 @@ describe("crypto-checkout mcp: service_refunds_create", () => {
     const invoice = await paidInvoice();
     const client = new Client({ name: "kit-refund-test", version: "1.0.0" });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [tsx, cli, "mcp"], env, stderr: "pipe" }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", tsx, cli, "mcp"],
+        env,
+        stderr: "pipe",
+      }),
     );
     try {
       await client.listTools();
