@@ -39,6 +39,11 @@ const server = createServer((request, response) => {
   if (stoppingSince !== undefined) response.setHeader("connection", "close");
   void inIncomingRequestSpan(request, response, () => handle(request, response));
 });
+// Idle keep-alive connections stay open longer than the clients and load balancers in front keep
+// theirs (60 s is a common idle timeout): with Node's 5 s, a client reusing a connection just as
+// the server closed it got a reset instead of an answer (seen from Playwright's request context).
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 server.listen(port, host, () => console.log(`Listening on http://${host}:${port}`));
 
 /**
