@@ -26,7 +26,12 @@ export function createDb(connectionString: string, poolSize = 10): PrismaClient 
   // An idle connection the server closes (restart, failover) must not take the process down;
   // the pool replaces it on next use.
   pool.on("error", (error) => log.warn({ err: error }, "idle database connection closed"));
-  const client: WithPool = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const client: WithPool = new PrismaClient({
+    adapter: new PrismaPg(pool),
+    // On one connection (the embedded database) every transaction queues for it: a busy moment
+    // must make a transaction wait its turn, not fail after Prisma's default 2 s.
+    ...(poolSize === 1 ? { transactionOptions: { maxWait: 15_000 } } : {}),
+  });
   client[poolKey] = pool;
   return client;
 }
