@@ -22,8 +22,8 @@ export default defineConfig({
     // they can overlap (Vitest's default on 2 cores is one worker). TEST_WORKERS overrides it.
     maxWorkers: Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism()),
     // Each file still gets a fresh worker (isolate), but a thread, not a process: the files share
-    // one process's compiled code (the embedded database's WebAssembly above all), which cut the
-    // embedded-database pass's CPU time by a quarter here. process.env stays per file (a thread's copy).
+    // one process's compiled code and start no Node.js process each. process.env stays per file
+    // (a thread's copy).
     pool: "threads",
     projects: [
       {

@@ -1,10 +1,8 @@
 // Gives the test file that loads it its own migrated database and points DATABASE_URL at it
 // before any application module reads the configuration.
-import { readFile } from "node:fs/promises";
 import pg from "pg";
 import { afterAll, inject } from "vitest";
 import { disconnectDb } from "../../lib/db/client";
-import { startEmbeddedPostgres } from "../../lib/db/embedded-postgres";
 import { randomBase62 } from "../../lib/ids";
 import { databaseUrlWithName, serverTestDatabaseUrl } from "./database-urls";
 
@@ -26,14 +24,17 @@ if (target.mode === "server") {
     await cleanup.end();
   });
 } else {
-  const snapshot = new Blob([await readFile(target.snapshotFile)]);
-  const embedded = await startEmbeddedPostgres({ snapshot });
-  process.env.DATABASE_URL = embedded.url;
+  // One database per file from this worker's farm (VITEST_POOL_ID runs from 1 to maxWorkers).
+  const farm = target.farmUrls[(Number(process.env.VITEST_POOL_ID) - 1) % target.farmUrls.length];
+  const created = await fetch(farm, { method: "POST" });
+  if (!created.ok) throw new Error(`embedded database farm: ${created.status} ${await created.text()}`);
+  const { id, url } = (await created.json()) as { id: string; url: string };
+  process.env.DATABASE_URL = url;
   // One connection, as `npm start` uses on the embedded server: its multiplexed connections share
   // one session and would not isolate concurrent transactions.
   process.env.DATABASE_POOL_SIZE = "1";
   afterAll(async () => {
     await disconnectDb();
-    await embedded.stop();
+    await fetch(`${farm}/${id}`, { method: "DELETE" });
   });
 }
