@@ -27,8 +27,9 @@ test("two instances on one database share webhook work, the chain scan and rate 
   const devnet = await startDevnet({ port: devnetPort });
   const rpc = await startRpcRecorder(devnet.rpcUrl, ["A", "B"]);
   const receiver = await startWebhookReceiver();
-  // Slow answers keep attempts in flight when instance B dies; later ones are quick.
-  receiver.script(...Array.from({ length: 60 }, () => ({ status: 200, delayMs: 3_000 })));
+  // Slow answers keep attempts in flight when instance B dies, however slow the machine is between
+  // seeing them and the kill (under the app's 10 s delivery timeout); once B is gone they are quick.
+  receiver.script(...Array.from({ length: 60 }, () => ({ status: 200, delayMs: 7_000 })));
   const usdc = await deployTestUsdc(devnet.rpcUrl);
   const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
   const mnemonic = generateMnemonic(wordlist);
@@ -137,6 +138,7 @@ test("two instances on one database share webhook work, the chain scan and rate 
     await waitUntil(() => heldByB().length >= 2, 60_000, "instance B to hold attempts");
     killServer(portB);
     await waitUntil(() => appB.exitCode !== null, 30_000, "instance B to exit");
+    receiver.answerDelayedNow();
     await waitUntil(() => receiver.received.every((request) => request.outcome !== "pending"), 30_000);
     expect(
       receiver.received.filter((request) => request.outcome === "cut-off").length,

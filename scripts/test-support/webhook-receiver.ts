@@ -23,6 +23,9 @@ export type ReceivedRequest = {
 export async function startWebhookReceiver(script: ScriptedAnswer[] = []) {
   const received: ReceivedRequest[] = [];
   const queue = [...script];
+  // Delayed answers not yet written, and whether delays still apply (see answerDelayedNow).
+  const delayed = new Set<() => void>();
+  let delaying = true;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -44,12 +47,16 @@ export async function startWebhookReceiver(script: ScriptedAnswer[] = []) {
         request.socket.destroy();
         return;
       }
-      setTimeout(() => {
+      const write = () => {
+        delayed.delete(write);
+        clearTimeout(timer);
         if (response.destroyed) return;
         entry.outcome = "answered";
         response.writeHead(answer.status, answer.headers);
         response.end(answer.body ?? "");
-      }, answer.delayMs ?? 0);
+      };
+      delayed.add(write);
+      const timer = setTimeout(write, delaying ? (answer.delayMs ?? 0) : 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -59,6 +66,11 @@ export async function startWebhookReceiver(script: ScriptedAnswer[] = []) {
     port,
     received,
     script: (...answers: ScriptedAnswer[]) => queue.push(...answers),
+    /** Writes every delayed answer now, and drops the delays of answers still to come. */
+    answerDelayedNow: () => {
+      delaying = false;
+      for (const write of [...delayed]) write();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
