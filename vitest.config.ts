@@ -21,10 +21,6 @@ export default defineConfig({
     // PostgreSQL, devnets and child processes, and each has its own database and devnet port, so
     // they can overlap (Vitest's default on 2 cores is one worker). TEST_WORKERS overrides it.
     maxWorkers: Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism()),
-    // Each file still gets a fresh worker (isolate), but a thread, not a process: the files share
-    // one process's compiled code and start no Node.js process each. process.env stays per file
-    // (a thread's copy).
-    pool: "threads",
     projects: [
       {
         ...shared,
