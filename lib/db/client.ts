@@ -1,10 +1,10 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
+import type pg from "pg";
 import { config } from "../config";
 import { stopCredentialCacheHere } from "../credential-cache/credential-cache";
 import { PrismaClient } from "../generated/prisma/client";
-import { log } from "../log";
 import { processWide } from "../process-wide";
+import { createPool } from "./create-pool";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
@@ -22,10 +22,7 @@ const poolKey = Symbol.for("crypto-checkout.pg-pool");
 type WithPool = PrismaClient & { [poolKey]?: pg.Pool };
 
 export function createDb(connectionString: string, poolSize = 10): PrismaClient {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
-  // An idle connection the server closes (restart, failover) must not take the process down;
-  // the pool replaces it on next use.
-  pool.on("error", (error) => log.warn({ err: error }, "idle database connection closed"));
+  const pool = createPool(connectionString, poolSize);
   const client: WithPool = new PrismaClient({
     adapter: new PrismaPg(pool),
     // On one connection (the embedded database) every transaction queues for it: a busy moment

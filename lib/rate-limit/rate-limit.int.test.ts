@@ -5,6 +5,7 @@ import { GET as publicSession } from "@/app/api/public/checkout-sessions/[id]/ro
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { config } from "../config";
+import { createPool } from "../db/create-pool";
 import { clientAddressHeader } from "../net/client-address";
 import { createRateLimiters } from "./rate-limit";
 
@@ -49,13 +50,32 @@ if (onServer) {
   describe("the PostgreSQL store", () => {
     it("shares one budget between app instances", async () => {
       const settings = { ...config().rateLimits, publicPerMinute: 3, store: "postgres" as const };
-      const pools = [1, 2].map(() => new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 }));
+      const pools = [1, 2].map(() => createPool(process.env.DATABASE_URL, 1));
       const [instanceA, instanceB] = pools.map((pool) => createRateLimiters(settings, () => pool));
       await instanceA.publicIp.consume("198.51.100.1");
       await instanceB.publicIp.consume("198.51.100.1");
       await instanceA.publicIp.consume("198.51.100.1");
       await expect(instanceB.publicIp.consume("198.51.100.1")).rejects.toMatchObject({ remainingPoints: 0 });
       await Promise.all(pools.map((pool) => pool.end()));
+    });
+
+    it("keeps counting after the server closes the store's idle connection", async () => {
+      const settings = { ...config().rateLimits, publicPerMinute: 3, store: "postgres" as const };
+      const pool = createPool(process.env.DATABASE_URL, 1);
+      const limiters = createRateLimiters(settings, () => pool);
+      await limiters.publicIp.consume("198.51.100.9");
+      // As a restart or failover would: unheard, the pool's error takes the process down.
+      const admin = new pg.Client(process.env.DATABASE_URL);
+      await admin.connect();
+      const { rows } = await admin.query(
+        `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%rate_limits%'`,
+      );
+      await admin.end();
+      expect(rows).toEqual([{ ended: true }]);
+      await expect.poll(() => pool.totalCount).toBe(0);
+      await expect(limiters.publicIp.consume("198.51.100.9")).resolves.toMatchObject({ remainingPoints: 1 });
+      await pool.end();
     });
   });
 }

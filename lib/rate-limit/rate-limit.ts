@@ -1,4 +1,4 @@
-import pg from "pg";
+import type pg from "pg";
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -6,6 +6,7 @@ import {
   type RateLimiterRes,
 } from "rate-limiter-flexible";
 import { config } from "../config";
+import { createPool } from "../db/create-pool";
 import { rateLimited, ServiceError } from "../errors";
 import { clientLimitKey } from "../net/client-address";
 import { processWide } from "../process-wide";
@@ -46,7 +47,7 @@ const perHour = (points: number, keyPrefix: string) => ({ points, duration: 60 *
 /** One limiter per scope, over the configured store. Exported so tests can make a second "instance". */
 export function createRateLimiters(
   rateLimits = config().rateLimits,
-  postgresPool: () => pg.Pool = () => new pg.Pool({ connectionString: config().databaseUrl, max: 4 }),
+  postgresPool: () => pg.Pool = () => createPool(config().databaseUrl, 4),
 ): Record<RateLimitScope, RateLimiterAbstract> {
   const windows: Record<RateLimitScope, { points: number; duration: number; keyPrefix: string }> = {
     apiKey: { points: rateLimits.apiKeyPerSecond, duration: 1, keyPrefix: "api" },
