@@ -6,19 +6,15 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
 export type EmbeddedPostgres = {
   url: string;
-  /** The whole data directory as an uncompressed tarball, for startEmbeddedPostgres({ snapshot }). */
-  snapshot: () => Promise<Blob>;
   stop: () => Promise<void>;
 };
 
 export async function startEmbeddedPostgres(options: {
   /** Directory to keep data in; in memory when omitted. */
   dataDir?: string;
-  /** A migrated snapshot (from dumpEmbeddedPostgres) to start from. */
-  snapshot?: Blob;
   port?: number;
 }): Promise<EmbeddedPostgres> {
-  const pglite = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.snapshot });
+  const pglite = await PGlite.create({ dataDir: options.dataDir });
   const server = new PGLiteSocketServer({
     db: pglite,
     host: "127.0.0.1",
@@ -31,7 +27,6 @@ export async function startEmbeddedPostgres(options: {
   const port = typeof address === "object" && address ? address.port : options.port;
   return {
     url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
-    snapshot: () => pglite.dumpDataDir("none"),
     stop: async () => {
       await server.stop();
       await pglite.close();

@@ -1,6 +1,6 @@
 // Serves fresh copies of a migrated embedded database to the integration test files, one per file,
 // from a long-lived process (started by database-global-setup.ts, one per Vitest worker).
-// Starting the embedded database inside each file's fresh worker thread cost about 2 CPU-seconds
+// Starting the embedded database inside each file's fresh worker process cost about 2 CPU-seconds
 // a file (the WebAssembly and its filesystem warmed up again every time, the snapshot unpacked
 // file by file); here the code stays warm and a copy is a directory copy.
 //
