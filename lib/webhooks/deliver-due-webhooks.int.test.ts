@@ -11,8 +11,9 @@ import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deliverDueWebhooks } from "./deliver-due-webhooks";
 import { rotateWebhookSecret } from "./rotate-webhook-secret";
 
-// Timeouts are scripted short here; the production default is 10 s.
-process.env.SERVICE_WEBHOOK_TIMEOUT_MS = "300";
+// Timeouts are scripted short here (the production default is 10 s), but not so short that a
+// loopback answer from a busy machine misses them: at 300 ms a first attempt timed out in CI.
+process.env.SERVICE_WEBHOOK_TIMEOUT_MS = "2000";
 
 const receivers: Awaited<ReturnType<typeof startWebhookReceiver>>[] = [];
 afterEach(async () => {
@@ -131,11 +132,11 @@ describe("webhook delivery", () => {
   });
 
   it("counts a slow receiver as a timed-out attempt and retries", async () => {
-    const { at, delivery } = await scenario([{ status: 200, delayMs: 1500 }, { status: 200 }]);
+    const { at, delivery } = await scenario([{ status: 200, delayMs: 6000 }, { status: 200 }]);
     await deliverDueWebhooks(db(), { now: at(0) });
     const stored = await delivery();
     expect(stored).toMatchObject({ status: "PENDING", nextAttemptAt: at(10) });
-    expect(stored.attempts[0]).toMatchObject({ httpStatus: null, error: "timed out after 300 ms" });
+    expect(stored.attempts[0]).toMatchObject({ httpStatus: null, error: "timed out after 2000 ms" });
     await deliverDueWebhooks(db(), { now: at(10) });
     expect((await delivery()).status).toBe("DELIVERED");
   });
