@@ -12,6 +12,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildIsStale, nextBuild } from "./build-if-needed";
+import { type PlaywrightSuite, playwrightFailures, type VitestReport, vitestFailures } from "./failed-tests";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
@@ -20,6 +21,7 @@ mkdirSync(results, { recursive: true });
 
 type Counts = { passed: number; failed: number; skipped: number };
 const suites: { name: string; counts: Counts }[] = [];
+const failures: string[] = [];
 
 /** Processes a suite left running: found here, they fail the run (and are stopped). */
 const leftovers: string[] = [];
@@ -142,12 +144,15 @@ const vitestStatus = await run(bin("vitest"), [
   "--reporter=json",
   `--outputFile.json=${vitestReport}`,
 ]);
-const vitest = readJson<{
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
-}>(vitestReport);
+const vitest = readJson<
+  VitestReport & {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+  }
+>(vitestReport);
+failures.push(...vitestFailures(vitest ?? { testResults: [] }, root).map((name) => `vitest: ${name}`));
 suites.push({
   name: "vitest",
   counts: vitest
@@ -176,7 +181,9 @@ await build?.report("production build for the end-to-end suite");
 const playwrightStatus = await (await e2e).report("end-to-end (playwright, chromium)");
 const playwright = readJson<{
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  suites: PlaywrightSuite[];
 }>(playwrightReport);
+failures.push(...playwrightFailures(playwright?.suites ?? []).map((name) => `e2e: ${name}`));
 suites.push({
   name: "playwright",
   counts: playwright
@@ -200,7 +207,8 @@ suites.push({
   counts: { passed: leftovers.length === 0 ? 1 : 0, failed: leftovers.length === 0 ? 0 : 1, skipped: 0 },
 });
 
-console.log("");
+console.log("\n━━ summary");
+for (const failure of failures) console.log(`  failed ${failure}`);
 for (const { name, counts } of suites) {
   console.log(
     `  ${name.padEnd(24)} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`,
