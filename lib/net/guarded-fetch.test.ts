@@ -40,7 +40,8 @@ afterAll(() => {
   server.close();
 });
 
-const local = { timeoutMs: 500, maxBodyBytes: 1024, allowPrivateAddresses: true };
+// Generous: a loopback answer on a busy CI machine can take longer than half a second.
+const local = { timeoutMs: 5_000, maxBodyBytes: 1024, allowPrivateAddresses: true };
 
 describe("guardedFetch", () => {
   it("GETs a document: status, headers and the whole body under the cap", async () => {
