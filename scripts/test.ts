@@ -153,6 +153,10 @@ const vitest = readJson<
   }
 >(vitestReport);
 failures.push(...vitestFailures(vitest ?? { testResults: [] }, root).map((name) => `vitest: ${name}`));
+if (vitestStatus !== 0 && failures.length === 0) {
+  // Every test passed, yet the run failed: an error outside any test, which the JSON report omits.
+  failures.push('vitest: an error outside the tests (its "Unhandled Errors" section above names the file)');
+}
 suites.push({
   name: "vitest",
   counts: vitest

@@ -19,6 +19,11 @@ export async function announceCredentialChange(databaseUrl = config().databaseUr
   const client = new pg.Client({ connectionString: databaseUrl });
   const change = `change:${randomUUID()}`;
   let timer: NodeJS.Timeout | undefined;
+  // Closed by the server while this waits for answers (a restart, a failover): the wait runs out
+  // on its own; unheard, the error would take the process down.
+  client.on("error", (error) =>
+    log.warn({ err: error }, "credential change: connection closed while announcing"),
+  );
   try {
     await client.connect();
     await client.query(`LISTEN ${heardChannel}`);

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { revokeAgentCredential } from "@/lib/agent-access/revoke-agent-credential";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
@@ -5,13 +6,14 @@ import { db } from "@/lib/db/client";
 import { authenticateStoredCredential } from "@/lib/merchant-auth/authenticate-stored-credential";
 import { updateOrganization } from "@/lib/organizations/update-organization";
 import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
-import { type CredentialCache, createCredentialCache } from "./credential-cache";
+import { announceCredentialChange } from "./announce-credential-change";
+import { type CredentialCache, createCredentialCache, listenerName } from "./credential-cache";
 
 // Two instances of the app, as far as credentials go: two caches, each with its own listener on
 // this file's database, as two processes would have.
 const caches: CredentialCache[] = [];
-afterAll(() => {
-  for (const cache of caches) cache.stop();
+afterAll(async () => {
+  await Promise.all(caches.map((cache) => cache.stop()));
 });
 
 // PGlite does not pass notifications between connections: there no cache ever serves entries.
@@ -108,5 +110,35 @@ describe("the verified-credential cache, on two instances sharing a database", (
     expect(await cache.read("in-flight", async () => ({ id: "after the change" }))).toEqual({
       id: "after the change",
     });
+  });
+});
+
+describe("announcing a change", () => {
+  it("returns, and the process stays up, when the server closes its connection while it waits for answers", async () => {
+    // A listener that never answers: the announcer waits for it until its timeout.
+    const silent = new pg.Client(process.env.DATABASE_URL);
+    await silent.connect();
+    await silent.query(`SET application_name = '${listenerName}'`);
+    const admin = new pg.Client(process.env.DATABASE_URL);
+    await admin.connect();
+    try {
+      const announcing = announceCredentialChange(process.env.DATABASE_URL);
+      if (notificationsPass) {
+        // As a restart or failover would, while the announcer waits (its last query sent the notice).
+        await expect
+          .poll(async () => {
+            const { rows } = await admin.query(
+              `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+                WHERE datname = current_database() AND application_name = '' AND state = 'idle'
+                  AND query = 'SELECT pg_notify($1, $2)'`,
+            );
+            return rows.length;
+          })
+          .toBe(1);
+      }
+      await expect(announcing).resolves.toBeUndefined();
+    } finally {
+      await Promise.all([silent.end(), admin.end()]);
+    }
   });
 });

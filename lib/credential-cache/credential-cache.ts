@@ -31,7 +31,8 @@ export type CredentialCache = {
   forget(): void;
   /** True once the listener hears notifications: entries are served from then on. */
   readonly serving: boolean;
-  stop(): void;
+  /** Stops listening; resolves once none of the cache's connections is open. */
+  stop(): Promise<void>;
 };
 
 /** A cache listening on the database at `databaseUrl`. Exported so tests can make a second instance. */
@@ -45,6 +46,7 @@ export function createCredentialCache(
   let serving = false;
   let stopped = false;
   let client: pg.Client | undefined;
+  let connecting: Promise<void> | undefined;
   let retryMs = 1000;
   let timer: NodeJS.Timeout | undefined;
 
@@ -60,7 +62,9 @@ export function createCredentialCache(
     forget();
     client = undefined;
     failed.end().catch(() => {});
-    timer = setTimeout(connect, retryMs);
+    timer = setTimeout(() => {
+      connecting = connect();
+    }, retryMs);
     retryMs = Math.min(retryMs * 2, 30_000);
   };
 
@@ -103,7 +107,11 @@ export function createCredentialCache(
       await current.connect();
       await send(`LISTEN ${changedChannel}`);
       retryMs = 1000;
+      if (stopped) return;
       const sender = new pg.Client({ connectionString: databaseUrl });
+      // Closed by the server before its query (a restart, a dropped database): the query fails
+      // and the listener retries; unheard, the error would take the process down.
+      sender.on("error", (error) => log.warn({ err: error }, "credential cache probe connection closed"));
       await sender.connect();
       await sender.query("SELECT pg_notify($1, $2)", [changedChannel, probe]).finally(() => sender.end());
     } catch (error) {
@@ -115,7 +123,7 @@ export function createCredentialCache(
   const start = () => {
     if (started) return;
     started = true;
-    void connect();
+    connecting = connect();
   };
 
   return {
@@ -135,12 +143,16 @@ export function createCredentialCache(
       return value;
     },
     forget,
-    stop() {
+    async stop() {
       stopped = true;
       serving = false;
       forget();
       clearTimeout(timer);
-      client?.end().catch(() => {});
+      // Ended first, so that a connect under way fails at once; awaited, so that no connection
+      // of this cache (the listener, a probe's sender) outlives the stop.
+      const ended = client?.end().catch(() => {});
+      await connecting;
+      await ended;
     },
   };
 }
@@ -161,8 +173,9 @@ export function forgetCredentialsHere() {
 }
 
 /** Stops this process's cache and its listener (a later read starts a new one). */
-export function stopCredentialCacheHere() {
+export async function stopCredentialCacheHere() {
   const current = holder();
-  current.cache?.stop();
+  const { cache } = current;
   current.cache = undefined;
+  await cache?.stop();
 }

@@ -63,7 +63,7 @@ export function db(): PrismaClient {
 
 export async function disconnectDb(): Promise<void> {
   // The credential cache's listener is one of the process's connections too.
-  stopCredentialCacheHere();
+  await stopCredentialCacheHere();
   if (holder.client) await closeDb(holder.client);
   holder.client = undefined;
 }
