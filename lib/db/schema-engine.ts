@@ -4,7 +4,7 @@ import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
-import pg from "pg";
+import { createPool } from "./create-pool";
 
 // The Prisma CLI's migrate commands need a native schema engine that cannot be downloaded on
 // these machines, so we drive the WASM build of the same engine through the pg driver adapter.
@@ -53,7 +53,7 @@ async function withEngine<T>(connectionString: string, run: (engine: SchemaEngin
   const schema = await readFile(schemaPath, "utf8");
   // Our own pool, so the engine's connection is closed when we are done with it (a template
   // database, for one, cannot be copied while anyone is connected).
-  const pool = new pg.Pool({ connectionString, max: 1 });
+  const pool = createPool(connectionString, 1);
   const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
   const engine = await SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, adapter);
   try {
