@@ -7,6 +7,8 @@ import { changedChannel, forgetCredentialsHere, heardChannel, listenerName } fro
 // An instance that does not answer (hung, or its connection just died unnoticed) must not hold
 // a revocation up for long: its entries expire within the cache's TTL anyway.
 const answerTimeoutMs = 2_000;
+/** The announcer's application_name, for whoever reads pg_stat_activity. */
+export const announcerName = "credential-announcer";
 
 /**
  * After a committed change to what a credential proves (revoked, its organization's API version):
@@ -16,7 +18,7 @@ const answerTimeoutMs = 2_000;
 export async function announceCredentialChange(databaseUrl = config().databaseUrl): Promise<void> {
   forgetCredentialsHere();
   if (!databaseUrl) return;
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: announcerName });
   const change = `change:${randomUUID()}`;
   let timer: NodeJS.Timeout | undefined;
   // Closed by the server while this waits for answers (a restart, a failover): the wait runs out

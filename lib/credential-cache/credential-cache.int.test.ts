@@ -6,7 +6,7 @@ import { db } from "@/lib/db/client";
 import { authenticateStoredCredential } from "@/lib/merchant-auth/authenticate-stored-credential";
 import { updateOrganization } from "@/lib/organizations/update-organization";
 import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
-import { announceCredentialChange } from "./announce-credential-change";
+import { announceCredentialChange, announcerName } from "./announce-credential-change";
 import { type CredentialCache, createCredentialCache, listenerName } from "./credential-cache";
 
 // Two instances of the app, as far as credentials go: two caches, each with its own listener on
@@ -122,6 +122,7 @@ describe("announcing a change", () => {
     const admin = new pg.Client(process.env.DATABASE_URL);
     await admin.connect();
     try {
+      const { rows: clock } = await admin.query<{ now: Date }>("SELECT clock_timestamp() AS now");
       const announcing = announceCredentialChange(process.env.DATABASE_URL);
       if (notificationsPass) {
         // As a restart or failover would, while the announcer waits (its last query sent the notice).
@@ -129,8 +130,9 @@ describe("announcing a change", () => {
           .poll(async () => {
             const { rows } = await admin.query(
               `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
-                WHERE datname = current_database() AND application_name = '' AND state = 'idle'
-                  AND query = 'SELECT pg_notify($1, $2)'`,
+                WHERE datname = current_database() AND application_name = $1 AND backend_start >= $2
+                  AND state = 'idle' AND query = 'SELECT pg_notify($1, $2)'`,
+              [announcerName, clock[0].now],
             );
             return rows.length;
           })
