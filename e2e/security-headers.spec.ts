@@ -16,7 +16,7 @@ async function checkoutPath(request: APIRequestContext, merchant: Merchant) {
 
 const nonceIn = (policy: string) => /'nonce-([A-Za-z0-9+/=]+)'/.exec(policy)?.[1];
 
-test("pages, the API reference and JSON answers carry the security headers; every page script carries the response's nonce", async ({
+test("pages and the API reference carry the security headers; every page script carries the response's nonce", async ({
   dashboard,
   merchant,
   request,
@@ -27,7 +27,8 @@ test("pages, the API reference and JSON answers carry the security headers; ever
     "/docs/api",
     "/dashboard",
     await checkoutPath(request, merchant),
-    "/api/health",
+    // next-auth's JSON, the one part of /api/ that the proxy serves.
+    "/api/auth/csrf",
   ];
   const nonces = new Set<string>();
   for (const path of paths) {
@@ -54,6 +55,35 @@ test("pages, the API reference and JSON answers carry the security headers; ever
     for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
   }
   expect(nonces.size, "a fresh nonce per response").toBe(paths.length);
+});
+
+test("API answers, successes and errors, carry the API's security headers and a request id", async ({
+  merchant,
+  request,
+}) => {
+  const answers = [
+    await request.get("/api/health"),
+    await request.post("/api/checkout-sessions", {
+      headers: { authorization: `Bearer ${merchant.apiKey}`, "idempotency-key": `api-headers-${Date.now()}` },
+      data: { amount: "5.00", currency: "USD" },
+    }),
+    await request.get("/api/private/organization/current"),
+    await request.get("/api/x402/paylinks/00000000-0000-4000-8000-000000000000"),
+    await request.post("/api/no-such-operation"),
+  ];
+  expect(answers.map((response) => response.status())).toEqual([200, 200, 401, 404, 404]);
+  expect((await answers[4].json()).error).toMatchObject({ type: "not_found_error", code: "unknown_path" });
+  for (const response of answers) {
+    const headers = response.headers();
+    expect(headers["content-security-policy"], response.url()).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect(headers["x-frame-options"], response.url()).toBe("DENY");
+    expect(headers["x-content-type-options"], response.url()).toBe("nosniff");
+    expect(headers["referrer-policy"], response.url()).toBe("same-origin");
+    expect(headers["strict-transport-security"], response.url()).toBeUndefined();
+    expect(headers["x-request-id"], response.url()).toMatch(/^req_/);
+  }
 });
 
 test("the home page, sign-in, hosted checkout, dashboard and API reference run without a CSP violation", async ({

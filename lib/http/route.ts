@@ -17,6 +17,7 @@ import { annotateOrganization, inRequestSpan } from "../telemetry/spans";
 import { errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { assertSameOrigin } from "./same-origin";
+import { apiSecurityHeaders } from "./security-headers";
 
 // Route handlers are thin: one of these wrappers per caller kind authenticates, the handler
 // parses with a schema from lib, calls one domain function and returns a serializer's output.
@@ -74,6 +75,14 @@ export function publicRoute<P = Record<string, never>>(
       }
       response.headers.set("X-Request-Id", requestId);
       response.headers.set(apiVersionHeader, apiVersion);
+      if (request.nextUrl.pathname.startsWith("/api/")) {
+        // A route that sets its own (a stored logo's stricter policy) keeps it.
+        for (const [name, value] of Object.entries(
+          apiSecurityHeaders(config().baseUrl.startsWith("https:")),
+        )) {
+          if (!response.headers.has(name)) response.headers.set(name, value);
+        }
+      }
       span.setAttribute("http.response.status_code", response.status);
       observeRequest(request.method, template, response.status, started);
       log.info(

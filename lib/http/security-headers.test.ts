@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formTargetsFor, newNonce, securityHeaders } from "./security-headers";
+import { apiSecurityHeaders, formTargetsFor, newNonce, securityHeaders } from "./security-headers";
 
 describe("securityHeaders", () => {
   it.each([
@@ -42,5 +42,20 @@ describe("securityHeaders", () => {
     const nonces = new Set(Array.from({ length: 100 }, newNonce));
     expect(nonces.size).toBe(100);
     for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9+/]{24}$/);
+  });
+});
+
+describe("apiSecurityHeaders", () => {
+  it.each([
+    [true, { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" }],
+    [false, {}],
+  ])("https %s", (https, hsts) => {
+    expect(apiSecurityHeaders(https)).toEqual({
+      "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+      "X-Frame-Options": "DENY",
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "same-origin",
+      ...hsts,
+    });
   });
 });

@@ -51,13 +51,25 @@ export function securityHeaders(options: {
     "frame-ancestors 'none'",
     ...(options.https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
+  return { "Content-Security-Policy": policy, ...otherHeaders(options.https) };
+}
+
+/**
+ * Headers every API answer (under /api/) carries: data, never a document to render, so its policy
+ * lets it load nothing and be framed nowhere. The route wrappers set them (lib/http/route.ts): the
+ * proxy, which sets the pages' headers, does not run for the API (proxy.ts).
+ */
+export function apiSecurityHeaders(https: boolean): Record<string, string> {
+  return { "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", ...otherHeaders(https) };
+}
+
+function otherHeaders(https: boolean): Record<string, string> {
   return {
-    "Content-Security-Policy": policy,
-    // For browsers without CSP level 2; frame-ancestors above says the same.
+    // For browsers without CSP level 2; frame-ancestors says the same.
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     // Paylink and checkout URLs are bearer links: never send them to another site.
     "Referrer-Policy": "same-origin",
-    ...(options.https ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" } : {}),
+    ...(https ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" } : {}),
   };
 }
