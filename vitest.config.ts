@@ -46,7 +46,9 @@ export default defineConfig({
             path.join(root, "scripts/test-support/integration-env.ts"),
             path.join(root, "scripts/test-support/database-per-file.ts"),
           ],
-          testTimeout: 30_000,
+          // A hang guard too: with both passes, the build and the browsers on 2 cores, a test
+          // that starts processes or a devnet has taken over 20 s.
+          testTimeout: 60_000,
           hookTimeout: 120_000,
         },
       },

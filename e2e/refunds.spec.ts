@@ -69,7 +69,8 @@ test("a claim refund: created on the invoice page, claimed by the buyer with an 
   request,
   browser,
 }) => {
-  test.setTimeout(240_000);
+  // Axe over many pages and widths: CPU-bound in the browser, 250 s seen under CI's full load.
+  test.setTimeout(480_000);
   const invoiceId = await paidInvoice(request, merchant);
   const { id, claimUrl } = await claimRefundFromInvoicePage(page, invoiceId, "16.5");
   await expect(page.getByTestId("refund-amount")).toHaveText("16.5 USDC");
@@ -240,7 +241,8 @@ test("axe (WCAG 2.1 AA): the claim page at 390 and 1280 px, the invoice page, Re
   request,
   browser,
 }) => {
-  test.setTimeout(240_000);
+  // Axe over many pages and widths: CPU-bound in the browser, 250 s seen under CI's full load.
+  test.setTimeout(480_000);
   const invoiceId = await paidInvoice(request, merchant);
   const { id, claimUrl } = await claimRefundFromInvoicePage(page, invoiceId, "1");
   const found: string[] = [];

@@ -25,9 +25,10 @@ export function createDb(connectionString: string, poolSize = 10): PrismaClient 
   const pool = createPool(connectionString, poolSize);
   const client: WithPool = new PrismaClient({
     adapter: new PrismaPg(pool),
-    // On one connection (the embedded database) every transaction queues for it: a busy moment
-    // must make a transaction wait its turn, not fail after Prisma's default 2 s.
-    ...(poolSize === 1 ? { transactionOptions: { maxWait: 15_000 } } : {}),
+    // On one connection (the embedded database, which answers one query at a time) every
+    // transaction queues for it: a busy moment must make a transaction wait its turn and take
+    // longer, not fail after Prisma's default 2 s and 5 s.
+    ...(poolSize === 1 ? { transactionOptions: { maxWait: 15_000, timeout: 15_000 } } : {}),
   });
   client[poolKey] = pool;
   return client;

@@ -69,6 +69,9 @@ async function serveRoutes(
       outgoing.end(answer);
     });
   });
+  // As scripts/serve.ts: with Node's 5 s, a client reusing a connection just as the server closed
+  // it got a reset (seen under load, when a test's requests were more than 5 s apart).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
