@@ -14,6 +14,15 @@ describe("ids", () => {
     expect(ids.size).toBe(10_000);
   });
 
+  it("draws ids of every length, distinct, across many refills of its random block", () => {
+    // 4,096 bytes a block: these draws span about 160 blocks.
+    const drawn = Array.from({ length: 20_000 }, (_, index) => randomBase62(1 + (index % 64)));
+    expect(drawn.map((value) => value.length)).toEqual(drawn.map((_, index) => 1 + (index % 64)));
+    expect(drawn.join("")).toMatch(/^[0-9A-Za-z]+$/);
+    const long = drawn.filter((value) => value.length >= 16);
+    expect(new Set(long).size).toBe(long.length);
+  });
+
   it("uses every base62 character with roughly equal frequency", () => {
     const counts = new Map<string, number>();
     for (const char of randomBase62(62_000)) counts.set(char, (counts.get(char) ?? 0) + 1);

@@ -1,0 +1,163 @@
+import type pg from "pg";
+import { preparedQuery } from "../db/prepared-query";
+
+/** A new session with the idempotency claim that holds its response, stored together. */
+export type ClaimedSession = {
+  organizationId: string;
+  key: string;
+  requestHash: string;
+  responseStatus: number;
+  /** The exact JSON text of the response, replayed byte for byte. */
+  responseBody: string;
+  now: Date;
+  id: string;
+  paylinkId: string | null;
+  amount: string;
+  currency: string;
+  description: string | null;
+  merchantOrderId: string | null;
+  customerEmail: string | null;
+  customerName: string | null;
+  clientReferenceId: string | null;
+  /** JSON text. */
+  metadata: string;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  expiresAt: Date;
+  recurringInterval: string | null;
+  recurringIntervalCount: number | null;
+};
+
+// The columns in the statement's order, each sent as one array: a batch of any size is the same
+// prepared statement.
+const columns = [
+  ["organizationId", "text"],
+  ["key", "text"],
+  ["requestHash", "text"],
+  ["responseStatus", "int"],
+  ["responseBody", "text"],
+  ["now", "timestamptz"],
+  ["id", "text"],
+  ["paylinkId", "uuid"],
+  ["amount", "numeric"],
+  ["currency", "text"],
+  ["description", "text"],
+  ["merchantOrderId", "text"],
+  ["customerEmail", "text"],
+  ["customerName", "text"],
+  ["clientReferenceId", "text"],
+  ["metadata", "jsonb"],
+  ["successUrl", "text"],
+  ["cancelUrl", "text"],
+  ["expiresAt", "timestamptz"],
+  ["recurringInterval", "text"],
+  ["recurringIntervalCount", "int"],
+] as const satisfies readonly (readonly [keyof ClaimedSession, string])[];
+
+// Claims first, in the batch's order (sorted by key, so two batches that share a reused key take
+// its index entry in the same order and cannot deadlock); a session only where its claim was new.
+// A concurrent claim of the same key waits for the first to commit, then finds it taken.
+const statement = `WITH input AS (
+  SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(", ")})
+    WITH ORDINALITY AS t(${columns.map(([name]) => `"${name}"`).join(", ")}, "position")
+), claim AS (
+  INSERT INTO "IdempotencyKey" ("organizationId", "key", "requestHash", "responseStatus", "responseBody", "createdAt")
+  SELECT "organizationId", "key", "requestHash", "responseStatus", "responseBody", "now" FROM input ORDER BY "position"
+  ON CONFLICT DO NOTHING
+  RETURNING "organizationId", "key"
+)
+INSERT INTO "CheckoutSession" (
+  "id", "organizationId", "status", "paylinkId", "amount", "currency", "description", "merchantOrderId",
+  "customerEmail", "customerName", "clientReferenceId", "metadata", "successUrl", "cancelUrl",
+  "expiresAt", "createdAt", "updatedAt", "recurringInterval", "recurringIntervalCount")
+SELECT input."id", input."organizationId", 'OPEN', "paylinkId", "amount", "currency", "description",
+  "merchantOrderId", "customerEmail", "customerName", "clientReferenceId", "metadata", "successUrl",
+  "cancelUrl", "expiresAt", "now", "now", "recurringInterval"::"RecurringInterval", "recurringIntervalCount"
+FROM input JOIN claim ON claim."organizationId" = input."organizationId" AND claim."key" = input."key"
+RETURNING "id"`;
+
+type Waiting = { session: ClaimedSession; settle: (inserted: Promise<boolean>) => void };
+type Batches = { waiting: Waiting[]; inFlight: number; scheduled: boolean };
+
+// Sessions created at the same moment share one statement: under load the round trip to
+// PostgreSQL (a socket write and read, the parse, the pool) is most of a create's cost. A few
+// batches may be in flight at once, so an idle moment adds no wait; the pool's other connections
+// stay free for everything else.
+const maxInFlight = 4;
+const maxBatch = 64;
+const batchesOf = new WeakMap<pg.Pool, Batches>();
+
+async function insert(pool: pg.Pool, sessions: ClaimedSession[]): Promise<Set<string>> {
+  const values = columns.map(([name]) => sessions.map((session) => session[name]));
+  const { rows } = await preparedQuery<{ id: string }>(pool, "insert-claimed-sessions", statement, values);
+  return new Set(rows.map((row) => row.id));
+}
+
+async function send(pool: pg.Pool, batch: Waiting[]) {
+  const sorted = [...batch].sort(
+    (a, b) =>
+      a.session.organizationId.localeCompare(b.session.organizationId) ||
+      a.session.key.localeCompare(b.session.key),
+  );
+  try {
+    const inserted = await insert(
+      pool,
+      sorted.map((waiting) => waiting.session),
+    );
+    for (const waiting of batch) waiting.settle(Promise.resolve(inserted.has(waiting.session.id)));
+  } catch (error) {
+    if (batch.length === 1) {
+      batch[0].settle(Promise.reject(error));
+      return;
+    }
+    // One session the database refuses must not fail the others: each is sent again alone.
+    for (const waiting of batch) {
+      waiting.settle(insert(pool, [waiting.session]).then((inserted) => inserted.has(waiting.session.id)));
+    }
+  }
+}
+
+function schedule(pool: pg.Pool, batches: Batches) {
+  if (batches.scheduled || batches.inFlight >= maxInFlight || batches.waiting.length === 0) return;
+  batches.scheduled = true;
+  setImmediate(() => {
+    batches.scheduled = false;
+    // A key claimed twice at once waits for the next batch, where it finds the first claim.
+    const batch: Waiting[] = [];
+    const later: Waiting[] = [];
+    const keys = new Set<string>();
+    for (const waiting of batches.waiting) {
+      const key = `${waiting.session.organizationId}\n${waiting.session.key}`;
+      if (batch.length < maxBatch && !keys.has(key)) {
+        keys.add(key);
+        batch.push(waiting);
+      } else {
+        later.push(waiting);
+      }
+    }
+    batches.waiting = later;
+    batches.inFlight += 1;
+    void send(pool, batch).finally(() => {
+      batches.inFlight -= 1;
+      schedule(pool, batches);
+    });
+    schedule(pool, batches);
+  });
+}
+
+/**
+ * Stores the session and its claim in one statement, with any others created at the same moment.
+ * Resolves true if stored, false if the key was already claimed (then nothing was stored).
+ */
+export function insertClaimedSession(pool: pg.Pool, session: ClaimedSession): Promise<boolean> {
+  let batches = batchesOf.get(pool);
+  if (!batches) {
+    batches = { waiting: [], inFlight: 0, scheduled: false };
+    batchesOf.set(pool, batches);
+  }
+  const queue = batches;
+  return new Promise<boolean>((resolve, reject) => {
+    queue.waiting.push({ session, settle: (inserted) => inserted.then(resolve, reject) });
+    schedule(pool, queue);
+  });
+}
