@@ -87,6 +87,8 @@ const maxInFlight = 4;
 const maxBatch = 64;
 const batchesOf = new WeakMap<pg.Pool, Batches>();
 
+const claimOf = (waiting: Waiting) => `${waiting.session.organizationId}\n${waiting.session.key}`;
+
 async function insert(pool: pg.Pool, sessions: ClaimedSession[]): Promise<Set<string>> {
   const values = columns.map(([name]) => sessions.map((session) => session[name]));
   const { rows } = await preparedQuery<{ id: string }>(pool, "insert-claimed-sessions", statement, values);
@@ -94,11 +96,8 @@ async function insert(pool: pg.Pool, sessions: ClaimedSession[]): Promise<Set<st
 }
 
 async function send(pool: pg.Pool, batch: Waiting[]) {
-  const sorted = [...batch].sort(
-    (a, b) =>
-      a.session.organizationId.localeCompare(b.session.organizationId) ||
-      a.session.key.localeCompare(b.session.key),
-  );
+  // Code-unit order, the same on every instance whatever its locale.
+  const sorted = [...batch].sort((a, b) => (claimOf(a) < claimOf(b) ? -1 : claimOf(a) > claimOf(b) ? 1 : 0));
   try {
     const inserted = await insert(
       pool,
@@ -127,7 +126,7 @@ function schedule(pool: pg.Pool, batches: Batches) {
     const later: Waiting[] = [];
     const keys = new Set<string>();
     for (const waiting of batches.waiting) {
-      const key = `${waiting.session.organizationId}\n${waiting.session.key}`;
+      const key = claimOf(waiting);
       if (batch.length < maxBatch && !keys.has(key)) {
         keys.add(key);
         batch.push(waiting);
