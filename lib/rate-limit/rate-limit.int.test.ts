@@ -15,14 +15,22 @@ process.env.SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE = "3";
 
 describe("rate limits", () => {
   it("answers 429 with Retry-After once a key spends its budget, without touching other keys", async () => {
-    const busy = await createTestOrganization();
     const calm = await createTestOrganization();
-    // The window is one second: the calm key warms the route up first, and the busy key's seven
-    // calls go out at once, so a slow machine cannot stretch them over two windows.
+    // The window is one second: the calm key warms the route up first, and a busy key's seven
+    // calls go out at once. A loaded machine can still stretch them past the second (each one
+    // looks its key up on this file's one database connection); then they ran over two windows and
+    // the count says nothing, so a new busy key tries again.
     expect((await callRoute(organization, "/x", { headers: calm.auth })).status).toBe(200);
-    const answers = await Promise.all(
-      Array.from({ length: 7 }, () => callRoute(organization, "/x", { headers: busy.auth })),
-    );
+    let answers: Awaited<ReturnType<typeof callRoute>>[] = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const busy = await createTestOrganization();
+      const started = performance.now();
+      answers = await Promise.all(
+        Array.from({ length: 7 }, () => callRoute(organization, "/x", { headers: busy.auth })),
+      );
+      if (performance.now() - started < 900) break;
+      answers = [];
+    }
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 429, 429]);
     const limited = answers.find((answer) => answer.status === 429) as (typeof answers)[number];
     expect(limited.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
