@@ -1,3 +1,4 @@
+import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db, sqlPool } from "@/lib/db/client";
 import { newId, randomBase62 } from "@/lib/ids";
@@ -64,6 +65,34 @@ describe("insertClaimedSession", () => {
       [first, second].map((each) => insertClaimedSession(sqlPool(db()), each)),
     );
     expect(inserted).toEqual([true, false]);
+    const stored = await db().checkoutSession.findMany({ where: { organizationId: organization.id } });
+    expect(stored.map((row) => row.id)).toEqual([first.id]);
+  });
+
+  it("stores the claim that came first when its batch is slow to reach the database", async () => {
+    const { organization } = await createTestOrganization();
+    const key = `k-${randomBase62(20)}`;
+    const [first, second] = [session(organization.id, key), session(organization.id, key)];
+    // The same database, but the first batch's insert is held back for half a second: the second
+    // claim of its key must wait for that batch rather than race past it.
+    const pool = sqlPool(db());
+    let inserts = 0;
+    const slowFirstInsert = Object.create(pool, {
+      query: {
+        value: async (query: string | pg.QueryConfig, values?: unknown[]) => {
+          const text = typeof query === "string" ? query : query.text;
+          if (text.includes('INSERT INTO "IdempotencyKey"') && ++inserts === 1) {
+            await new Promise((resolve) => setTimeout(resolve, 500));
+          }
+          return pool.query(query, values);
+        },
+      },
+    }) as typeof pool;
+    const inserted = await Promise.all(
+      [first, second].map((each) => insertClaimedSession(slowFirstInsert, each)),
+    );
+    expect(inserted).toEqual([true, false]);
+    expect(inserts).toBe(2);
     const stored = await db().checkoutSession.findMany({ where: { organizationId: organization.id } });
     expect(stored.map((row) => row.id)).toEqual([first.id]);
   });

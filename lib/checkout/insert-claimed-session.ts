@@ -77,7 +77,9 @@ FROM input JOIN claim ON claim."organizationId" = input."organizationId" AND cla
 RETURNING "id"`;
 
 type Waiting = { session: ClaimedSession; settle: (inserted: Promise<boolean>) => void };
-type Batches = { waiting: Waiting[]; inFlight: number; scheduled: boolean };
+// `claimed`: the keys of the batches in flight. A key claimed again waits until its batch has
+// settled, so the claim that came first is the one stored, on a loaded machine too.
+type Batches = { waiting: Waiting[]; inFlight: number; claimed: Set<string>; scheduled: boolean };
 
 // Sessions created at the same moment share one statement: under load the round trip to
 // PostgreSQL (a socket write and read, the parse, the pool) is most of a create's cost. A few
@@ -110,9 +112,13 @@ async function send(pool: pg.Pool, batch: Waiting[]) {
       return;
     }
     // One session the database refuses must not fail the others: each is sent again alone.
-    for (const waiting of batch) {
-      waiting.settle(insert(pool, [waiting.session]).then((inserted) => inserted.has(waiting.session.id)));
-    }
+    const alone = batch.map((waiting) => {
+      const inserted = insert(pool, [waiting.session]).then((ids) => ids.has(waiting.session.id));
+      waiting.settle(inserted);
+      return inserted;
+    });
+    // Its keys stay held until these have settled too.
+    await Promise.allSettled(alone);
   }
 }
 
@@ -121,23 +127,28 @@ function schedule(pool: pg.Pool, batches: Batches) {
   batches.scheduled = true;
   setImmediate(() => {
     batches.scheduled = false;
-    // A key claimed twice at once waits for the next batch, where it finds the first claim.
+    // A key claimed twice at once waits until the batch holding its first claim has settled, then
+    // finds that claim.
     const batch: Waiting[] = [];
     const later: Waiting[] = [];
-    const keys = new Set<string>();
+    const keys: string[] = [];
     for (const waiting of batches.waiting) {
       const key = claimOf(waiting);
-      if (batch.length < maxBatch && !keys.has(key)) {
-        keys.add(key);
+      if (batch.length < maxBatch && !batches.claimed.has(key)) {
+        batches.claimed.add(key);
+        keys.push(key);
         batch.push(waiting);
       } else {
         later.push(waiting);
       }
     }
     batches.waiting = later;
+    // Every waiting key is in flight: the batch that settles it schedules the next.
+    if (batch.length === 0) return;
     batches.inFlight += 1;
     void send(pool, batch).finally(() => {
       batches.inFlight -= 1;
+      for (const key of keys) batches.claimed.delete(key);
       schedule(pool, batches);
     });
     schedule(pool, batches);
@@ -151,7 +162,7 @@ function schedule(pool: pg.Pool, batches: Batches) {
 export function insertClaimedSession(pool: pg.Pool, session: ClaimedSession): Promise<boolean> {
   let batches = batchesOf.get(pool);
   if (!batches) {
-    batches = { waiting: [], inFlight: 0, scheduled: false };
+    batches = { waiting: [], inFlight: 0, claimed: new Set(), scheduled: false };
     batchesOf.set(pool, batches);
   }
   const queue = batches;
