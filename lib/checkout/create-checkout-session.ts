@@ -1,6 +1,10 @@
 import { type Db, sqlPool } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
-import { type IdempotencyClaim, replayIdempotentResponse } from "../idempotency/replay-idempotent-response";
+import {
+  type IdempotencyClaim,
+  replayIdempotentResponse,
+  replayTakenClaim,
+} from "../idempotency/replay-idempotent-response";
 import { buildCheckoutSession } from "./build-checkout-session";
 import type { CreateCheckoutSessionInput } from "./checkout-session-schemas";
 import { insertClaimedSession } from "./insert-claimed-session";
@@ -10,7 +14,8 @@ import { serializeCheckoutSession } from "./serialize-checkout-session";
  * Creates a checkout session (standalone or from a paylink), once per Idempotency-Key. The claim
  * (holding the response) and the session are inserted by one statement (shared with sessions
  * created at the same moment), so they commit together, and a concurrent request with the same
- * key waits on the claim's unique index, then replays.
+ * key waits on the claim's unique index, then replays; a retry gets the stored claim back from
+ * that same statement.
  */
 export async function createCheckoutSession(
   database: Db,
@@ -33,7 +38,7 @@ export async function createCheckoutSession(
     return { ...response, replayed: false };
   }
   const claim = input.idempotency;
-  const inserted = await insertClaimedSession(sqlPool(database), {
+  const outcome = await insertClaimedSession(sqlPool(database), {
     ...claim,
     responseStatus: response.status,
     responseBody: JSON.stringify(response.body),
@@ -54,6 +59,8 @@ export async function createCheckoutSession(
     recurringInterval: session.recurringInterval,
     recurringIntervalCount: session.recurringIntervalCount,
   });
-  if (inserted) return { ...response, replayed: false };
-  return { ...(await replayIdempotentResponse(database, claim)), replayed: true };
+  if (outcome === true) return { ...response, replayed: false };
+  // The claim that holds the key came back with the insert, unless it committed while that ran.
+  const replay = outcome ? replayTakenClaim(claim, outcome) : await replayIdempotentResponse(database, claim);
+  return { ...replay, replayed: true };
 }

@@ -3,6 +3,19 @@ import { conflict } from "../errors";
 
 export type StoredResponse = { status: number; body: unknown };
 export type IdempotencyClaim = { organizationId: string; key: string; requestHash: string };
+/** What a stored claim holds: the request it was made for and the response first sent. */
+export type TakenClaim = { requestHash: string; responseStatus: number | null; responseBody: string | null };
+
+/** The answer to `claim` from the claim `taken` that holds its key: the same response, or 409. */
+export function replayTakenClaim(claim: IdempotencyClaim, taken: TakenClaim): StoredResponse {
+  if (taken.requestHash !== claim.requestHash) {
+    throw conflict(
+      "idempotency_key_reused",
+      "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
+    );
+  }
+  return { status: taken.responseStatus as number, body: JSON.parse(taken.responseBody as string) };
+}
 
 /**
  * The stored answer for a claim that another request already made: the same response for the
@@ -13,14 +26,8 @@ export async function replayIdempotentResponse(
   database: Db,
   claim: IdempotencyClaim,
 ): Promise<StoredResponse> {
-  const existing = await database.idempotencyKey.findUniqueOrThrow({
+  const taken = await database.idempotencyKey.findUniqueOrThrow({
     where: { organizationId_key: { organizationId: claim.organizationId, key: claim.key } },
   });
-  if (existing.requestHash !== claim.requestHash) {
-    throw conflict(
-      "idempotency_key_reused",
-      "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
-    );
-  }
-  return { status: existing.responseStatus as number, body: JSON.parse(existing.responseBody as string) };
+  return replayTakenClaim(claim, taken);
 }

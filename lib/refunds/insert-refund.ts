@@ -87,21 +87,20 @@ function startOfUtcDay(now: Date) {
 async function withinAgentCap(tx: Tx, organizationId: string, amountUsd: Money, now: Date) {
   // Serializes agents' refunds of one organization, so two at once cannot both fit under the cap.
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`refund-cap:${organizationId}`}))`;
-  const [organization, today] = await Promise.all([
-    tx.organization.findUniqueOrThrow({
-      where: { id: organizationId },
-      select: { refundAgentDailyCapUsd: true },
-    }),
-    tx.refund.aggregate({
-      where: {
-        organizationId,
-        requestedByKind: { in: cappedKinds },
-        status: { not: "FAILED" },
-        createdAt: { gte: startOfUtcDay(now) },
-      },
-      _sum: { amountUsd: true },
-    }),
-  ]);
+  // One after the other: a transaction is one connection, which runs one query at a time.
+  const organization = await tx.organization.findUniqueOrThrow({
+    where: { id: organizationId },
+    select: { refundAgentDailyCapUsd: true },
+  });
+  const today = await tx.refund.aggregate({
+    where: {
+      organizationId,
+      requestedByKind: { in: cappedKinds },
+      status: { not: "FAILED" },
+      createdAt: { gte: startOfUtcDay(now) },
+    },
+    _sum: { amountUsd: true },
+  });
   const spent = new Money((today._sum.amountUsd ?? 0).toString());
   return spent.plus(amountUsd).lte(organization.refundAgentDailyCapUsd.toString());
 }
