@@ -28,7 +28,6 @@ export async function createCheckoutSession(
 ): Promise<{ status: number; body: unknown; replayed: boolean }> {
   const { request, organizationId } = input;
   const session = await buildCheckoutSession(database, organizationId, request, now);
-  const { id } = session;
   const response = { status: 200, body: serializeCheckoutSession(session, now) };
 
   if (!input.idempotency) {
@@ -39,25 +38,13 @@ export async function createCheckoutSession(
   }
   const claim = input.idempotency;
   const outcome = await insertClaimedSession(sqlPool(database), {
+    ...session,
     ...claim,
     responseStatus: response.status,
     responseBody: JSON.stringify(response.body),
     now,
-    id,
-    paylinkId: session.paylinkId,
     amount: session.amount.toString(),
-    currency: session.currency,
-    description: session.description,
-    merchantOrderId: session.merchantOrderId,
-    customerEmail: session.customerEmail,
-    customerName: session.customerName,
-    clientReferenceId: session.clientReferenceId,
     metadata: JSON.stringify(session.metadata),
-    successUrl: session.successUrl,
-    cancelUrl: session.cancelUrl,
-    expiresAt: session.expiresAt,
-    recurringInterval: session.recurringInterval,
-    recurringIntervalCount: session.recurringIntervalCount,
   });
   if (outcome === true) return { ...response, replayed: false };
   // The claim that holds the key came back with the insert, unless it committed while that ran.

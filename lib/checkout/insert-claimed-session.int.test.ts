@@ -44,6 +44,21 @@ const takenBy = (first: ClaimedSession) => ({
   responseBody: first.responseBody,
 });
 
+/** This file's pool, with `beforeInsert` awaited before each batched insert statement is sent. */
+function poolSeeingInserts(beforeInsert: () => Promise<void>) {
+  const pool = sqlPool(db());
+  return Object.create(pool, {
+    query: {
+      value: async (query: string | pg.QueryConfig, values?: unknown[]) => {
+        if ((typeof query === "string" ? query : query.text).includes('INSERT INTO "IdempotencyKey"')) {
+          await beforeInsert();
+        }
+        return pool.query(query, values);
+      },
+    },
+  }) as typeof pool;
+}
+
 describe("insertClaimedSession", () => {
   it("stores 200 sessions started at once, each once, with its claim and its values intact", async () => {
     const { organization } = await createTestOrganization();
@@ -84,19 +99,11 @@ describe("insertClaimedSession", () => {
     const [first, second] = [session(organization.id, key), session(organization.id, key)];
     // The same database, but the first batch's insert is held back for half a second: the second
     // claim of its key must wait for that batch rather than race past it.
-    const pool = sqlPool(db());
     let inserts = 0;
-    const slowFirstInsert = Object.create(pool, {
-      query: {
-        value: async (query: string | pg.QueryConfig, values?: unknown[]) => {
-          const text = typeof query === "string" ? query : query.text;
-          if (text.includes('INSERT INTO "IdempotencyKey"') && ++inserts === 1) {
-            await new Promise((resolve) => setTimeout(resolve, 500));
-          }
-          return pool.query(query, values);
-        },
-      },
-    }) as typeof pool;
+    const slowFirstInsert = poolSeeingInserts(async () => {
+      inserts += 1;
+      if (inserts === 1) await new Promise((resolve) => setTimeout(resolve, 500));
+    });
     const inserted = await Promise.all(
       [first, second].map((each) => insertClaimedSession(slowFirstInsert, each)),
     );
@@ -113,18 +120,10 @@ describe("insertClaimedSession", () => {
     const claims = Array.from({ length: 32 }, () => session(organization.id, key));
     // One of them for another body: the caller answers it 409 from the claim it gets back.
     claims[7] = { ...claims[7], requestHash: "another body" };
-    const pool = sqlPool(db());
     let statements = 0;
-    const counted = Object.create(pool, {
-      query: {
-        value: (query: string | pg.QueryConfig, values?: unknown[]) => {
-          if ((typeof query === "string" ? query : query.text).includes('INSERT INTO "IdempotencyKey"')) {
-            statements += 1;
-          }
-          return pool.query(query, values);
-        },
-      },
-    }) as typeof pool;
+    const counted = poolSeeingInserts(async () => {
+      statements += 1;
+    });
     const outcomes = await Promise.all(claims.map((each) => insertClaimedSession(counted, each)));
     expect(outcomes).toEqual([true, ...Array(31).fill(takenBy(claims[0]))]);
     expect(statements).toBe(1);
