@@ -321,9 +321,10 @@ describe("scanning after downtime (block ranges)", () => {
   });
 
   it("renews the lease during a long scan, so a second runner never scans alongside it", async () => {
-    // 300 blocks in ranges of 10, each getLogs taking 100 ms: a scan of several seconds, far
-    // longer than the 900 ms lease.
-    const provider = await throughProvider({ maxBlockRange: 10, getLogsDelayMs: 100 });
+    // 300 blocks in ranges of 10, each getLogs taking 300 ms: a scan of about 9 s, three times
+    // the 3 s lease. The lease is renewed every second; a shorter one was lost under CI's load
+    // (load average 15 on 2 cores), where a renewal's query can wait most of a second.
+    const provider = await throughProvider({ maxBlockRange: 10, getLogsDelayMs: 300 });
     try {
       const start = await cursorAtHead();
       await devnet.mine(300);
@@ -331,7 +332,7 @@ describe("scanning after downtime (block ranges)", () => {
         name: "long-scan-probe",
         intervalMs: 1000,
         cron: "* * * * *",
-        leaseMs: 900,
+        leaseMs: 3_000,
         run: (database, { signal }) => scanNetwork(database, provider.network, provider.client, { signal }),
       };
       let done = false;
