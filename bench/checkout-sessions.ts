@@ -9,6 +9,7 @@
 // both see the same share of a shared machine's noise. It prints the throughput ratio (median of
 // the rounds) and the server's CPU time per request of each. BENCH_PORT (default 3900; the two take
 // the next two ports); BENCH_OBSERVABILITY=0 skips the comparison.
+// Each pair also prints the first server's garbage-collection pauses (bench/server-gc.ts).
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -60,7 +61,7 @@ async function scenarios(app: App, label: string): Promise<Measured[]> {
   const { ceiling, create } = await alternate(
     () => measure(`ceiling ${label}`, { url: `${app.baseUrl}/api/health/live`, duration }),
     () => measure(`create ${label}`, createLoad(app, apiKey, duration)),
-    app.port,
+    app,
   );
   const replay = await measure(`idempotent replay ${label}`, {
     url: `${app.baseUrl}/api/checkout-sessions`,
@@ -77,7 +78,7 @@ async function scenarios(app: App, label: string): Promise<Measured[]> {
   return [ceiling, create, replay, retrieve];
 }
 
-const app = await startApp({ port, env: baseEnv });
+const app = await startApp({ port, env: baseEnv, gcLog: true });
 try {
   const plain = await scenarios(app, "(obs. off)");
   printTable(plain, plain[0]);
@@ -100,14 +101,15 @@ function median(values: number[]): number {
 async function alternate(
   ceilingLoad: () => Promise<Measured>,
   createLoad: () => Promise<Measured>,
-  port: number,
+  app: App,
 ): Promise<{ ceiling: Measured; create: Measured }> {
   const pairs = Number(process.env.BENCH_PAIRS ?? 3);
   const results: { ceiling: Measured; create: Measured; cpu: { ceiling: number; create: number } }[] = [];
   const timed = async (load: () => Promise<Measured>) => {
-    const before = serverCpuMs(port);
+    const before = serverCpuMs(app.port);
+    const started = Date.now();
     const measured = await load();
-    return { measured, cpuMs: serverCpuMs(port) - before };
+    return { measured, cpuMs: serverCpuMs(app.port) - before, gc: app.gcPauses(started, Date.now()) };
   };
   for (let pair = 0; pair < pairs; pair += 1) {
     const [first, second] = pair % 2 === 0 ? [ceilingLoad, createLoad] : [createLoad, ceilingLoad];
@@ -118,14 +120,17 @@ async function alternate(
     // The server is one thread: near 100% it is what limits the rate; well below, something it
     // waits on (its database pool, the database) does.
     const busy = (run: typeof a) => `${((run.cpuMs / (duration * 1000)) * 100).toFixed(0)}% busy`;
+    // Each pause stops every request under way: what the collector adds to the latency tail.
+    const gc = ({ gc }: typeof a) =>
+      `GC ${gc.count} pauses (${gc.minor} minor) of ${(gc.totalMs / Math.max(gc.count, 1)).toFixed(0)} ms on average, longest ${gc.maxMs.toFixed(0)} ms, ${((gc.totalMs / (duration * 1000)) * 100).toFixed(1)}% of the time`;
     results.push({
       ceiling: ceiling.measured,
       create: create.measured,
       cpu: { ceiling: perRequest(ceiling), create: perRequest(create) },
     });
     console.log(
-      `pair ${pair + 1}: ceiling ${ceiling.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${ceiling.measured.p99} ms, ${perRequest(ceiling).toFixed(0)} µs CPU/request, ${busy(ceiling)}),` +
-        ` create ${create.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${create.measured.p99} ms, ${perRequest(create).toFixed(0)} µs CPU/request, ${busy(create)}):` +
+      `pair ${pair + 1}: ceiling ${ceiling.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${ceiling.measured.p99} ms, ${perRequest(ceiling).toFixed(0)} µs CPU/request, ${busy(ceiling)}; ${gc(ceiling)}),` +
+        ` create ${create.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${create.measured.p99} ms, ${perRequest(create).toFixed(0)} µs CPU/request, ${busy(create)}; ${gc(create)}):` +
         ` ${(create.measured.requestsPerSecond / ceiling.measured.requestsPerSecond).toFixed(2)}`,
     );
   }

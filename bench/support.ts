@@ -1,7 +1,7 @@
 // Shared by the benchmarks: a production app on a fresh PostgreSQL database, and a merchant.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -36,20 +36,46 @@ export async function createBenchDatabase(prefix: string, options: { migrate?: b
   };
 }
 
-export type App = { port: number; baseUrl: string; env: Record<string, string>; stop: () => Promise<void> };
+export type App = {
+  port: number;
+  baseUrl: string;
+  env: Record<string, string>;
+  stop: () => Promise<void>;
+  /** The server's garbage-collection pauses between two Date.now() readings (with `gcLog`). */
+  gcPauses: (fromMs: number, toMs: number) => GcPauses;
+};
 
-/** Starts `npm start` on a new database of the PostgreSQL server at BENCH_DATABASE_URL. */
-export async function startApp(options: { port: number; env?: Record<string, string> }): Promise<App> {
+export type GcPauses = { count: number; minor: number; totalMs: number; maxMs: number };
+
+/**
+ * Starts `npm start` on a new database of the PostgreSQL server at BENCH_DATABASE_URL. With
+ * `gcLog`, the server records its garbage-collection pauses (bench/server-gc.ts).
+ */
+export async function startApp(options: {
+  port: number;
+  env?: Record<string, string>;
+  gcLog?: boolean;
+}): Promise<App> {
   const database = await createBenchDatabase("cc_bench");
   const url = database.url;
+  const dataDir = path.join(root, ".data", `bench-${options.port}`);
+  const gcFile = path.join(dataDir, "gc.log");
+  mkdirSync(dataDir, { recursive: true });
+  rmSync(gcFile, { force: true });
   const env = {
     PORT: String(options.port),
     DATABASE_URL: url.toString(),
     SERVICE_BASE_URL: `http://127.0.0.1:${options.port}`,
-    SERVICE_DATA_DIR: path.join(root, ".data", `bench-${options.port}`),
+    SERVICE_DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
     SERVICE_SECRET_KEY: randomBytes(32).toString("base64"),
     SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    ...(options.gcLog
+      ? {
+          BENCH_GC_FILE: gcFile,
+          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import tsx --import ./bench/server-gc.ts`.trim(),
+        }
+      : {}),
     ...options.env,
   };
   const child: ChildProcess = spawn(process.execPath, [tsx, "scripts/start.ts"], {
@@ -76,6 +102,22 @@ export async function startApp(options: { port: number; env?: Record<string, str
       await exited;
       await database.drop();
     },
+    gcPauses: (fromMs, toMs) => summarisePauses(gcFile, fromMs, toMs),
+  };
+}
+
+/** Reads the pauses server-gc.ts wrote (a line a pause: start ms, 1 if minor, duration ms). */
+function summarisePauses(file: string, fromMs: number, toMs: number): GcPauses {
+  const lines = existsSync(file) ? readFileSync(file, "utf8").trim().split("\n") : [];
+  const pauses = lines
+    .map((line) => line.split(" ").map(Number))
+    .filter(([start]) => start >= fromMs && start <= toMs);
+  const durations = pauses.map(([, , ms]) => ms);
+  return {
+    count: pauses.length,
+    minor: pauses.filter(([, minor]) => minor === 1).length,
+    totalMs: durations.reduce((sum, ms) => sum + ms, 0),
+    maxMs: Math.max(0, ...durations),
   };
 }
 
