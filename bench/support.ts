@@ -73,6 +73,8 @@ export async function startApp(options: {
     ...(options.gcLog
       ? {
           BENCH_GC_FILE: gcFile,
+          // NODE_OPTIONS' imports load before the command line's `--import tsx`, and the observer
+          // is TypeScript: tsx goes first here too.
           NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import tsx --import ./bench/server-gc.ts`.trim(),
         }
       : {}),
