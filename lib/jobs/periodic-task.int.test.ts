@@ -34,6 +34,21 @@ describe("runTaskOnce", () => {
     expect(lease.owner).toBe("instance-b");
   });
 
+  it("does not take back a lease given up while a renewal was on its way", async () => {
+    // The pass gives its lease up (as a stop does) and runs on past a renewal: an upsert there
+    // took the lease again for an owner that was going away, barring every other instance.
+    const task = {
+      ...countingTask("renewal-probe", 300),
+      run: async () => {
+        await db().jobLease.deleteMany({ where: { name: "renewal-probe" } });
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      },
+    };
+    expect(await runTaskOnce(db(), task, "instance-a")).toBe(true);
+    expect(await db().jobLease.findMany({ where: { name: "renewal-probe" } })).toEqual([]);
+    expect(await runTaskOnce(db(), countingTask("renewal-probe"), "instance-b")).toBe(true);
+  });
+
   it("keeps tasks independent of each other", async () => {
     expect(await runTaskOnce(db(), countingTask("task-one"), "instance-a")).toBe(true);
     expect(await runTaskOnce(db(), countingTask("task-two"), "instance-b")).toBe(true);

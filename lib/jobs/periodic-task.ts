@@ -57,6 +57,18 @@ async function acquireLease(database: Db, task: PeriodicTask, owner: string): Pr
   return rows.length === 1;
 }
 
+/**
+ * Extends the lease this owner holds; false once it holds it no more (given up, or taken by
+ * another after it lapsed). An update, never an insert: a renewal still on its way when the pass
+ * gives the lease up must not take it again for an owner that is stopping.
+ */
+async function renewLease(database: Db, task: PeriodicTask, owner: string): Promise<boolean> {
+  const renewed = await database.$executeRaw`
+    UPDATE "JobLease" SET "expiresAt" = now() + ${task.leaseMs ?? 60_000} * interval '1 millisecond'
+    WHERE "name" = ${task.name} AND "owner" = ${owner}`;
+  return renewed === 1;
+}
+
 /** Gives the lease up, so another instance takes over at once rather than when it lapses. */
 async function releaseLease(database: Db, task: PeriodicTask, owner: string) {
   // Not fatal: the lease lapses by itself within leaseMs.
@@ -86,7 +98,7 @@ export async function runTaskOnce(
   if (signal?.aborted) stop();
   const renewal = setInterval(
     () => {
-      acquireLease(database, task, owner).then(
+      renewLease(database, task, owner).then(
         (held) => {
           if (!held) controller.abort(new Error(`lease of ${task.name} lost to another instance`));
         },
