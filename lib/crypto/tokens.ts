@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { randomBase62 } from "../ids";
 
 // Credentials and one-time tokens are random base62 behind a type prefix, and stored only as
@@ -11,7 +11,7 @@ export function newSecret(prefix: string, length = 40): string {
 }
 
 export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return hash("sha256", secret);
 }
 
 /** Compares two hex digests in constant time (for a secret checked against a known row's hash). */

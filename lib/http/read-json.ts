@@ -1,8 +1,14 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { invalidRequest, ServiceError } from "../errors";
 import { parseOrThrow } from "../validation/validation-error";
 
 export const maxJsonBodyBytes = 64 * 1024;
+
+/**
+ * Any JSON value, for a handler that needs the body whole (an idempotency hash) before parsing it.
+ * Made once: a zod schema costs more to build than to run.
+ */
+export const anyJson = z.unknown();
 
 const tooLarge = (maxBytes: number) =>
   new ServiceError(

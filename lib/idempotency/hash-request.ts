@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -14,7 +14,5 @@ function canonical(value: unknown): unknown {
 
 /** What "the same request" means: the same JSON body, whatever the key order or spacing. */
 export function hashRequest(body: unknown): string {
-  return createHash("sha256")
-    .update(JSON.stringify(canonical(body)))
-    .digest("hex");
+  return hash("sha256", JSON.stringify(canonical(body)));
 }

@@ -37,7 +37,8 @@ export function checkPositiveDecimal(
   if (!match) return "not_a_decimal_string";
   if ((match[2]?.length ?? 1) - 1 > scale) return "too_many_decimals";
   if (match[1].length > maxIntegerDigits) return "too_large";
-  if (new Money(value).lte(0)) return "not_positive";
+  // A plain decimal string is zero exactly when it has no other digit: no Decimal to build.
+  if (!/[1-9]/.test(value)) return "not_positive";
   return null;
 }
 

@@ -55,7 +55,8 @@ export function isLoopbackAddress(address: string): boolean {
  * network hands out as many addresses from it as it likes).
  */
 export function clientLimitKey(address: string): string {
-  if (!isIPv6(address)) return address;
+  // Most keys are IPv4: no colon spares them the IPv6 pattern.
+  if (!address.includes(":") || !isIPv6(address)) return address;
   const [head, tail = ""] = address.split("::");
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];

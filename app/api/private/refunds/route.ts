@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { readJson } from "@/lib/http/read-json";
+import { anyJson, readJson } from "@/lib/http/read-json";
 import { readQuery } from "@/lib/http/read-query";
 import { apiKeyRoute } from "@/lib/http/route";
 import { hashRequest } from "@/lib/idempotency/hash-request";
@@ -14,7 +13,7 @@ import { listPage } from "@/lib/validation/list-page";
 import { parseOrThrow } from "@/lib/validation/validation-error";
 
 export const POST = apiKeyRoute("refunds.create", async ({ request, organizationId, caller }) => {
-  const body = await readJson(request, z.unknown());
+  const body = await readJson(request, anyJson);
   const input = parseOrThrow(createRefundSchema, body);
   const key = parseIdempotencyKey(request.headers.get("idempotency-key"), { required: false });
   const result = await createRefund(db(), {
