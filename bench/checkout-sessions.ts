@@ -1,8 +1,9 @@
 // `npx tsx bench/checkout-sessions.ts`: session create (fresh keys), idempotent replay and retrieve
 // against `npm start` on real PostgreSQL, each as a ratio of a trivial route of the same app
 // measured in the same run. 32 connections, 15 s per scenario (BENCH_SECONDS to change). Create and
-// the trivial route alternate for BENCH_PAIRS pairs (default 3), and create's ratio is the median
-// of the pairs', so that a shared machine's noise falls on both alike.
+// the trivial route alternate for BENCH_PAIRS pairs (default 10) of BENCH_PAIR_SECONDS each
+// (default 4), and create's ratio is the median of the pairs', so that a shared machine's noise
+// falls on both alike.
 // Then two new instances, one with observability off and one with it on (SERVICE_METRICS_TOKEN set
 // and scraped every 5 s, OpenTelemetry traces exported over OTLP to a local sink): session creates
 // on both at the same time, BENCH_ROUNDS rounds (default 6) of BENCH_ROUND_SECONDS (default 8), so
@@ -25,6 +26,9 @@ import {
 } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 15);
+// Short slices: on a shared 2-core machine create's rate changed by a third from one 10 s window to
+// the next, and ten pairs of 3 s gave medians closer together across runs than three pairs of 10 s.
+const pairSeconds = Number(process.env.BENCH_PAIR_SECONDS ?? 4);
 const port = Number(process.env.BENCH_PORT ?? 3900);
 const baseEnv = {
   SERVICE_RATE_LIMIT_API_PER_SECOND: "1000000",
@@ -59,8 +63,8 @@ async function scenarios(app: App, label: string): Promise<Measured[]> {
   });
 
   const { ceiling, create } = await alternate(
-    () => measure(`ceiling ${label}`, { url: `${app.baseUrl}/api/health/live`, duration }),
-    () => measure(`create ${label}`, createLoad(app, apiKey, duration)),
+    () => measure(`ceiling ${label}`, { url: `${app.baseUrl}/api/health/live`, duration: pairSeconds }),
+    () => measure(`create ${label}`, createLoad(app, apiKey, pairSeconds)),
     app,
   );
   const replay = await measure(`idempotent replay ${label}`, {
@@ -103,7 +107,7 @@ async function alternate(
   createLoad: () => Promise<Measured>,
   app: App,
 ): Promise<{ ceiling: Measured; create: Measured }> {
-  const pairs = Number(process.env.BENCH_PAIRS ?? 3);
+  const pairs = Number(process.env.BENCH_PAIRS ?? 10);
   const results: { ceiling: Measured; create: Measured; cpu: { ceiling: number; create: number } }[] = [];
   const timed = async (load: () => Promise<Measured>) => {
     const before = serverCpuMs(app.port);
@@ -120,13 +124,13 @@ async function alternate(
     const a = await timed(first);
     const b = await timed(second);
     const [ceiling, create] = pair % 2 === 0 ? [a, b] : [b, a];
-    const perRequest = (run: typeof a) => (run.cpuMs * 1000) / (run.measured.requestsPerSecond * duration);
+    const perRequest = (run: typeof a) => (run.cpuMs * 1000) / (run.measured.requestsPerSecond * pairSeconds);
     // The server is one thread: near 100% it is what limits the rate; well below, something it
     // waits on (its database pool, the database) does.
-    const busy = (run: typeof a) => `${((run.cpuMs / (duration * 1000)) * 100).toFixed(0)}% busy`;
+    const busy = (run: typeof a) => `${((run.cpuMs / (pairSeconds * 1000)) * 100).toFixed(0)}% busy`;
     // Each pause stops every request under way: what the collector adds to the latency tail.
     const gc = ({ gc }: typeof a) =>
-      `GC ${gc.count} pauses (${gc.minor} minor) of ${(gc.totalMs / Math.max(gc.count, 1)).toFixed(0)} ms on average, longest ${gc.maxMs.toFixed(0)} ms, ${((gc.totalMs / (duration * 1000)) * 100).toFixed(1)}% of the time`;
+      `GC ${gc.count} pauses (${gc.minor} minor) of ${(gc.totalMs / Math.max(gc.count, 1)).toFixed(0)} ms on average, longest ${gc.maxMs.toFixed(0)} ms, ${((gc.totalMs / (pairSeconds * 1000)) * 100).toFixed(1)}% of the time`;
     results.push({
       ceiling: ceiling.measured,
       create: create.measured,
