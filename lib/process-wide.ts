@@ -2,16 +2,10 @@
 // one more than once (the instrumentation hook apart from the routes): state that must be one per
 // process hangs off globalThis, under a registered symbol.
 
-// This copy's references to those values: some are asked for several times a request, and the
-// registry lookup costs more than a Map's.
-const found = new Map<string, unknown>();
-
 /** The process's one `name` value, created on first use. */
 export function processWide<T>(name: string, create: () => T): T {
-  if (found.has(name)) return found.get(name) as T;
   const holder = globalThis as Record<symbol, unknown>;
   const key = Symbol.for(`crypto-checkout.${name}`);
   holder[key] ??= create();
-  found.set(name, holder[key]);
   return holder[key] as T;
 }
