@@ -140,7 +140,11 @@ test("the running app exports linked request, database and delivery spans", asyn
       "http.request.method": "POST",
       "http.response.status_code": 200,
     });
-    const job = ancestors(outbound, collector.spans).find((span) => span.name === "job deliver-webhooks");
+    // The pass's span ends after its delivery, so it may come in a later export than the delivery's.
+    const jobSpan = () =>
+      ancestors(outbound, collector.spans).find((span) => span.name === "job deliver-webhooks");
+    await waitUntil(() => jobSpan() !== undefined, 10_000, "the delivery's job span");
+    const job = jobSpan();
     expect(job).toBeDefined();
     // A trace of its own, though the test event's request woke it.
     expect(job?.parentSpanId ?? "").toBe("");
