@@ -1,7 +1,7 @@
 // The HTTP server of `npm start` (and `npm run dev`): Next.js behind a plain Node server, so each
 // request carries the client address resolved from the socket (lib/net/client-address.ts), which
 // App Router handlers cannot see. Listens on HOST:PORT.
-import { createServer, type ServerResponse } from "node:http";
+import { createServer, type OutgoingHttpHeaders, ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
 import { config } from "../lib/config";
@@ -29,14 +29,25 @@ const shutdownGraceMs = config().webhooks.timeoutMs + 10_000;
 const repeatedSignalMs = 1_000;
 /** When the first stop signal came; undefined while serving. */
 let stoppingSince: number | undefined;
-/** Responses not yet finished, so a shutdown can tell their keep-alive clients to go elsewhere. */
-const unfinished = new Set<ServerResponse>();
+/**
+ * A response whose headers go out after a stop signal says `Connection: close`, so its keep-alive
+ * client goes elsewhere; every response writes its headers through writeHead. Checked there
+ * rather than by keeping the responses under way in a set: a long-lived set holding every
+ * response kept each request's objects through the young-generation collections that should
+ * have freed them (docs/operations.md, "Where the latency tail comes from").
+ */
+class ClosingResponse extends ServerResponse {
+  override writeHead(status: number, message?: string, headers?: OutgoingHttpHeaders): this;
+  override writeHead(status: number, headers?: OutgoingHttpHeaders): this;
+  override writeHead(...args: [number, (string | OutgoingHttpHeaders)?, OutgoingHttpHeaders?]): this {
+    if (stoppingSince !== undefined) this.setHeader("connection", "close");
+    super.writeHead.apply(this, args as [number]);
+    return this;
+  }
+}
 
-const server = createServer((request, response) => {
+const server = createServer({ ServerResponse: ClosingResponse }, (request, response) => {
   stampClientAddress(request, trustedProxies);
-  unfinished.add(response);
-  response.once("close", () => unfinished.delete(response));
-  if (stoppingSince !== undefined) response.setHeader("connection", "close");
   void inIncomingRequestSpan(request, response, () => handle(request, response));
 });
 // Idle keep-alive connections stay open longer than the clients and load balancers in front keep
@@ -66,9 +77,6 @@ async function shutdown(signal: string) {
   }, shutdownGraceMs).unref();
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
-  // Without this, a keep-alive connection whose request is under way stays open after its answer
-  // (until keepAliveTimeout), taking more requests and holding the shutdown up.
-  for (const response of unfinished) if (!response.headersSent) response.setHeader("connection", "close");
   await stopBackgroundJobs();
   await closed;
   await app.close();

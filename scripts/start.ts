@@ -181,7 +181,12 @@ async function main() {
     // tsx as a loader, not its CLI: the CLI relays signals to a child process of its own and
     // SIGKILLs it (exiting 143) when a signal goes unacknowledged for ~60 ms, as it may with the
     // server busy mid-burst, or with one stop arriving twice (process group, then forwarded).
-    ["--import", "tsx", "scripts/serve.ts", ...(dev ? ["--dev"] : [])],
+    // Without V8's allocation-site pretenuring: it took the sites of Next.js's per-request objects
+    // for long-lived ones and allocated them in the old generation, where each kept the rest of its
+    // request alive through every young-generation collection until the next full one; each of
+    // those collections then copied megabytes and paused every request under way for tens of
+    // milliseconds (docs/operations.md, "Where the latency tail comes from").
+    ["--no-allocation-site-pretenuring", "--import", "tsx", "scripts/serve.ts", ...(dev ? ["--dev"] : [])],
     {
       cwd: root,
       stdio: "inherit",
