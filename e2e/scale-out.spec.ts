@@ -27,8 +27,9 @@ test("two instances on one database share webhook work, the chain scan and rate 
   const devnet = await startDevnet({ port: devnetPort });
   const rpc = await startRpcRecorder(devnet.rpcUrl, ["A", "B"]);
   const receiver = await startWebhookReceiver();
-  // Slow answers keep attempts in flight when instance B dies, however slow the machine is between
-  // seeing them and the kill (under the app's 10 s delivery timeout); once B is gone they are quick.
+  // Slow answers keep attempts in flight (under the app's 10 s delivery timeout) until the test sees
+  // B holding some; those are then held until B is gone, however slow the machine is before the
+  // kill. Once B is gone every answer is quick.
   receiver.script(...Array.from({ length: 60 }, () => ({ status: 200, delayMs: 7_000 })));
   const usdc = await deployTestUsdc(devnet.rpcUrl);
   const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
@@ -135,7 +136,17 @@ test("two instances on one database share webhook work, the chain scan and rate 
         (request) => request.outcome === "pending" && portsOfB.has(request.remotePort),
       );
     };
-    await waitUntil(() => heldByB().length >= 2, 60_000, "instance B to hold attempts");
+    await waitUntil(
+      () => {
+        const held = heldByB();
+        if (held.length < 2) return false;
+        // Same tick as the check: none of them can be answered before B is killed.
+        receiver.hold(held);
+        return true;
+      },
+      60_000,
+      "instance B to hold attempts",
+    );
     killServer(portB);
     await waitUntil(() => appB.exitCode !== null, 30_000, "instance B to exit");
     receiver.answerDelayedNow();

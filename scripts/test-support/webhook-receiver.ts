@@ -25,6 +25,8 @@ export async function startWebhookReceiver(script: ScriptedAnswer[] = []) {
   const queue = [...script];
   // Delayed answers not yet written, and whether delays still apply (see answerDelayedNow).
   const delayed = new Set<() => void>();
+  // The timers of delayed answers still to be written, so that hold() can stop them.
+  const timers = new Map<ReceivedRequest, NodeJS.Timeout>();
   let delaying = true;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -49,6 +51,7 @@ export async function startWebhookReceiver(script: ScriptedAnswer[] = []) {
       }
       const write = () => {
         delayed.delete(write);
+        timers.delete(entry);
         clearTimeout(timer);
         if (response.destroyed) return;
         entry.outcome = "answered";
@@ -57,6 +60,7 @@ export async function startWebhookReceiver(script: ScriptedAnswer[] = []) {
       };
       delayed.add(write);
       const timer = setTimeout(write, delaying ? (answer.delayMs ?? 0) : 0);
+      timers.set(entry, timer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -66,6 +70,10 @@ export async function startWebhookReceiver(script: ScriptedAnswer[] = []) {
     port,
     received,
     script: (...answers: ScriptedAnswer[]) => queue.push(...answers),
+    /** Keeps these requests' delayed answers unwritten until answerDelayedNow. */
+    hold: (requests: ReceivedRequest[]) => {
+      for (const request of requests) clearTimeout(timers.get(request));
+    },
     /** Writes every delayed answer now, and drops the delays of answers still to come. */
     answerDelayedNow: () => {
       delaying = false;
