@@ -1,16 +1,17 @@
 // `npx tsx bench/checkout-sessions.ts`: session create (fresh keys), idempotent replay and retrieve
 // against `npm start` on real PostgreSQL, each as a ratio of a trivial route of the same app
-// measured in the same run. 32 connections, 15 s per scenario (BENCH_SECONDS to change). Create and
-// the trivial route alternate for BENCH_PAIRS pairs (default 10) of BENCH_PAIR_SECONDS each
-// (default 4), and create's ratio is the median of the pairs', so that a shared machine's noise
-// falls on both alike.
+// measured in the same run, at 32 connections. The four take turns for BENCH_PAIRS rounds (default
+// 10) of BENCH_PAIR_SECONDS each (default 4), and each ratio is the median of the rounds', so that
+// a shared machine's noise falls on all alike.
 // Then two new instances, one with observability off and one with it on (SERVICE_METRICS_TOKEN set
 // and scraped every 5 s, OpenTelemetry traces exported over OTLP to a local sink): session creates
 // on both at the same time, BENCH_ROUNDS rounds (default 6) of BENCH_ROUND_SECONDS (default 8), so
 // both see the same share of a shared machine's noise. It prints the throughput ratio (median of
 // the rounds) and the server's CPU time per request of each. BENCH_PORT (default 3900; the two take
-// the next two ports); BENCH_OBSERVABILITY=0 skips the comparison.
-// Each pair also prints the first server's garbage-collection pauses (bench/server-gc.ts).
+// the next two ports); BENCH_OBSERVABILITY=0 skips the comparison, and BENCH_SECONDS (default 15)
+// sets its warm-up (four times that).
+// Each measurement of a round also prints the first server's garbage-collection pauses
+// (bench/server-gc.ts).
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -62,24 +63,27 @@ async function scenarios(app: App, label: string): Promise<Measured[]> {
     body,
   });
 
-  const { ceiling, create } = await alternate(
-    () => measure(`ceiling ${label}`, { url: `${app.baseUrl}/api/health/live`, duration: pairSeconds }),
-    () => measure(`create ${label}`, createLoad(app, apiKey, pairSeconds)),
-    app,
-  );
-  const replay = await measure(`idempotent replay ${label}`, {
-    url: `${app.baseUrl}/api/checkout-sessions`,
-    duration,
-    method: "POST",
-    headers: { ...headers, "idempotency-key": "bench-replay-key-0001" },
-    body,
-  });
-  const retrieve = await measure(`retrieve ${label}`, {
-    url: `${app.baseUrl}/api/checkout-sessions/${created.id}`,
-    duration,
-    headers,
-  });
-  return [ceiling, create, replay, retrieve];
+  return rotate(app, [
+    {
+      name: `ceiling ${label}`,
+      load: { url: `${app.baseUrl}/api/health/live`, duration: pairSeconds },
+    },
+    { name: `create ${label}`, load: createLoad(app, apiKey, pairSeconds) },
+    {
+      name: `idempotent replay ${label}`,
+      load: {
+        url: `${app.baseUrl}/api/checkout-sessions`,
+        duration: pairSeconds,
+        method: "POST",
+        headers: { ...headers, "idempotency-key": "bench-replay-key-0001" },
+        body,
+      },
+    },
+    {
+      name: `retrieve ${label}`,
+      load: { url: `${app.baseUrl}/api/checkout-sessions/${created.id}`, duration: pairSeconds, headers },
+    },
+  ]);
 }
 
 const app = await startApp({ port, env: baseEnv, gcLog: true });
@@ -96,71 +100,63 @@ function median(values: number[]): number {
 }
 
 /**
- * The trivial route and create, one after the other in BENCH_PAIRS pairs (which goes first
- * alternates): on a shared machine one build's create ratio ranged from 0.39 to 0.58 across pairs
- * of one run. Create's rate is reported as the ceiling's median times the median of the pairs'
- * ratios, so the table shows that ratio; the server's CPU per request and how busy its one thread
- * was are printed for each pair.
+ * The trivial route (the first scenario) and the others, one after another in BENCH_PAIRS rounds,
+ * each round starting one scenario further on: on a shared machine one build's create ratio ranged
+ * from 0.39 to 0.58 across rounds of one run, and a scenario measured once, after the others, came
+ * out anywhere from 0.64 to 0.81. Each scenario's rate is reported as the ceiling's median times
+ * the median of its rounds' ratios to that round's ceiling, so the table shows that ratio; the
+ * server's CPU per request, how busy its one thread was and its collector's pauses are printed for
+ * each measurement.
  */
-async function alternate(
-  ceilingLoad: () => Promise<Measured>,
-  createLoad: () => Promise<Measured>,
-  app: App,
-): Promise<{ ceiling: Measured; create: Measured }> {
-  const pairs = Number(process.env.BENCH_PAIRS ?? 10);
-  const results: { ceiling: Measured; create: Measured; cpu: { ceiling: number; create: number } }[] = [];
-  const timed = async (load: () => Promise<Measured>) => {
+async function rotate(app: App, loads: { name: string; load: autocannon.Options }[]): Promise<Measured[]> {
+  const rounds = Number(process.env.BENCH_PAIRS ?? 10);
+  const results: { measured: Measured; cpuPerRequest: number }[][] = loads.map(() => []);
+  const timed = async ({ name, load }: (typeof loads)[number]) => {
     const before = serverCpuMs(app.port);
     const started = Date.now();
-    const measured = await load();
+    const measured = await measure(name, load);
     const cpuMs = serverCpuMs(app.port) - before;
     const ended = Date.now();
     // server-gc.ts writes once a second: the pauses of the load's last second come after it.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     return { measured, cpuMs, gc: app.gcPauses(started, ended) };
   };
-  for (let pair = 0; pair < pairs; pair += 1) {
-    const [first, second] = pair % 2 === 0 ? [ceilingLoad, createLoad] : [createLoad, ceilingLoad];
-    const a = await timed(first);
-    const b = await timed(second);
-    const [ceiling, create] = pair % 2 === 0 ? [a, b] : [b, a];
-    const perRequest = (run: typeof a) => (run.cpuMs * 1000) / (run.measured.requestsPerSecond * pairSeconds);
-    // The server is one thread: near 100% it is what limits the rate; well below, something it
-    // waits on (its database pool, the database) does.
-    const busy = (run: typeof a) => `${((run.cpuMs / (pairSeconds * 1000)) * 100).toFixed(0)}% busy`;
-    // Each pause stops every request under way: what the collector adds to the latency tail.
-    const gc = ({ gc }: typeof a) =>
-      `GC ${gc.count} pauses (${gc.minor} minor) of ${(gc.totalMs / Math.max(gc.count, 1)).toFixed(0)} ms on average, longest ${gc.maxMs.toFixed(0)} ms, ${((gc.totalMs / (pairSeconds * 1000)) * 100).toFixed(1)}% of the time`;
-    results.push({
-      ceiling: ceiling.measured,
-      create: create.measured,
-      cpu: { ceiling: perRequest(ceiling), create: perRequest(create) },
-    });
-    console.log(
-      `pair ${pair + 1}: ceiling ${ceiling.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${ceiling.measured.p99} ms, ${perRequest(ceiling).toFixed(0)} µs CPU/request, ${busy(ceiling)}; ${gc(ceiling)}),` +
-        ` create ${create.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${create.measured.p99} ms, ${perRequest(create).toFixed(0)} µs CPU/request, ${busy(create)}; ${gc(create)}):` +
-        ` ${(create.measured.requestsPerSecond / ceiling.measured.requestsPerSecond).toFixed(2)}`,
-    );
+  for (let round = 0; round < rounds; round += 1) {
+    const line: string[] = [];
+    for (let step = 0; step < loads.length; step += 1) {
+      const index = (round + step) % loads.length;
+      const run = await timed(loads[index]);
+      const cpuPerRequest = (run.cpuMs * 1000) / (run.measured.requestsPerSecond * pairSeconds);
+      results[index].push({ measured: run.measured, cpuPerRequest });
+      // The server is one thread: near 100% it is what limits the rate; well below, something it
+      // waits on (its database pool, the database) does. Each pause stops every request under way:
+      // what the collector adds to the latency tail.
+      const { gc } = run;
+      line[index] =
+        `${loads[index].name} ${run.measured.requestsPerSecond.toFixed(0)} req/s (p99 ${run.measured.p99} ms, ${cpuPerRequest.toFixed(0)} µs CPU/request, ` +
+        `${((run.cpuMs / (pairSeconds * 1000)) * 100).toFixed(0)}% busy; GC ${gc.count} pauses (${gc.minor} minor) of ${(gc.totalMs / Math.max(gc.count, 1)).toFixed(0)} ms on average, ` +
+        `longest ${gc.maxMs.toFixed(0)} ms, ${((gc.totalMs / (pairSeconds * 1000)) * 100).toFixed(1)}% of the time)`;
+    }
+    console.log(`round ${round + 1}:\n  ${line.join("\n  ")}`);
   }
-  const ceilingRate = median(results.map((result) => result.ceiling.requestsPerSecond));
-  const ratio = median(
-    results.map((result) => result.create.requestsPerSecond / result.ceiling.requestsPerSecond),
-  );
-  const medianOf = (pick: (result: (typeof results)[number]) => Measured) => ({
-    ...pick(results[0]),
-    requestsPerSecond: median(results.map((result) => pick(result).requestsPerSecond)),
-    p50: median(results.map((result) => pick(result).p50)),
-    p99: median(results.map((result) => pick(result).p99)),
-    non2xx: results.reduce((sum, result) => sum + pick(result).non2xx, 0),
+  const ceilingRate = median(results[0].map(({ measured }) => measured.requestsPerSecond));
+  return loads.map(({ name }, index) => {
+    const ratio = median(
+      results[index].map(
+        ({ measured }, round) => measured.requestsPerSecond / results[0][round].measured.requestsPerSecond,
+      ),
+    );
+    const cpu = median(results[index].map(({ cpuPerRequest }) => cpuPerRequest));
+    const rate = index === 0 ? `${ceilingRate.toFixed(0)} req/s` : `${ratio.toFixed(2)} of the ceiling`;
+    console.log(`${name}: ${rate} (median of ${rounds} rounds); server CPU per request ${cpu.toFixed(0)} µs`);
+    return {
+      name,
+      requestsPerSecond: ceilingRate * ratio,
+      p50: median(results[index].map(({ measured }) => measured.p50)),
+      p99: median(results[index].map(({ measured }) => measured.p99)),
+      non2xx: results[index].reduce((sum, { measured }) => sum + measured.non2xx, 0),
+    };
   });
-  console.log(
-    `create: ${ratio.toFixed(2)} of the ceiling (median of ${pairs} pairs); server CPU per request` +
-      ` ${median(results.map((result) => result.cpu.ceiling)).toFixed(0)} µs ceiling, ${median(results.map((result) => result.cpu.create)).toFixed(0)} µs create`,
-  );
-  return {
-    ceiling: { ...medianOf((result) => result.ceiling), requestsPerSecond: ceilingRate },
-    create: { ...medianOf((result) => result.create), requestsPerSecond: ceilingRate * ratio },
-  };
 }
 
 /** Session creates, fresh idempotency keys each. */
