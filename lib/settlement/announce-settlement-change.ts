@@ -47,7 +47,11 @@ function announcementOf(
       ? change.previousAddress
         ? "It took effect at once: no delay is configured for settlement changes (SERVICE_SETTLEMENT_CHANGE_DELAY)."
         : "It took effect at once: this network had no settlement wallet."
-      : `It takes effect at ${change.effectiveAt?.toISOString()}; until then sweeps go on to the wallet in force.`;
+      : `It takes effect at ${change.effectiveAt?.toISOString()}; until then ${
+          change.previousAddress
+            ? "sweeps go on to the wallet in force"
+            : "payments received on this network stay on their deposit addresses, and then they are paid to this wallet"
+        }.`;
   return {
     subject: `Settlement wallet change on ${change.network} for ${organizationName}`,
     text: `Where ${organizationName} is paid out on ${serviceName} changes.\n\n${facts}\n\n${when}\n\n${

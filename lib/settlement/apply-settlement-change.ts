@@ -36,11 +36,12 @@ export async function applySettlementChange(tx: Tx, change: SettlementChange): P
 }
 
 /**
- * When a decided change takes effect: a network's first wallet at once (nothing was being paid
- * there, so there is nothing to divert), any other change after SERVICE_SETTLEMENT_CHANGE_DELAY,
- * so every owner has time to see the announcement and cancel it.
+ * When a decided change takes effect: a network's first wallet at once when nothing waits to be
+ * swept there (there is nothing to divert), any other change after SERVICE_SETTLEMENT_CHANGE_DELAY,
+ * so every owner has time to see the announcement and cancel it. `fundsWaiting`: received value on
+ * the network's deposit addresses that the new wallet would be paid (countWaitingInvoices).
  */
-export function effectiveAtFor(previousAddress: string | null, now: Date): Date {
-  if (previousAddress === null) return now;
+export function effectiveAtFor(previousAddress: string | null, now: Date, fundsWaiting: boolean): Date {
+  if (previousAddress === null && !fundsWaiting) return now;
   return new Date(now.getTime() + config().settlementChangeDelayMs);
 }

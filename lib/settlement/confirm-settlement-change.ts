@@ -1,11 +1,12 @@
 import type { Db } from "../db/client";
 import { announceSettlementChanges } from "./announce-settlement-change";
 import { applySettlementChange, effectiveAtFor, lockSettlement } from "./apply-settlement-change";
+import { countWaitingInvoices } from "./count-waiting-invoices";
 import { decideSettlementChange, type SettlementDecision } from "./decide-settlement-change";
 
 /**
- * An owner confirms a proposal: like the owner's own change, it replaces the network's first
- * wallet at once and any other after the delay; older open changes for the network are
+ * An owner confirms a proposal: like the owner's own change, it sets a network's first wallet at
+ * once while nothing waits to be swept there, and otherwise takes effect after the delay; older open changes for the network are
  * cancelled. Every owner is told.
  */
 export async function confirmSettlementChange(
@@ -22,9 +23,11 @@ export async function confirmSettlementChange(
       ? await tx.settlementWallet.findFirst({ where: { organizationId, network: proposal.network } })
       : null;
     const previousAddress = inForce?.address ?? null;
+    const fundsWaiting =
+      !!proposal?.address && (await countWaitingInvoices(tx, organizationId, proposal.network)) > 0;
     const confirmed = await decideSettlementChange(tx, organizationId, decision, "confirm", now, {
       previousAddress,
-      effectiveAt: effectiveAtFor(previousAddress, now),
+      effectiveAt: effectiveAtFor(previousAddress, now, fundsWaiting),
     });
     await tx.settlementChange.updateMany({
       where: {

@@ -1,0 +1,146 @@
+// Settlement changes are announced to owners; the development mailbox takes the emails.
+process.env.SERVICE_DEV_MAILBOX = "true";
+
+import { getAddress, type Hex, parseUnits } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET, PUT } from "@/app/api/private/organization/current/route";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db/client";
+import { newId, randomBase62 } from "@/lib/ids";
+import { scanNetwork } from "@/lib/payments/scan-network";
+import { advanceSweeps } from "@/lib/sweeps/advance-sweeps";
+import { planSweeps } from "@/lib/sweeps/plan-sweeps";
+import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
+import { createTestOrganization, startTestPayment } from "@/scripts/test-support/fixtures";
+import { serveRoute } from "@/scripts/test-support/serve-route";
+import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
+import { cancelSettlementChange } from "./cancel-settlement-change";
+
+// A real Hardhat node, the real watcher and sweeper, the organization route over real HTTP: an
+// API key naming a network's first wallet while paid invoices wait there gets a scheduled change,
+// and the money stays on the deposit addresses until the delay is over (24 h with DATABASE_URL).
+const mnemonic =
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+const keys = sweeperKeysFromMnemonic(mnemonic);
+let devnet: TestDevnet;
+let app: Awaited<ReturnType<typeof serveRoute>>;
+
+beforeAll(async () => {
+  devnet = await startTestDevnet({ confirmations: 2, mnemonic });
+  await devnet.sendEth(keys.gasWallet(devnet.network.chainId).address, "10");
+  app = await serveRoute({ GET, PUT }, config().baseUrl);
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await devnet?.stop();
+});
+
+const freshAddress = () => getAddress(`0x${crypto.randomUUID().replaceAll("-", "").padEnd(40, "7")}`) as Hex;
+
+/** An organization with a second owner and a member, and a USDC invoice paid and confirmed. */
+async function paidOrganization(amount: string) {
+  const org = await createTestOrganization();
+  for (const role of ["OWNER", "MEMBER"] as const) {
+    const user = await db().user.create({
+      data: {
+        id: newId("user"),
+        email: `${role.toLowerCase()}-${randomBase62(8).toLowerCase()}@example.com`,
+      },
+    });
+    await db().membership.create({
+      data: { id: newId("membership"), organizationId: org.organization.id, userId: user.id, role },
+    });
+  }
+  const invoice = await startTestPayment(org.organization.id, "USDC", amount);
+  await devnet.mintUsdc(invoice.depositAddress, amount);
+  await devnet.mine(2);
+  await scanNetwork(db(), devnet.network, devnet.client);
+  const owners = await db().membership.findMany({
+    where: { organizationId: org.organization.id },
+    include: { user: true },
+  });
+  return { ...org, invoice, people: owners.map(({ role, user }) => ({ role, email: user.email })) };
+}
+
+/** Sweeper passes (plan, sign, confirm) with a block mined after each, as the sweeper runs them. */
+async function sweepPasses(passes = 6) {
+  for (let pass = 0; pass < passes; pass++) {
+    await planSweeps(db(), devnet.network, devnet.client, {});
+    await advanceSweeps(db(), devnet.network, devnet.client, { keys });
+    await devnet.mine(1);
+  }
+}
+
+const putWallets = (authorization: string, address: string) =>
+  fetch(`${app.url}/api/private/organization/current`, {
+    method: "PUT",
+    headers: { authorization, "content-type": "application/json" },
+    body: JSON.stringify({ settlementWallets: [{ network: "devnet", address }] }),
+  });
+
+describe("a network's first settlement wallet while paid invoices wait there", () => {
+  it("from an API key: scheduled after the delay, every owner emailed, nothing swept until it is due", async () => {
+    const { organization, auth, invoice, people } = await paidOrganization("40");
+    const wallet = freshAddress();
+    const answer = await putWallets(auth.authorization, wallet);
+    expect(answer.status).toBe(200);
+    const body = await answer.json();
+    expect(body.data.settlementWallets).toEqual([]);
+    expect(body.data.pendingSettlementWallets).toMatchObject([{ address: wallet, status: "scheduled" }]);
+
+    const [change] = await db().settlementChange.findMany({ where: { organizationId: organization.id } });
+    expect(change).toMatchObject({ status: "SCHEDULED", previousAddress: null, proposedByKind: "api_key" });
+    const delay = (change.effectiveAt as Date).getTime() - change.createdAt.getTime();
+    expect(delay).toBe(config().settlementChangeDelayMs);
+
+    // Every owner is told before it takes effect, with the page to cancel it; the member is not.
+    for (const person of people) {
+      const mails = await db().devEmail.findMany({ where: { to: person.email } });
+      if (person.role === "OWNER") {
+        expect(mails).toHaveLength(1);
+        expect(mails[0].text).toContain(wallet);
+        expect(mails[0].text).toContain(`/dashboard/settlement/changes/${change.id}`);
+        expect(mails[0].text).toContain("stay on their deposit addresses");
+      } else expect(mails).toHaveLength(0);
+    }
+
+    // The sweeper runs, an hour before the change is due: the money stays where it is.
+    await applyDueSettlementChanges(db(), new Date((change.effectiveAt as Date).getTime() - 3600_000));
+    await sweepPasses();
+    expect(await db().sweep.count({ where: { invoiceId: invoice.id } })).toBe(0);
+    expect(await devnet.usdcBalance(wallet)).toBe(0n);
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("40", 6));
+
+    // Once due, the next pass pays the wallet.
+    await applyDueSettlementChanges(db(), change.effectiveAt as Date);
+    await sweepPasses();
+    expect(await devnet.usdcBalance(wallet)).toBe(parseUnits("40", 6));
+  });
+
+  it("cancelled by an owner before it is due: nothing is ever paid to it", async () => {
+    const { organization, auth, invoice } = await paidOrganization("11");
+    const wallet = freshAddress();
+    expect((await putWallets(auth.authorization, wallet)).status).toBe(200);
+    const change = await db().settlementChange.findFirstOrThrow({
+      where: { organizationId: organization.id },
+    });
+    const owner = await db().membership.findFirstOrThrow({
+      where: { organizationId: organization.id, role: "OWNER" },
+    });
+    await cancelSettlementChange(db(), organization.id, { id: change.id, userId: owner.userId });
+    await applyDueSettlementChanges(db(), new Date((change.effectiveAt as Date).getTime() + 3600_000));
+    await sweepPasses(3);
+    expect(await db().settlementWallet.count({ where: { organizationId: organization.id } })).toBe(0);
+    expect(await devnet.usdcBalance(wallet)).toBe(0n);
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("11", 6));
+  });
+
+  it("with nothing waiting (the invoice swept, or none paid), a first wallet is in force at once", async () => {
+    const { organization, auth } = await createTestOrganization();
+    await startTestPayment(organization.id, "USDC", "5"); // opened, never paid
+    const wallet = freshAddress();
+    const answer = await putWallets(auth.authorization, wallet);
+    expect((await answer.json()).data.settlementWallets).toEqual([{ network: "devnet", address: wallet }]);
+  });
+});
