@@ -89,15 +89,22 @@ export function authorize(actor: Actor, operation: OperationId): Decision {
 }
 
 /**
- * A refund's decision (`refunds.create`): whoever may decide alone (owners, API keys) is allowed;
- * an agent credential or OAuth token is allowed only a refund to the payer within the
- * organization's daily agent cap, and anything else it asks (a claim link, an address it names,
- * more than the cap) becomes a proposal an owner confirms.
+ * A refund's decision (`refunds.create`): an owner in the dashboard may decide alone; an API key
+ * too, except to an address it names, which nobody has proven (neither the payer nor the buyer's
+ * claim), so a stolen key cannot pay itself; an agent credential or OAuth token is allowed only a
+ * refund to the payer within the organization's daily agent cap. Anything else becomes a proposal
+ * an owner confirms.
  */
 export function refundDecision(
   decision: Decision,
-  refund: { destination: "PAYER" | "CLAIM" | "ADDRESS"; withinAgentCap: boolean },
+  refund: {
+    destination: "PAYER" | "CLAIM" | "ADDRESS";
+    withinAgentCap: boolean;
+    /** A person signed in to the dashboard asked, rather than a credential or the service. */
+    byPerson: boolean;
+  },
 ): Decision {
+  if (refund.destination === "ADDRESS" && !refund.byPerson) return "propose";
   if (decision === "allow") return "allow";
   return refund.destination === "PAYER" && refund.withinAgentCap ? "allow" : "propose";
 }

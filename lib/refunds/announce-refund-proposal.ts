@@ -6,6 +6,7 @@ import { log } from "../log";
 import { formatDecimal } from "../money/decimal";
 
 const kindLabels: Record<string, string> = {
+  api_key: "an API key",
   agent_credential: "an agent credential",
   oauth_token: "an app connected with OAuth",
 };
@@ -16,8 +17,9 @@ export function refundPath(id: string) {
 }
 
 /**
- * Tells every owner of a refund an agent or an OAuth token asked for beyond what it may decide,
- * with the page to confirm or reject it. A failed email is logged as an error and does not undo
+ * Tells every owner of a refund a credential asked for beyond what it may decide (an agent's or
+ * OAuth token's beyond its cap, any credential's to an address it names), with the page to
+ * confirm or reject it. A failed email is logged as an error and does not undo
  * the proposal; the dashboard lists it either way.
  */
 export async function announceRefundProposal(database: Db, refund: Refund) {
@@ -45,7 +47,7 @@ export async function announceRefundProposal(database: Db, refund: Refund) {
     `To: ${destination}`,
     `Reason: ${refund.reason ?? "none given"}`,
     `Asked by: ${refund.requestedByName} (${kindLabels[refund.requestedByKind] ?? refund.requestedByKind})`,
-    `Agents may refund payers up to ${formatDecimal(organization.refundAgentDailyCapUsd)} USD a day on their own; claim links and named addresses always need an owner.`,
+    `Agents may refund payers up to ${formatDecimal(organization.refundAgentDailyCapUsd)} USD a day on their own; their claim links, and an address named by any credential (an API key too), always need an owner.`,
     "",
     "Confirm or reject it:",
     "",

@@ -32,7 +32,20 @@ const table: [string, Record<string, unknown>, object[], object[], string | null
   ["to a malformed address", { toAddress: "0x1234" }, [paid], [], "no_destination"],
   ["a claim not claimed", { destination: "CLAIM", toAddress: other }, [paid], [], "not_claimed"],
   ["a claim claimed", { destination: "CLAIM", toAddress: other, claimedAt: new Date() }, [paid], [], null],
-  ["an address an API key asked for", { destination: "ADDRESS", toAddress: other }, [paid], [], null],
+  [
+    "an address an API key asked for",
+    { destination: "ADDRESS", toAddress: other },
+    [paid],
+    [],
+    "address_not_decided_by_owner",
+  ],
+  [
+    "an address an API key asked for, an owner confirmed",
+    { destination: "ADDRESS", toAddress: other, decidedByUserId: "usr_1" },
+    [paid],
+    [],
+    null,
+  ],
   [
     "an address a user asked for",
     { destination: "ADDRESS", toAddress: other, requestedByKind: "user" },

@@ -20,8 +20,8 @@ type RefundFields = Pick<
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** Kinds of requester that act for an owner and so may send money to an address they name. */
-const ownerKinds = ["api_key", "user"];
+/** Kinds of requester that may send money to an address they name without an owner's decision. */
+const ownerKinds = ["user"];
 
 /**
  * The signer's own check, made right before it signs a refund, whatever the web tier decided: the

@@ -110,7 +110,7 @@ describe("agents' refunds: the daily cap and owner proposals", () => {
     });
     const raised = await post(agent.auth, { invoiceId: invoice.id, amount: "50", destination: "payer" });
     expect(raised.json.data.status).toBe("pending");
-    const byKey = await post(auth, { invoiceId: invoice.id, amount: "150", destination: named });
+    const byKey = await post(auth, { invoiceId: invoice.id, amount: "150", destination: "payer" });
     expect(byKey.json.data.status).toBe("pending");
   });
 
@@ -152,6 +152,43 @@ describe("agents' refunds: the daily cap and owner proposals", () => {
       select: { requestedByKind: true },
     });
     expect(new Set(kinds.map((row) => row.requestedByKind))).toEqual(new Set(["oauth_token"]));
+  });
+});
+
+describe("refunds to an address nobody has proven", () => {
+  it.each([
+    // [who asks, destination, status]: only a person in the dashboard names an address alone.
+    ["api_key", "payer", "PENDING"],
+    ["api_key", named, "REQUIRES_APPROVAL"],
+    ["user", named, "PENDING"],
+    ["agent_credential", named, "REQUIRES_APPROVAL"],
+  ] as const)("%s to %s: %s", async (kind, destination, status) => {
+    const { organization, invoice } = await store();
+    const { refund } = await createRefund(db(), {
+      organizationId: organization.id,
+      request: { invoiceId: invoice.id, amount: "5", destination },
+      requestedBy: { kind, name: "asker", decision: kind === "agent_credential" ? "propose" : "allow" },
+      idempotency: null,
+    });
+    expect(refund?.status).toBe(status);
+  });
+
+  it("an API key's refund to an address it names waits for an owner, who is emailed", async () => {
+    const { organization, auth, owner, invoice } = await store();
+    const response = await post(auth, { invoiceId: invoice.id, amount: "25", destination: named });
+    expect(response.status).toBe(200);
+    expect(response.json.data).toMatchObject({ status: "requires_approval", destination: "address" });
+    const [mail] = await ownerInbox(owner.user.email);
+    expect(mail.subject).toMatch(/^Confirm or reject: refund of 25 USDC/);
+    expect(mail.text).toContain(`an address the requester named, ${named}`);
+    expect(mail.text).toContain("(an API key)");
+    expect(mail.text).toContain(`/dashboard/refunds/${response.json.data.id}`);
+    const confirmed = await decideRefund(db(), organization.id, {
+      id: response.json.data.id,
+      userId: owner.userId,
+      decision: "confirm",
+    });
+    expect(confirmed).toMatchObject({ status: "PENDING", toAddress: named, decidedByUserId: owner.userId });
   });
 });
 

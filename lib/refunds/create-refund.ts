@@ -11,7 +11,8 @@ import { serializeRefund } from "./serialize-refund";
  * Creates a refund of one of the organization's invoices, once per Idempotency-Key: the key's
  * claim is inserted in the refund's transaction, so a concurrent request with the same key waits
  * for it and then replays the stored answer (a failed request stores nothing). After commit, a
- * claim link is emailed to the buyer and a proposal to every owner.
+ * claim link is emailed to the buyer and a proposal to every owner (an agent's beyond its cap, or
+ * any credential's refund to an address it names).
  */
 export async function createRefund(
   database: Db,
@@ -27,7 +28,9 @@ export async function createRefund(
 ): Promise<{ status: number; body: unknown; replayed: boolean; refund: Refund | null }> {
   const { organizationId, idempotency: claim } = input;
   // Each proposal emails every owner: a runaway (or hijacked) agent must not bury the one that counts.
-  if (input.requestedBy.decision === "propose") await consumeRateLimit("agentRefund", organizationId);
+  const namedAddress = !["payer", "claim"].includes(input.request.destination);
+  if (input.requestedBy.decision === "propose" || (namedAddress && input.requestedBy.kind !== "user"))
+    await consumeRateLimit("agentRefund", organizationId);
   const created = await database.$transaction(async (tx) => {
     if (claim) {
       const inserted = await tx.$executeRaw`

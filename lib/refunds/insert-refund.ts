@@ -19,7 +19,10 @@ export type RefundRequester = {
   /** How people recognise it: the owner's email, the key's, agent's or app's name. */
   name: string;
   id?: string;
-  /** `propose` (agents, OAuth tokens): within the daily cap to the payer, else an owner decides. */
+  /**
+   * `propose` (agents, OAuth tokens): within the daily cap to the payer, else an owner decides.
+   * Whoever asks, a named address from anyone but a person in the dashboard waits for an owner.
+   */
   decision: Decision;
 };
 
@@ -163,6 +166,7 @@ export async function insertRefund(
     .toDecimalPlaces(2, Money.ROUND_HALF_UP);
   const decision = refundDecision(requestedBy.decision, {
     destination,
+    byPerson: requestedBy.kind === "user",
     withinAgentCap:
       requestedBy.decision === "propose" && destination === "PAYER"
         ? await withinAgentCap(tx, organizationId, amountUsd, now)

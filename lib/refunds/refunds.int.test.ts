@@ -33,6 +33,8 @@ import { scanNetwork } from "@/lib/payments/scan-network";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
 import { type AdvanceRefundsOptions, advanceRefunds } from "./advance-refunds";
+import { createRefund as createRefundAsked } from "./create-refund";
+import { decideRefund } from "./decide-refund";
 import { devnetRefundWalletFunds } from "./fund-devnet-refund-wallet";
 import { getRefundWallets } from "./get-refund-wallets";
 import { reportRefundWallets } from "./report-refund-wallets";
@@ -495,6 +497,11 @@ describe("where refunds may go", () => {
       { amount: "1", destination: "ADDRESS", toAddress: other, requestedByKind: "agent_credential" },
       "address_not_decided_by_owner",
     ],
+    [
+      "an address an API key named, no owner decided",
+      { amount: "1", destination: "ADDRESS", toAddress: other, requestedByKind: "api_key" },
+      "address_not_decided_by_owner",
+    ],
     ["more than was paid", { amount: "41" }, "exceeds_payment"],
   ];
 
@@ -522,6 +529,38 @@ describe("where refunds may go", () => {
       expect(await usdcBalance(input.toAddress ?? payer)).toBe(0n);
     },
   );
+
+  it("holds an API key's refund to an address it names for an owner: nothing is sent until one confirms", async () => {
+    const invoice = await paidInvoice("40", payer);
+    const to = freshAddress();
+    const { refund } = await createRefundAsked(db(), {
+      organizationId: invoice.organizationId,
+      request: { invoiceId: invoice.id, amount: "9", destination: to },
+      requestedBy: { kind: "api_key", name: "Stolen key", decision: "allow" },
+      idempotency: null,
+    });
+    expect(refund?.status).toBe("REQUIRES_APPROVAL");
+    for (let round = 0; round < 3; round++) {
+      await pass();
+      await mine(1);
+    }
+    expect(await usdcBalance(to)).toBe(0n);
+    expect(await db().refund.findUniqueOrThrow({ where: { id: refund?.id } })).toMatchObject({
+      status: "REQUIRES_APPROVAL",
+      txHash: null,
+    });
+    const owner = await db().membership.findFirstOrThrow({
+      where: { organizationId: invoice.organizationId, role: "OWNER" },
+    });
+    await decideRefund(db(), invoice.organizationId, {
+      id: refund?.id as string,
+      userId: owner.userId,
+      decision: "confirm",
+    });
+    const [done] = await refundUntilSettled([refund?.id as string]);
+    expect(done.status).toBe("SUCCEEDED");
+    expect(await usdcBalance(to)).toBe(parseUnits("9", 6));
+  });
 
   it("sends a claimed claim and an owner-confirmed agent's address", async () => {
     const invoice = await paidInvoice("40", payer);

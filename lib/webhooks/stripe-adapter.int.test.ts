@@ -82,7 +82,8 @@ async function refundOnChain(organizationId: string, invoiceId: string, amount: 
   const { refund } = await createRefund(db(), {
     organizationId,
     request: { invoiceId, amount, destination: "0x52908400098527886E0F7030069857D2E4169EE7" },
-    requestedBy: { kind: "api_key", name: "Test key", decision: "allow" },
+    // An owner in the dashboard: an API key's named address would wait for one.
+    requestedBy: { kind: "user", name: "owner@example.com", decision: "allow" },
     idempotency: null,
   });
   if (!refund) throw new Error("no refund");
