@@ -37,6 +37,16 @@ export async function checkInAgentSetup(database: Db, checkinToken: string | nul
   }
   const { organization, organizationId, decidedByUserId } = setup;
   if (!organization || !organizationId || !decidedByUserId) throw used();
+  // A credential ends with its approver's authority (lib/organizations/remove-member.ts): one
+  // approved by an owner who has left since is never handed out.
+  const approver = await database.membership.findUnique({
+    where: { organizationId_userId: { organizationId, userId: decidedByUserId } },
+  });
+  if (approver?.role !== "OWNER")
+    throw forbidden(
+      "approver_removed",
+      "The owner who approved this setup is no longer an owner. Start a new setup.",
+    );
   const access = setup.access === "READ" ? "read" : "write";
   const issued = await issueAgentCredentialOnce(database, {
     claim: (tx) =>

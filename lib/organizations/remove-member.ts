@@ -1,9 +1,15 @@
+import { announceCredentialChange } from "../credential-cache/announce-credential-change";
 import type { Db } from "../db/client";
 import { invalidRequest, notFound } from "../errors";
 
-/** Removes a member; an organization always keeps at least one owner. */
+/**
+ * Removes a member; an organization always keeps at least one owner. What the member approved
+ * ends with their authority, in the same transaction: the agent credentials they approved and the
+ * apps they connected over OAuth are revoked, and every instance forgets the credentials before
+ * this returns, so each is refused on its next request.
+ */
 export async function removeMember(database: Db, organizationId: string, membershipId: string) {
-  return database.$transaction(async (tx) => {
+  const removed = await database.$transaction(async (tx) => {
     // Locking the owners' rows makes two owners removing each other at once take turns, so the
     // second sees the first's removal and the organization is never left without an owner.
     const owners = await tx.$queryRaw<{ id: string }[]>`
@@ -20,6 +26,18 @@ export async function removeMember(database: Db, organizationId: string, members
       );
     }
     await tx.membership.delete({ where: { id: membership.id } });
+    const now = new Date();
+    const approvedBy = { organizationId, revokedAt: null };
+    await tx.agentCredential.updateMany({
+      where: { ...approvedBy, createdByUserId: membership.userId },
+      data: { revokedAt: now },
+    });
+    await tx.oAuthGrant.updateMany({
+      where: { ...approvedBy, userId: membership.userId },
+      data: { revokedAt: now },
+    });
     return membership;
   });
+  await announceCredentialChange();
+  return removed;
 }

@@ -30,7 +30,7 @@ export default async function AgentsPage() {
     <>
       <PageHeader
         title="Agents"
-        description={`AI coding agents connected to ${member.organization.name}, each with a credential of its own. Revoking one cuts that agent off at once; nothing else changes.`}
+        description={`AI coding agents connected to ${member.organization.name}, each with a credential of its own. Revoking one cuts that agent off at once; nothing else changes. A credential ends with its approver's authority: removing the owner who approved it revokes it.`}
       />
       <div className="flex flex-col gap-6">
         <Card title="Connected agents">
@@ -57,6 +57,11 @@ export default async function AgentsPage() {
                 },
                 { header: "Access", cell: (agent) => accessLabel[agent.access] },
                 { header: "Status", cell: (agent) => <StatusBadge status={agent.status} /> },
+                {
+                  header: "Approved by",
+                  wide: true,
+                  cell: (agent) => agent.createdBy ?? <span className="text-slate-400">A former member</span>,
+                },
                 {
                   header: "Created",
                   wide: true,

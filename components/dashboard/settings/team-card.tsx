@@ -33,6 +33,17 @@ function TeamRow({
   );
 }
 
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/** What a removal revokes besides the membership: credentials end with their approver's authority. */
+function approvalsNote({ agents, apps }: { agents: number; apps: number }, who: "you" | "they") {
+  const revoked = [
+    agents ? count(agents, "agent credential") : null,
+    apps ? count(apps, "connected app") : null,
+  ].filter(Boolean);
+  return revoked.length ? ` The ${revoked.join(" and ")} ${who} approved will be revoked too.` : "";
+}
+
 /** Members and pending invitations; owners remove, cancel and invite. */
 export function TeamCard<R, C>({
   organizationName,
@@ -73,11 +84,11 @@ export function TeamCard<R, C>({
               <ConfirmAction
                 action={actions.remove}
                 label="Remove"
-                question={
+                question={`${
                   m.user.id === userId
                     ? "You will lose access to this organization."
                     : `${m.user.email} will lose access at once.`
-                }
+                }${approvalsNote(m.approved, m.user.id === userId ? "you" : "they")}`}
                 confirmLabel="Yes, remove"
                 fields={{ membershipId: m.id }}
               />

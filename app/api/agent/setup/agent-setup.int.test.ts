@@ -210,6 +210,27 @@ describe("agent browser setup: start → approve → check in", () => {
     expect(await db().agentCredential.count({ where: { organizationId: owner.organization.id } })).toBe(0);
   });
 
+  it.each(["removed", "demoted"] as const)(
+    "never hands out a setup approved by an owner who was %s before the check-in",
+    async (change) => {
+      const setup = (await startSetup()).json;
+      const owner = await signedInOwner();
+      const approved = await decide(owner.headers, {
+        userCode: setup.userCode,
+        organizationId: owner.organization.id,
+        decision: "approve",
+      });
+      expect(approved.json).toEqual({ success: true, data: { status: "approved" } });
+      const where = { organizationId: owner.organization.id, userId: owner.userId };
+      if (change === "removed") await db().membership.deleteMany({ where });
+      else await db().membership.updateMany({ where, data: { role: "MEMBER" } });
+      const refused = await checkIn(setup.checkinToken);
+      expect(refused.status).toBe(403);
+      expect(refused.json.error).toMatchObject({ type: "permission_error", code: "approver_removed" });
+      expect(await db().agentCredential.count({ where: { organizationId: owner.organization.id } })).toBe(0);
+    },
+  );
+
   it("expires a setup after 10 minutes, approved or not", async () => {
     const owner = await signedInOwner();
     const pending = (await startSetup()).json;

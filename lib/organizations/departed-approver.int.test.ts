@@ -1,0 +1,139 @@
+import { setTimeout } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { GET } from "@/app/api/private/organization/current/route";
+import { POST as mcpPost } from "@/app/mcp/route";
+import { config } from "@/lib/config";
+import { type CredentialCache, createCredentialCache } from "@/lib/credential-cache/credential-cache";
+import { db } from "@/lib/db/client";
+import { authenticateStoredCredential } from "@/lib/merchant-auth/authenticate-stored-credential";
+import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
+import { oauthAccessToken } from "@/scripts/test-support/oauth";
+import { serveRoute } from "@/scripts/test-support/serve-route";
+import { createAgentCredential } from "../agent-access/create-agent-credential";
+import { newId, randomBase62 } from "../ids";
+import { listTeam } from "./list-team";
+import { removeMember } from "./remove-member";
+
+// The REST API and the MCP server over real HTTP, and a second instance's credential cache: a
+// credential approved by an owner who is then removed is refused on its next request everywhere.
+let rest: Awaited<ReturnType<typeof serveRoute>>;
+let mcp: Awaited<ReturnType<typeof serveRoute>>;
+let otherInstance: CredentialCache;
+beforeAll(async () => {
+  rest = await serveRoute({ GET }, config().baseUrl);
+  mcp = await serveRoute({ POST: mcpPost }, config().baseUrl);
+  otherInstance = createCredentialCache(process.env.DATABASE_URL);
+  await otherInstance.read("warm-up", async () => null);
+  for (let wait = 0; wait < 100 && !otherInstance.serving; wait++) await setTimeout(50);
+});
+afterAll(async () => {
+  await rest?.close();
+  await mcp?.close();
+  await otherInstance?.stop();
+});
+
+const restStatus = async (authorization: string) =>
+  (await fetch(`${rest.url}/api/private/organization/current`, { headers: { authorization } })).status;
+
+const mcpStatus = async (authorization: string) =>
+  (
+    await fetch(`${mcp.url}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "test", version: "1" },
+        },
+      }),
+    })
+  ).status;
+
+/** An organization with a second owner (or member) who approved an agent and connected an app. */
+async function organizationWithApprover(role: "OWNER" | "MEMBER") {
+  const { organization } = await createTestOrganization();
+  const user = await db().user.create({
+    data: { id: newId("user"), email: `approver-${randomBase62(8).toLowerCase()}@example.com` },
+  });
+  const membership = await db().membership.create({
+    data: { id: newId("membership"), organizationId: organization.id, userId: user.id, role },
+  });
+  const { secret } = await db().$transaction((tx) =>
+    createAgentCredential(tx, {
+      organizationId: organization.id,
+      agentName: "Approved by the one who leaves",
+      access: "write",
+      createdByUserId: user.id,
+    }),
+  );
+  const app = await oauthAccessToken(organization.id, user.id, role === "OWNER" ? "read write" : "read");
+  // Approved by the owner who stays.
+  const staying = await createTestAgentCredential(organization.id, "write");
+  return { organization, membership, agent: `Bearer ${secret}`, secret, app, staying };
+}
+
+describe("credentials end with their approver's authority", () => {
+  it.each(["OWNER", "MEMBER"] as const)(
+    "removing the %s who approved an agent credential and an app: both refused on the next request",
+    async (role) => {
+      const { organization, membership, agent, secret, app, staying } = await organizationWithApprover(role);
+      // In use, and remembered by the other instance (PGlite passes no notifications: there no
+      // cache serves entries, and every read is fresh).
+      expect(otherInstance.serving).toBe(inject("testDatabase").mode === "server");
+      expect(await restStatus(agent)).toBe(200);
+      expect(await mcpStatus(app)).toBe(200);
+      expect(await authenticateStoredCredential(db(), "agent", secret, otherInstance)).not.toBeNull();
+      const team = await listTeam(db(), organization.id);
+      expect(team.members.find((member) => member.id === membership.id)?.approved).toEqual({
+        agents: 1,
+        apps: 1,
+      });
+
+      await removeMember(db(), organization.id, membership.id);
+
+      expect(await restStatus(agent)).toBe(401);
+      expect(await mcpStatus(app)).toBe(401);
+      expect(await authenticateStoredCredential(db(), "agent", secret, otherInstance)).toBeNull();
+      // What the staying owner approved goes on.
+      expect(await restStatus(staying.auth.authorization)).toBe(200);
+      const revoked = await db().agentCredential.findMany({
+        where: { organizationId: organization.id, revokedAt: { not: null } },
+      });
+      expect(revoked.map((credential) => credential.agentName)).toEqual(["Approved by the one who leaves"]);
+      expect(
+        await db().oAuthGrant.count({ where: { organizationId: organization.id, revokedAt: null } }),
+      ).toBe(0);
+    },
+  );
+
+  it("a removal that is refused (the last owner) revokes nothing", async () => {
+    const { organization } = await createTestOrganization();
+    const { auth } = await createTestAgentCredential(organization.id, "write");
+    const owner = await db().membership.findFirstOrThrow({ where: { organizationId: organization.id } });
+    await expect(removeMember(db(), organization.id, owner.id)).rejects.toMatchObject({ code: "last_owner" });
+    expect(await restStatus(auth.authorization)).toBe(200);
+  });
+
+  it("a returning member gets no revoked credential back", async () => {
+    const { organization, membership, agent, app } = await organizationWithApprover("OWNER");
+    await removeMember(db(), organization.id, membership.id);
+    await db().membership.create({
+      data: {
+        id: newId("membership"),
+        organizationId: organization.id,
+        userId: membership.userId,
+        role: "OWNER",
+      },
+    });
+    expect(await restStatus(agent)).toBe(401);
+    expect(await mcpStatus(app)).toBe(401);
+  });
+});
