@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FacilitatorClient } from "@x402/core/server";
 import {
   type PaymentPayload,
@@ -25,6 +26,7 @@ import {
 import { newId } from "../ids";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
+import { processWide } from "../process-wide";
 import { x402FacilitatorClient } from "./facilitator-client";
 import { findAuthorizationUse } from "./find-authorization-use";
 import type { X402ResourceRef } from "./find-x402-resource";
@@ -52,7 +54,8 @@ const paymentPayloadSchema = z.object({
     maxTimeoutSeconds: z.number(),
     extra: z.object({ quote: z.string() }).loose(),
   }),
-  payload: z.object({
+  // Strict: an EIP-3009 authorization only, so nothing else (a Permit2 payload) reaches the facilitator.
+  payload: z.strictObject({
     authorization: z.object({
       from: hex(20),
       to: hex(20),
@@ -74,10 +77,12 @@ export type X402Settled = {
 /** How long a copy of an authorization waits for the first copy's settlement before answering 402. */
 const copyWaitMs = 60_000;
 /**
- * Settlement holds its row's lock across the facilitator's call, which waits for the receipt: the
- * transaction outlives the facilitator client's own timeout (lib/x402/facilitator-client.ts).
+ * A settler renews its claim on a SETTLING row this often while the chain is awaited (the row's
+ * `updatedAt`); a row not renewed for `settlerLeaseMs` lost its settler (a crash, a restart), and
+ * the next copy of the payment may take it over.
  */
-const settleTransaction = { maxWait: copyWaitMs, timeout: 180_000 };
+const leaseRenewalMs = 10_000;
+export const settlerLeaseMs = 30_000;
 
 /** The latest time a JavaScript Date holds, in seconds. */
 const maxDateSeconds = 8.64e12;
@@ -108,33 +113,43 @@ function checkAccepted(accepted: z.output<typeof paymentPayloadSchema>["accepted
   return { quote, asset, requirements };
 }
 
-/** A SETTLING row whose lock is free this long after its last write lost its settler (a crash). */
-const staleAfterMs = 10_000;
-
 const pendingRefusal = () =>
   paymentRefused("settlement_pending", "This payment is still being settled; send it again shortly.");
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * The row of an authorization already presented, read under its lock, so after the settlement
- * that holds it. A row left SETTLING with its lock free lost its settler: `recover` settles it.
+ * Takes over a SETTLING row whose settler stopped renewing its lease: one statement, so of two
+ * copies (or instances) that find it stale, one wins. The winner settles it; no lock is held.
+ */
+async function takeOverStale(database: Db, id: string): Promise<X402Settlement | undefined> {
+  const [row] = await database.$queryRaw<X402Settlement[]>`
+    UPDATE "X402Settlement" SET "updatedAt" = now()
+    WHERE "id" = ${id} AND "status" = 'SETTLING' AND "updatedAt" < now() - ${settlerLeaseMs} * interval '1 millisecond'
+    RETURNING *`;
+  return row;
+}
+
+/**
+ * The authorization's row once decided, read by short queries with backoff: no connection and no
+ * lock is held in between, so copies waiting on one settlement cost the pool nothing. A row whose
+ * settler stopped renewing its lease is taken over and settled (`recover`).
  */
 async function awaitSettlement(
   database: Db,
   id: string,
-  recover: () => Promise<X402Settlement>,
+  recover: (row: X402Settlement) => Promise<X402Settlement>,
 ): Promise<X402Settlement> {
   const deadline = Date.now() + copyWaitMs;
-  for (;;) {
-    const row = await database.$transaction(async (tx) => {
-      const [locked] = await tx.$queryRaw<X402Settlement[]>`
-        SELECT * FROM "X402Settlement" WHERE "id" = ${id} FOR UPDATE`;
-      return locked;
-    }, settleTransaction);
+  for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
+    const row = await database.x402Settlement.findUniqueOrThrow({ where: { id } });
     if (row.status !== "SETTLING") return row;
-    if (Date.now() - row.updatedAt.getTime() > staleAfterMs) return recover();
-    // Else the first copy committed its row but has not taken its lock yet.
+    if (Date.now() - row.updatedAt.getTime() > settlerLeaseMs) {
+      const taken = await takeOverStale(database, id);
+      if (taken) return recover(taken);
+    }
     if (Date.now() > deadline) return row;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(delay);
   }
 }
 
@@ -142,7 +157,7 @@ async function awaitSettlement(
 async function storedResult(
   database: Db,
   id: string,
-  recover: () => Promise<X402Settlement>,
+  recover: (row: X402Settlement) => Promise<X402Settlement>,
 ): Promise<X402Settled> {
   const settlement = await awaitSettlement(database, id, recover);
   if (settlement.status === "SETTLING") throw pendingRefusal();
@@ -156,6 +171,29 @@ async function storedResult(
   });
   const session = await getPublicCheckoutSession(database, invoice.checkoutSessionId);
   return { settlement, session, invoice };
+}
+
+/**
+ * A known authorization answers its result only at the resource and deposit address it paid:
+ * sent to another x402 URL (with a quote for that one) it is refused, never answered with the
+ * first payment's result.
+ */
+async function checkSameResource(database: Db, row: X402Settlement, ref: X402ResourceRef, quote: X402Quote) {
+  const invoice = await database.invoice.findUniqueOrThrow({
+    where: { id: row.invoiceId },
+    select: { checkoutSessionId: true, checkoutSession: { select: { paylinkId: true } } },
+  });
+  const paid =
+    ref.kind === "paylink"
+      ? row.resourceKind === "paylink" && invoice.checkoutSession.paylinkId === ref.id
+      : row.resourceKind === "checkout_session" && invoice.checkoutSessionId === ref.id;
+  if (!paid || !same(row.payTo, quote.payTo))
+    throw new ServiceError(
+      409,
+      "invalid_request_error",
+      "authorization_used",
+      "This authorization was already presented for another resource; sign a new payment for this one.",
+    );
 }
 
 const pricedFrom = (quote: X402Quote) => ({
@@ -272,77 +310,123 @@ type Settling = {
 };
 type Outcome = { transaction: string | null; errorReason: string | null };
 
-/** The transfer's own record on chain: settled when the token used the authorization. */
-async function onChain(row: X402Settlement, { asset }: Settling): Promise<Outcome | undefined> {
-  const use = await findAuthorizationUse(asset.network, row).catch((error) => {
-    log.warn({ err: error, settlementId: row.id }, "x402 authorization state unreadable");
-    return { used: false, transaction: null };
-  });
-  return use.used ? { transaction: use.transaction, errorReason: null } : undefined;
+/** An error code as x402 clients get it: ours or x402's short snake_case, never a library's text. */
+export function x402ErrorCode(reason: string | undefined, fallback: string): string {
+  return reason && /^[a-z][a-z0-9_]{0,79}$/.test(reason) ? reason : fallback;
 }
 
 /**
- * The facilitator's answer, or undefined when it is not known yet (submitted, not mined). An
- * answer lost on the way (facilitator unreachable, timeout) is decided on chain: the transfer
- * happened or it did not. A recovery looks on chain first: the lost settler may have finished.
+ * The transfer's own record on chain: `used` when the token used the authorization (the transfer
+ * happened), `unused`, or undefined when the chain cannot be read now (nothing can be decided).
  */
-async function settlementOutcome(row: X402Settlement, settling: Settling, recovering: boolean) {
+async function onChain(row: X402Settlement, { asset }: Settling) {
+  try {
+    const use = await findAuthorizationUse(asset.network, row);
+    return use.used ? { used: true as const, transaction: use.transaction } : { used: false as const };
+  } catch (error) {
+    log.warn({ err: error, settlementId: row.id }, "x402 authorization state unreadable");
+    return undefined;
+  }
+}
+
+/**
+ * The settlement's outcome, or undefined when it is not known yet (submitted and not mined, or
+ * the chain unreadable). Nothing is called FAILED before the chain says the authorization is
+ * unused: a settle that failed (or whose answer was lost) may still have moved the money. A
+ * recovery looks on chain first: the lost settler may have finished.
+ */
+async function settlementOutcome(
+  row: X402Settlement,
+  settling: Settling,
+  recovering: boolean,
+): Promise<Outcome | undefined> {
   const { facilitator, payload, requirements } = settling;
   if (recovering) {
-    const settled = await onChain(row, settling);
-    if (settled) return settled;
+    const state = await onChain(row, settling);
+    if (!state) return undefined;
+    if (state.used) return { transaction: state.transaction, errorReason: null };
   }
   let answer: SettleResponse;
   try {
     answer = await facilitator.settle(payload, requirements);
   } catch (error) {
-    if (error instanceof SettleError) {
-      // A facilitator's refusal arrives as an HTTP error over HTTPFacilitatorClient.
-      answer = {
-        success: false,
-        errorReason: error.errorReason,
-        transaction: "",
-        network: requirements.network,
-      };
-    } else {
+    if (!(error instanceof SettleError))
       log.warn({ err: error, settlementId: row.id }, "x402 facilitator settle failed");
-      metrics().x402Settlements.inc({ result: "error" });
-      return (await onChain(row, settling)) ?? { transaction: null, errorReason: "facilitator_unavailable" };
-    }
+    // A facilitator's refusal arrives as an HTTP error over HTTPFacilitatorClient.
+    answer =
+      error instanceof SettleError
+        ? { success: false, errorReason: error.errorReason, transaction: "", network: requirements.network }
+        : {
+            success: false,
+            errorReason: "facilitator_unavailable",
+            transaction: "",
+            network: requirements.network,
+          };
   }
-  if (!answer.success && answer.errorReason === "settlement_pending") return undefined;
-  metrics().x402Settlements.inc({ result: answer.success ? "settled" : "failed" });
-  return answer.success
-    ? { transaction: answer.transaction, errorReason: null }
-    : { transaction: answer.transaction || null, errorReason: answer.errorReason ?? "settlement_failed" };
+  if (answer.success) {
+    metrics().x402Settlements.inc({ result: "settled" });
+    return { transaction: answer.transaction, errorReason: null };
+  }
+  if (answer.errorReason === "settlement_pending") return undefined;
+  const state = await onChain(row, settling);
+  if (!state) return undefined;
+  if (state.used) {
+    metrics().x402Settlements.inc({ result: "settled" });
+    return { transaction: state.transaction ?? (answer.transaction || null), errorReason: null };
+  }
+  metrics().x402Settlements.inc({
+    result: answer.errorReason === "facilitator_unavailable" ? "error" : "failed",
+  });
+  return {
+    transaction: answer.transaction || null,
+    errorReason: x402ErrorCode(answer.errorReason, "settlement_failed"),
+  };
+}
+
+/** While `work` runs, the row's lease is renewed, so copies know its settler is alive. */
+async function holdingLease<T>(database: Db, id: string, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => {
+    database.x402Settlement
+      .updateMany({ where: { id, status: "SETTLING" }, data: { updatedAt: new Date() } })
+      .catch((error) => log.warn({ err: error, settlementId: id }, "x402 settlement lease not renewed"));
+  }, leaseRenewalMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /**
- * Settles the row's authorization holding the row's lock (copies wait on it), records the
- * outcome, and withdraws a paylink's invoice that was not paid. Left SETTLING while pending.
+ * Settles the row's authorization (the caller holds its lease: it created the row or took it
+ * over), then records the outcome in one short statement that only a SETTLING row takes; a
+ * paylink's invoice that was not paid is withdrawn. No connection is held while the chain is
+ * awaited. Left SETTLING while pending.
  */
 async function settleRow(
   database: Db,
-  id: string,
+  row: X402Settlement,
   settling: Settling,
   recovering: boolean,
 ): Promise<X402Settlement> {
-  let failed = false;
-  const row = await database.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<X402Settlement[]>`
-      SELECT * FROM "X402Settlement" WHERE "id" = ${id} FOR UPDATE`;
-    if (locked.status !== "SETTLING") return locked;
-    const outcome = await settlementOutcome(locked, settling, recovering);
-    if (!outcome) return locked;
-    failed = outcome.errorReason !== null;
-    return tx.x402Settlement.update({
-      where: { id },
-      data: { status: failed ? "FAILED" : "SETTLED", ...outcome },
-    });
-  }, settleTransaction);
-  if (failed) await withdrawUnpaidX402Invoice(database, row, settling.now);
-  return row;
+  const outcome = await holdingLease(database, row.id, () => settlementOutcome(row, settling, recovering));
+  if (!outcome) return row;
+  const failed = outcome.errorReason !== null;
+  const { count } = await database.x402Settlement.updateMany({
+    where: { id: row.id, status: "SETTLING" },
+    data: { status: failed ? "FAILED" : "SETTLED", ...outcome },
+  });
+  const decided = await database.x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
+  if (count === 1 && failed) await withdrawUnpaidX402Invoice(database, decided, settling.now);
+  return decided;
 }
+
+/**
+ * Copies of one payment that arrive at this process together share one attempt: the first
+ * settles, the others await its promise and hold nothing (no connection, no lock). Copies at
+ * other instances meet at the authorization's row (`recordPayment`, `awaitSettlement`).
+ */
+const inFlight = processWide("x402-in-flight", () => new Map<string, Promise<X402Settled>>());
 
 /**
  * An agent's x402 payment for a paylink or a checkout session (its PAYMENT-SIGNATURE, decoded):
@@ -350,6 +434,7 @@ async function settleRow(
  * then settled once. The same authorization sent again, or concurrently, answers the first one's
  * result and never moves money twice. Refusals are 402 (`paymentRefused`) and mark nothing paid;
  * the payment then lands like any other: the watcher sees the transfer to the deposit address.
+ * Only short transactions touch the database; the facilitator and the chain are awaited outside.
  */
 export async function settleX402Payment(
   database: Db,
@@ -359,10 +444,41 @@ export async function settleX402Payment(
 ): Promise<X402Settled> {
   const facilitator = x402FacilitatorClient();
   if (!facilitator || !config().secretKey) throw x402Unavailable();
+  const inner = (received as { payload?: unknown } | null)?.payload;
+  if (typeof inner === "object" && inner !== null && "permit2Authorization" in inner)
+    throw paymentRefused(
+      "unsupported_payment_method",
+      "Only EIP-3009 authorizations (transferWithAuthorization) are accepted, not Permit2.",
+    );
   const parsed = paymentPayloadSchema.safeParse(received);
   if (!parsed.success)
     throw paymentRefused("invalid_payment", "PAYMENT-SIGNATURE is not an x402 v2 exact EVM payment.");
-  const { accepted, payload } = parsed.data;
+  const key = createHash("sha256")
+    .update(JSON.stringify([ref, parsed.data]))
+    .digest("base64url");
+  const running = inFlight.get(key);
+  if (running) return running;
+  const attempt = settleOnce(
+    database,
+    facilitator,
+    ref,
+    received as PaymentPayload,
+    parsed.data,
+    now,
+  ).finally(() => inFlight.delete(key));
+  inFlight.set(key, attempt);
+  return attempt;
+}
+
+async function settleOnce(
+  database: Db,
+  facilitator: FacilitatorClient,
+  ref: X402ResourceRef,
+  paymentPayload: PaymentPayload,
+  payment: z.output<typeof paymentPayloadSchema>,
+  now: Date,
+): Promise<X402Settled> {
+  const { accepted, payload } = payment;
   const { quote, asset, requirements } = checkAccepted(accepted, ref);
   const { authorization } = payload;
   const key: SettlementKey = {
@@ -372,12 +488,14 @@ export async function settleX402Payment(
     nonce: authorization.nonce.toLowerCase(),
   };
 
-  const paymentPayload = received as PaymentPayload;
   const settling: Settling = { facilitator, payload: paymentPayload, requirements, asset, quote, now };
-  const recover = (id: string) => () => settleRow(database, id, settling, true);
+  const recover = (row: X402Settlement) => settleRow(database, row, settling, true);
 
   const known = await database.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
-  if (known) return storedResult(database, known.id, recover(known.id));
+  if (known) {
+    await checkSameResource(database, known, ref, quote);
+    return storedResult(database, known.id, recover);
+  }
   if (now.getTime() > new Date(quote.expiresAt).getTime())
     throw paymentRefused("quote_expired", "The quote has expired; ask again.");
 
@@ -392,11 +510,16 @@ export async function settleX402Payment(
   });
   metrics().x402Verifications.inc({ result: verified.isValid ? "valid" : "invalid" });
   if (!verified.isValid) {
-    const reason = verified.invalidReason ?? "invalid_payment";
-    throw paymentRefused(reason, `The payment is not valid (${verified.invalidMessage ?? reason}).`);
+    // The facilitator's message may be a library's dump (a failed simulation): the code says why.
+    const reason = x402ErrorCode(verified.invalidReason, "invalid_payment");
+    throw paymentRefused(reason, `The payment is not valid (${reason}).`);
   }
 
   const { row, created } = await recordPayment(database, { quote, asset, key, authorization, now });
-  if (created) await settleRow(database, row.id, settling, false);
-  return storedResult(database, row.id, recover(row.id));
+  if (!created) {
+    await checkSameResource(database, row, ref, quote);
+    return storedResult(database, row.id, recover);
+  }
+  await settleRow(database, row, settling, false);
+  return storedResult(database, row.id, recover);
 }
