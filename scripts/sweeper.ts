@@ -9,7 +9,7 @@ import { closeDb, createDb } from "../lib/db/client";
 import { startPeriodicTask } from "../lib/jobs/periodic-task";
 import { log } from "../lib/log";
 import { sweepNetworksTask } from "../lib/tasks/sweep-networks-task";
-import { createBuiltInFacilitator } from "../lib/x402/create-built-in-facilitator";
+import { createBuiltInFacilitator, ownX402Payee } from "../lib/x402/create-built-in-facilitator";
 import { reportFacilitatorWallets } from "../lib/x402/report-facilitator-wallets";
 import { serveFacilitator } from "../lib/x402/serve-facilitator";
 import { configOrExit } from "./config-or-exit";
@@ -28,7 +28,11 @@ await withDatabase(async (url) => {
   const served = settings.x402.facilitatorServer;
   const facilitator = served
     ? await serveFacilitator({
-        facilitator: createBuiltInFacilitator({ mnemonic, networks: settings.networks }),
+        facilitator: createBuiltInFacilitator({
+          mnemonic,
+          networks: settings.networks,
+          ownsPayee: ownX402Payee(database),
+        }),
         ...served,
         token: settings.x402.facilitatorToken,
       })

@@ -24,7 +24,11 @@ const merchant = privateKeyToAccount(generatePrivateKey()).address;
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ confirmations: 1, priceFeeds: false, mnemonic });
-  facilitator = createBuiltInFacilitator({ mnemonic, networks: [devnet.network] });
+  facilitator = createBuiltInFacilitator({
+    mnemonic,
+    networks: [devnet.network],
+    ownsPayee: async () => true,
+  });
   facilitatorWallet = sweeperKeysFromMnemonic(mnemonic).facilitatorWallet(devnet.network.chainId).address;
 }, 120_000);
 afterAll(async () => devnet?.stop());

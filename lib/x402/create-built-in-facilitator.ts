@@ -1,23 +1,39 @@
 import { x402Facilitator } from "@x402/core/facilitator";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements, SupportedResponse } from "@x402/core/types";
-import { isEIP3009Payload } from "@x402/evm";
+import { type ExactEIP3009Payload, isEIP3009Payload, isPermit2Payload } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import type { NetworkConfig } from "../chains/networks";
+import type { Db } from "../db/client";
 import { sweeperKeysFromMnemonic } from "../sweeps/sweeper-keys";
 import { createFacilitatorSigner } from "./create-facilitator-signer";
 import { caip2Network, x402Networks } from "./x402-networks";
+
+/** The authorization a settlement would carry out, and where to. */
+export type X402PayeeCheck = { network: string; asset: string; payer: string; nonce: string; payTo: string };
+
+/**
+ * Whether `payment` pays a deposit address of one of this service's organizations that is awaiting
+ * exactly this authorization: the web tier records it (SETTLING) before asking for settlement.
+ */
+export const ownX402Payee =
+  (database: Db) =>
+  async ({ payTo, ...key }: X402PayeeCheck): Promise<boolean> =>
+    (await database.x402Settlement.count({ where: { ...key, payTo, status: "SETTLING" } })) === 1;
 
 /**
  * The signing role's x402 facilitator: x402's own facilitator with its EVM `exact` scheme, one
  * registration per configured network with an EIP-3009 token, each signing with that chain's
  * facilitator wallet (lib/sweeps/sweeper-keys.ts). It takes only what it was set up for: v2, the
  * `exact` scheme, an EIP-3009 authorization, for one of the configured EIP-3009 tokens. Its gas
- * pays for nothing else (another token, Permit2, a wallet deployment).
+ * pays for nothing else (another token, Permit2, a wallet deployment), and it settles only to a
+ * payee `ownsPayee` vouches for (`ownX402Payee`: a deposit address of this service's own
+ * organizations awaiting that very authorization), so it is no gas relay for any token holder.
  */
 export function createBuiltInFacilitator(options: {
   mnemonic: string;
   networks: NetworkConfig[];
+  ownsPayee: (payment: X402PayeeCheck) => Promise<boolean>;
 }): FacilitatorClient {
   const keys = sweeperKeysFromMnemonic(options.mnemonic);
   const assets = x402Networks(options.networks);
@@ -41,9 +57,35 @@ export function createBuiltInFacilitator(options: {
     );
     if (!accepted) return "invalid_payment_requirements";
     const inner = payload.payload as object | null;
-    if (typeof inner !== "object" || inner === null || !isEIP3009Payload(inner as never))
+    if (
+      typeof inner !== "object" ||
+      inner === null ||
+      isPermit2Payload(inner as never) ||
+      !isEIP3009Payload(inner as never)
+    )
       return "invalid_payload";
     return undefined;
+  }
+
+  /** The settlement's payee is one this service vouches for, with the authorization it awaits. */
+  async function ownPayee(payload: PaymentPayload, requirements: PaymentRequirements) {
+    const asset = assets.find(
+      (candidate) =>
+        candidate.network === requirements.network &&
+        candidate.asset.toLowerCase() === String(requirements.asset).toLowerCase(),
+    );
+    const { authorization } = payload.payload as ExactEIP3009Payload;
+    // The authorization's own recipient is the facilitator's check (recipient mismatch).
+    return (
+      asset !== undefined &&
+      (await options.ownsPayee({
+        network: asset.networkId,
+        asset: asset.asset.toLowerCase(),
+        payer: String(authorization.from).toLowerCase(),
+        nonce: String(authorization.nonce).toLowerCase(),
+        payTo: requirements.payTo.toLowerCase(),
+      }))
+    );
   }
 
   return {
@@ -56,6 +98,13 @@ export function createBuiltInFacilitator(options: {
       const reason = refusal(payload, requirements);
       if (reason)
         return { success: false, errorReason: reason, transaction: "", network: requirements.network };
+      if (!(await ownPayee(payload, requirements)))
+        return {
+          success: false,
+          errorReason: "payee_not_accepted",
+          transaction: "",
+          network: requirements.network,
+        };
       return facilitator.settle(payload, requirements);
     },
     getSupported: async () => facilitator.getSupported() as SupportedResponse,

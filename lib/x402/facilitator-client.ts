@@ -1,7 +1,8 @@
 import { type FacilitatorClient, HTTPFacilitatorClient } from "@x402/core/server";
 import { type Config, config } from "../config";
+import { db } from "../db/client";
 import { processWide } from "../process-wide";
-import { createBuiltInFacilitator } from "./create-built-in-facilitator";
+import { createBuiltInFacilitator, ownX402Payee } from "./create-built-in-facilitator";
 
 /** How long the web tier waits on the facilitator; a settlement waits for its receipt. */
 const facilitatorTimeoutMs = 150_000;
@@ -31,7 +32,12 @@ export function x402FacilitatorClient(settings: Config = config()): FacilitatorC
   const mnemonic = settings.hdMnemonic;
   if (settings.sweeper.inProcess && mnemonic)
     return processWide("x402-built-in-facilitator", () =>
-      createBuiltInFacilitator({ mnemonic, networks: settings.networks }),
+      createBuiltInFacilitator({
+        mnemonic,
+        networks: settings.networks,
+        // The database client is the process's, made when a settlement first needs it.
+        ownsPayee: (payment) => ownX402Payee(db())(payment),
+      }),
     );
   return undefined;
 }

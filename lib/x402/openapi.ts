@@ -11,7 +11,7 @@ const paymentSignature = z.object({
 });
 
 const flow =
-  "x402 v2 over HTTP: without `PAYMENT-SIGNATURE` the answer is 402 with the options in the `PAYMENT-REQUIRED` header (base64 JSON: one `exact` option per network's EIP-3009 USDC, each paying a fresh deposit address at a signed quote, valid 10 minutes; nothing is stored). An x402 client (e.g. `@x402/fetch`) pays one and sends it again in `PAYMENT-SIGNATURE`: the payment is verified, its session and invoice created, the transfer settled once, and the answer is 200 with `PAYMENT-RESPONSE` (success, transaction, network, payer). The same payment sent again answers the same result. A refused payment (invalid, expired, facilitator unavailable) is 402 again with `error` and a fresh quote; nothing is marked paid. The payment is then confirmed by the watcher like any other (`payment.confirmed`).";
+  "x402 v2 over HTTP: without `PAYMENT-SIGNATURE` the answer is 402 with the options in the `PAYMENT-REQUIRED` header (base64 JSON: one `exact` option per network's EIP-3009 USDC, each paying a fresh deposit address at a signed quote, valid 10 minutes; nothing is stored). An x402 client (e.g. `@x402/fetch`) pays one and sends it again in `PAYMENT-SIGNATURE`: the payment is verified, its session and invoice created, the transfer settled once, and the answer is 200 with `PAYMENT-RESPONSE` (success, transaction, network, payer). The same payment sent again answers the same result; the same authorization sent to another resource is 409 `authorization_used`. A refused payment (invalid, expired, facilitator unavailable) is 402 again with `error` and a fresh quote; nothing is marked paid. The payment is then confirmed by the watcher like any other (`payment.confirmed`).";
 
 const responses = (what: string) => ({
   200: { description: `Paid: ${what}, and the payment (header PAYMENT-RESPONSE)`, schema: x402PaymentObject },
@@ -33,7 +33,7 @@ export const x402Operations: OperationSpec[] = [
     auth: ["none"],
     params: z.object({ id: z.string().meta({ example: "5b0f3c1e-8a52-4d8e-9b1f-2c7d3e4f5a6b" }) }),
     headers: paymentSignature,
-    responses: { ...responses("the new checkout session"), ...errorResponses(404, 429, 503) },
+    responses: { ...responses("the new checkout session"), ...errorResponses(404, 409, 429, 503) },
   },
   {
     method: "get",

@@ -22,7 +22,11 @@ const merchant = privateKeyToAccount(generatePrivateKey()).address;
 beforeAll(async () => {
   devnet = await startTestDevnet({ confirmations: 1, priceFeeds: false, mnemonic });
   server = await serveFacilitator({
-    facilitator: createBuiltInFacilitator({ mnemonic, networks: [devnet.network] }),
+    facilitator: createBuiltInFacilitator({
+      mnemonic,
+      networks: [devnet.network],
+      ownsPayee: async () => true,
+    }),
     host: "127.0.0.1",
     port: 0,
     token,
@@ -178,7 +182,11 @@ describe("the x402 facilitator server", () => {
   it("will not listen beyond loopback without a token", async () => {
     await expect(
       serveFacilitator({
-        facilitator: createBuiltInFacilitator({ mnemonic, networks: [devnet.network] }),
+        facilitator: createBuiltInFacilitator({
+          mnemonic,
+          networks: [devnet.network],
+          ownsPayee: async () => true,
+        }),
         host: "0.0.0.0",
         port: 0,
       }),

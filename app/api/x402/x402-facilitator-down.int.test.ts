@@ -9,7 +9,7 @@ import type { x402Client } from "@x402/fetch";
 import { parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { createBuiltInFacilitator } from "@/lib/x402/create-built-in-facilitator";
+import { createBuiltInFacilitator, ownX402Payee } from "@/lib/x402/create-built-in-facilitator";
 import { resolveStuckX402Settlements } from "@/lib/x402/resolve-stuck-x402-settlements";
 import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { sendX402Payment, serveX402App, type X402App, x402Agent } from "@/scripts/test-support/x402-app";
@@ -19,14 +19,20 @@ let app: X402App;
 let facilitator: Server;
 /**
  * Which of the facilitator's endpoints answer; the others drop the connection. `lost`: the
- * settlement is made, and its answer lost.
+ * settlement is made, and its answer lost. `misreported`: the settlement is made, and answered as
+ * failed (a receipt it could not read, say).
  */
-let up: { verify: boolean; settle: boolean | "lost" } = { verify: true, settle: true };
+let up: { verify: boolean; settle: boolean | "lost" | "misreported" } = { verify: true, settle: true };
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ confirmations: 1 });
   // A facilitator server in front of the real one (the signing role's), whose endpoints go down.
-  const real = createBuiltInFacilitator({ mnemonic: hardhatMnemonic, networks: [devnet.network] });
+  const real = createBuiltInFacilitator({
+    mnemonic: hardhatMnemonic,
+    networks: [devnet.network],
+    // The client is made on first use, after the configuration below is complete.
+    ownsPayee: (payment) => ownX402Payee(db())(payment),
+  });
   facilitator = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -43,7 +49,16 @@ beforeAll(async () => {
         incoming.socket.destroy();
         return;
       }
-      outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+      const reported =
+        operation === "settle" && up.settle === "misreported"
+          ? {
+              ...answer,
+              success: false,
+              errorReason: "transaction_failed",
+              errorMessage: "Docs: https://viem.sh",
+            }
+          : answer;
+      outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reported));
     });
   });
   await new Promise<void>((resolve) => facilitator.listen(0, "127.0.0.1", resolve));
@@ -131,6 +146,25 @@ describe("the facilitator goes down", () => {
 
     up = { verify: true, settle: true };
     expect((await pay(url)).status).toBe(200);
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+  });
+
+  it("a settlement reported failed is FAILED only after the chain is read: it landed, so 200 and SETTLED", async () => {
+    up = { verify: true, settle: "misreported" };
+    const { organization, url } = await app.paylink("2.00");
+    const { account, pay } = await agent();
+    const response = await pay(url);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    const invoice = await db().invoice.findFirstOrThrow({
+      where: { organizationId: organization.id },
+      include: { x402Settlements: true },
+    });
+    expect(invoice.x402Settlements).toMatchObject([
+      { status: "SETTLED", transaction: body.transaction, errorReason: null },
+    ]);
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
   });

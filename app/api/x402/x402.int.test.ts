@@ -16,11 +16,13 @@ import { metrics } from "@/lib/metrics/metrics";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { advanceRefunds } from "@/lib/refunds/advance-refunds";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
+import { x402FacilitatorClient } from "@/lib/x402/facilitator-client";
 import { x402IndexRange } from "@/lib/x402/quote-x402-payment";
 import { readX402Quote, signX402Quote } from "@/lib/x402/x402-quote-token";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { sendX402Payment, serveX402App, type X402App, x402Agent } from "@/scripts/test-support/x402-app";
+import { devnetExactRequirements, signDevnetPayment } from "@/scripts/test-support/x402-buyer";
 
 let devnet: TestDevnet;
 let app: X402App;
@@ -420,7 +422,12 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
     const { pay } = await agent("0");
     const response = await pay(url);
     expect(response.status).toBe(402);
-    expect((await response.json()).error.code).toMatch(/insufficient/);
+    const { error } = await response.json();
+    expect(error.code).toMatch(/insufficient/);
+    // The facilitator's simulation failed with a library's dump: the agent gets our short text.
+    expect(error.message).toBe(`The payment is not valid (${error.code}).`);
+    const required = decodePaymentRequiredHeader(response.headers.get("PAYMENT-REQUIRED") as string);
+    expect(required.error).toBe(error.message);
     expect(await db().invoice.count({ where: { organizationId: organization.id } })).toBe(0);
   });
 
@@ -443,7 +450,63 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
   });
 });
 
+describe("what the facilitator will not do", () => {
+  it("refuses a Permit2 payload, even one that also carries an EIP-3009 authorization", async () => {
+    const { url, organization } = await paylink("1.00");
+    const { account, client } = await agent("5");
+    const { paymentRequired } = await quote(url);
+    const payment = await signed(client, paymentRequired);
+    const permit2 = {
+      ...payment,
+      payload: {
+        ...payment.payload,
+        permit2Authorization: { from: account.address, spender: account.address },
+      },
+    };
+    const response = await send(url, permit2 as PaymentPayload);
+    expect(response.status).toBe(402);
+    expect((await response.json()).error.code).toBe("unsupported_payment_method");
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("5", 6));
+    expect(await db().invoice.count({ where: { organizationId: organization.id } })).toBe(0);
+  });
+
+  it("settles only to a deposit address of ours awaiting that authorization (no gas relay)", async () => {
+    const { account } = await agent("5");
+    const stranger = (await agent("0")).account.address;
+    const requirements = devnetExactRequirements(devnet.usdc, "1.00", stranger);
+    const payment = await signDevnetPayment(account, requirements, {
+      url: "http://elsewhere.test/",
+      description: "not ours",
+      mimeType: "application/json",
+    });
+    const facilitator = x402FacilitatorClient() as NonNullable<ReturnType<typeof x402FacilitatorClient>>;
+    expect((await facilitator.verify(payment, requirements)).isValid).toBe(true);
+    expect(await facilitator.settle(payment, requirements)).toMatchObject({
+      success: false,
+      errorReason: "payee_not_accepted",
+    });
+    expect(await devnet.usdcBalance(stranger)).toBe(0n);
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("5", 6));
+  });
+});
+
 describe("exactly once", () => {
+  it("refuses a known authorization sent to another x402 URL with that URL's quote (409), moving nothing", async () => {
+    const first = await paylink("1.00");
+    const second = await paylink("1.00");
+    const { account, client } = await agent("5");
+    const payment = await signed(client, (await quote(first.url)).paymentRequired);
+    const paid = await send(first.url, payment);
+    expect(paid.status).toBe(200);
+    const other = (await quote(second.url)).paymentRequired.accepts[0];
+    const replay = await send(second.url, { ...payment, accepted: other });
+    expect(replay.status).toBe(409);
+    expect(replay.headers.get("PAYMENT-RESPONSE")).toBeNull();
+    expect((await replay.json()).error.code).toBe("authorization_used");
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("4", 6));
+    expect(await db().invoice.count({ where: { organizationId: second.organization.id } })).toBe(0);
+  });
+
   it("settles one transfer for three concurrent copies and a later replay, all answered alike", async () => {
     const { url, organization } = await paylink("2.00");
     const { account, client } = await agent("10");
