@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientLimitKey, resolveClientAddress } from "./client-address";
+import { clientLimitKey, isDirectLocalRequest, resolveClientAddress } from "./client-address";
 
 describe("resolveClientAddress", () => {
   it.each<[string, string | undefined, string | undefined, number, string]>([
@@ -30,5 +30,46 @@ describe("clientLimitKey", () => {
     ["unknown", "unknown"],
   ])("%s counts as %s", (address, key) => {
     expect(clientLimitKey(address)).toBe(key);
+  });
+});
+
+describe("isDirectLocalRequest", () => {
+  it.each<[string, string | undefined, Record<string, string>, number, boolean]>([
+    ["a browser on this machine", "127.0.0.1", { host: "127.0.0.1:3000" }, 0, true],
+    ["localhost by name", "::1", { host: "localhost:3000" }, 0, true],
+    ["IPv6 loopback in brackets", "::1", { host: "[::1]:3000" }, 0, true],
+    ["an IPv4-mapped loopback socket", "::ffff:127.0.0.1", { host: "localhost" }, 0, true],
+    ["another machine", "192.0.2.7", { host: "localhost:3000" }, 0, false],
+    ["no socket address", undefined, { host: "localhost" }, 0, false],
+    [
+      "a proxy's X-Forwarded-For",
+      "127.0.0.1",
+      { host: "localhost", "x-forwarded-for": "203.0.113.1" },
+      0,
+      false,
+    ],
+    ["a proxy's Forwarded", "127.0.0.1", { host: "localhost", forwarded: "for=203.0.113.1" }, 0, false],
+    ["a proxy's X-Real-IP", "127.0.0.1", { host: "localhost", "x-real-ip": "203.0.113.1" }, 0, false],
+    [
+      "a proxy's X-Forwarded-Host",
+      "127.0.0.1",
+      { host: "localhost", "x-forwarded-host": "a.example" },
+      0,
+      false,
+    ],
+    [
+      "a proxy's X-Forwarded-Proto",
+      "127.0.0.1",
+      { host: "localhost", "x-forwarded-proto": "https" },
+      0,
+      false,
+    ],
+    ["a proxy's Via", "127.0.0.1", { host: "localhost", via: "1.1 edge" }, 0, false],
+    ["a public Host passed on", "127.0.0.1", { host: "shop.example" }, 0, false],
+    ["a Host that only starts like localhost", "127.0.0.1", { host: "localhost.shop.example" }, 0, false],
+    ["no Host", "127.0.0.1", {}, 0, false],
+    ["trusted proxies configured", "127.0.0.1", { host: "localhost" }, 1, false],
+  ])("%s: %s", (_case, socket, headers, proxies, expected) => {
+    expect(isDirectLocalRequest(socket, headers, proxies)).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { isIPv4, isIPv6 } from "node:net";
 
 // App Router handlers never see the socket, and Next.js keeps a client's own X-Forwarded-For
@@ -28,13 +28,66 @@ export function resolveClientAddress(
   return isIPv4(unmapIPv4(entry)) || isIPv6(entry) ? unmapIPv4(entry) : "unknown";
 }
 
-/** Sets the client address header on a request our server received, before Next.js sees it. */
+/**
+ * Stamped beside the address: "1" when the request came straight from a program on this machine,
+ * with no sign of a proxy in between (see isDirectLocalRequest); "0" otherwise.
+ */
+export const directLocalHeader = "x-client-direct-local";
+
+// What proxies add (nginx, Caddy, Traefik, HAProxy, Apache, CDNs): a request carrying any of them
+// was relayed, whoever the socket's peer is.
+const forwardingHeaders = [
+  "x-forwarded-for",
+  "forwarded",
+  "x-real-ip",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "via",
+];
+
+/** The name in a Host header, without its port or IPv6 brackets. */
+function hostName(host: string | undefined): string {
+  const value = (host ?? "").trim().toLowerCase();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value);
+  return bracketed ? bracketed[1] : value.replace(/:\d+$/, "");
+}
+
+/**
+ * Whether a request reached our socket from this machine and not through a proxy: the peer is
+ * loopback, no proxy is configured (SERVICE_TRUSTED_PROXIES), no forwarding header is present and
+ * the Host names this machine. A same-host reverse proxy connects from loopback too; what it adds
+ * (forwarding headers, or the public Host it passes on) gives it away.
+ */
+export function isDirectLocalRequest(
+  socketAddress: string | undefined,
+  headers: IncomingHttpHeaders,
+  trustedProxies: number,
+): boolean {
+  if (trustedProxies > 0 || !isLoopbackAddress(unmapIPv4(socketAddress ?? ""))) return false;
+  if (forwardingHeaders.some((name) => headers[name] !== undefined)) return false;
+  const host = hostName(headers.host);
+  return host === "localhost" || isLoopbackAddress(host);
+}
+
+/** Sets the client address headers on a request our server received, before Next.js sees it. */
 export function stampClientAddress(request: IncomingMessage, trustedProxies: number) {
+  request.headers[directLocalHeader] = isDirectLocalRequest(
+    request.socket.remoteAddress,
+    request.headers,
+    trustedProxies,
+  )
+    ? "1"
+    : "0";
   request.headers[clientAddressHeader] = resolveClientAddress(
     request.socket.remoteAddress,
     request.headers["x-forwarded-for"],
     trustedProxies,
   );
+}
+
+/** Whether our server found the request came straight from this machine (false without the stamp). */
+export function isDirectLocal(headers: Headers): boolean {
+  return headers.get(directLocalHeader) === "1";
 }
 
 /**

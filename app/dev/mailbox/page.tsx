@@ -6,16 +6,19 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { listDevEmails } from "@/lib/auth/list-dev-emails";
 import { db } from "@/lib/db/client";
-import { clientAddress } from "@/lib/net/client-address";
+import { isDirectLocal } from "@/lib/net/client-address";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Development mailbox" };
 
 const linkPattern = /(https?:\/\/\S+)/g;
 
-/** Sign-in emails of a start without SMTP, for this machine only; absent (404) anywhere else. */
+/**
+ * Sign-in emails of a start without SMTP, for a browser on this machine only; absent (404)
+ * anywhere else, and through a proxy, even one on this machine.
+ */
 export default async function MailboxPage() {
-  const emails = await listDevEmails(db(), { clientAddress: clientAddress(await headers()) });
+  const emails = await listDevEmails(db(), { directLocal: isDirectLocal(await headers()) });
   if (!emails) notFound();
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
