@@ -84,8 +84,22 @@ export function authorize(actor: Actor, operation: OperationId): Decision {
         : "Only an owner of the organization can do this.",
     );
   }
+  if (requirement.decidersOnly && (actor.kind === "agent" || actor.kind === "oauth")) {
+    throw forbidden("deciders_only", "Only an owner signed in to the dashboard or the API key can see this.");
+  }
   if (requirement.routesMoney && (actor.kind === "agent" || actor.kind === "oauth")) return "propose";
   return "allow";
+}
+
+/** Whether `actor` may do `operation` (a read that shapes an answer rather than refuses it). */
+export function allows(actor: Actor, operation: OperationId): boolean {
+  try {
+    authorize(actor, operation);
+    return true;
+  } catch (error) {
+    if (error instanceof ServiceError) return false;
+    throw error;
+  }
 }
 
 /**

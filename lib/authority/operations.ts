@@ -16,6 +16,11 @@ export type Requirement = {
   sessionOnly?: true;
   /** The dashboard asks for a sign-in within the last 10 minutes first. */
   recentSignIn?: true;
+  /**
+   * Only who decides where money goes alone: an owner signed in, or the API key. Never an agent
+   * credential or an OAuth token, whatever their access (they only propose).
+   */
+  decidersOnly?: true;
 };
 
 type Doors = {
@@ -84,6 +89,20 @@ export const operations = {
     rest: ["GET /api/private/refunds", "GET /api/private/refunds/{id}"],
     mcp: ["service_refunds_list", "service_refunds_get"],
     cli: ["refunds:list", "refunds:get"],
+  },
+  // A refund's claim link (`claimUrl`) moves money to whoever types an address into it: the
+  // serializer shows it only to those who decide (lib/refunds/serialize-refund.ts). MCP tool
+  // results and webhook events never carry it, whoever the credential is.
+  "refunds.readClaimLinks": {
+    ...read,
+    ...owner,
+    decidersOnly: true,
+    rest: [
+      "GET /api/private/refunds#claimUrl",
+      "GET /api/private/refunds/{id}#claimUrl",
+      "POST /api/private/refunds#claimUrl",
+    ],
+    dashboard: ["RefundPage"],
   },
   // Refunds send money to addresses the merchant does not own. Agents and OAuth tokens are
   // allowed refunds to the payer within the daily cap; the rest they only propose

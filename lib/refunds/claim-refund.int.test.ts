@@ -8,6 +8,7 @@ import { claimRefund, claimRefundSchema } from "./claim-refund";
 import { claimLinkLifetimeMs, claimTokenFor, hashClaimToken } from "./claim-token";
 import { expireRefundClaims } from "./expire-refund-claims";
 import { getPublicRefundClaim } from "./get-public-refund-claim";
+import { openClaim } from "./insert-refund";
 
 const buyer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const now = new Date("2026-11-26T12:00:00Z");
@@ -137,6 +138,44 @@ describe("refund claim links", () => {
     // Same hash kept to prove the derived token is checked, not only the stored hash.
     await db().refund.update({ where: { id: refund.id }, data: { claimExpiresAt: later } });
     expect(await refusal(getPublicRefundClaim(db(), token, now))).toMatchObject({ status: 404 });
+  });
+
+  it("never let a link retired by a re-send win, even one checked just before the re-send", async () => {
+    const { refund, token, organizationId } = await claimableRefund();
+    let resent!: () => void;
+    const release = new Promise<void>((resolve) => {
+      resent = resolve;
+    });
+    // The re-send takes the row and moves the link (a new expiry, a new token) but has not
+    // committed: the claim reads the old link as current, then waits on the row.
+    const resend = db().$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT "id" FROM "Refund" WHERE "id" = ${refund.id} FOR UPDATE`;
+      await tx.refund.update({
+        where: { id: refund.id },
+        data: openClaim(refund.id, new Date(now.getTime() + 60_000)),
+      });
+      await release;
+    });
+    const claiming = claim(token, buyer).then(
+      () => "claimed",
+      (error: ServiceError) => error.code,
+    );
+    // Until the claim's statement waits on the re-send's lock.
+    for (let waited = 0; waited < 100; waited++) {
+      const [{ waiting }] = await db().$queryRaw<{ waiting: bigint }[]>`
+        SELECT count(*) AS "waiting" FROM pg_stat_activity
+        WHERE "wait_event_type" = 'Lock' AND "datname" = current_database()`;
+      if (waiting > 0n) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    resent();
+    await resend;
+    expect(await claiming).not.toBe("claimed");
+    expect(await db().refund.findFirstOrThrow({ where: { id: refund.id, organizationId } })).toMatchObject({
+      status: "PENDING_CLAIM",
+      toAddress: null,
+      claimedAt: null,
+    });
   });
 
   it("expire on access: the page shows it, the refund fails with refund.failed, and a claim is refused", async () => {

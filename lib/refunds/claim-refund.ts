@@ -2,6 +2,7 @@ import { getAddress, isAddress, zeroAddress } from "viem";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { gone, invalidRequest, notFound, type ServiceError } from "../errors";
+import { hashClaimToken } from "./claim-token";
 import { claimExpiredReason, expireRefundClaim } from "./expire-refund-claim";
 import { type ClaimableRefund, findRefundByClaimToken } from "./find-refund-by-claim-token";
 import { nextRefundStatus } from "./refund-state";
@@ -80,8 +81,15 @@ export async function claimRefund(
     );
   }
   const claimed = await database.$transaction(async (tx) => {
+    // Conditional on this link still being the refund's current one (its hash, and the expiry it
+    // derives from), in the same statement: a link retired by a re-send meanwhile never wins.
     const { count } = await tx.refund.updateMany({
-      where: { id: refund.id, status: refund.status, claimExpiresAt: { gt: now } },
+      where: {
+        id: refund.id,
+        status: refund.status,
+        claimTokenHash: hashClaimToken(input.token),
+        claimExpiresAt: { equals: refund.claimExpiresAt as Date, gt: now },
+      },
       data: { status: next, toAddress, claimedAt: now },
     });
     return count === 1 ? tx.refund.findUniqueOrThrow({ where: { id: refund.id } }) : null;

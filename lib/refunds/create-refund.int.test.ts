@@ -70,11 +70,9 @@ describe("agents' refunds: the daily cap and owner proposals", () => {
     for (const [name, fields] of cases) {
       const proposal = await post(agent.auth, { invoiceId: invoice.id, ...fields });
       expect(proposal.status, name).toBe(200);
-      expect(proposal.json.data, name).toMatchObject({
-        status: "requires_approval",
-        claimUrl: null,
-        txHash: null,
-      });
+      expect(proposal.json.data, name).toMatchObject({ status: "requires_approval", txHash: null });
+      // An agent credential never sees a claim link field, open or not.
+      expect(proposal.json.data, name).not.toHaveProperty("claimUrl");
     }
     const emails = await ownerInbox(owner.user.email);
     expect(emails).toHaveLength(3);
@@ -140,6 +138,7 @@ describe("agents' refunds: the daily cap and owner proposals", () => {
         request: { invoiceId: invoice.id, amount, destination },
         requestedBy,
         idempotency: null,
+        reader: null,
       });
     expect((await create("100", "payer")).refund?.status).toBe("PENDING");
     expect((await create("1", "payer")).refund?.status).toBe("REQUIRES_APPROVAL");
@@ -209,7 +208,7 @@ describe("an owner's decision, cancelling and re-sending", () => {
     });
     expect(refund).toMatchObject({ status: "PENDING_CLAIM", decidedByUserId: owner.userId });
     expect(refund.claimTokenHash).toMatch(/^[0-9a-f]{64}$/);
-    const { claimUrl } = serializeRefund(refund);
+    const { claimUrl } = serializeRefund(refund, { kind: "owner" });
     expect(claimUrl).toMatch(/\/refund\//);
     expect(
       await db().devEmail.count({ where: { to: "buyer@example.com", text: { contains: claimUrl ?? "-" } } }),

@@ -5,14 +5,16 @@ import { consumeRateLimit } from "../rate-limit/rate-limit";
 import { announceRefundProposal } from "./announce-refund-proposal";
 import { insertRefund, type RefundRequest, type RefundRequester } from "./insert-refund";
 import { sendClaimLink } from "./send-claim-link";
-import { serializeRefund } from "./serialize-refund";
+import { type RefundReader, serializeRefund } from "./serialize-refund";
 
 /**
  * Creates a refund of one of the organization's invoices, once per Idempotency-Key: the key's
  * claim is inserted in the refund's transaction, so a concurrent request with the same key waits
  * for it and then replays the stored answer (a failed request stores nothing). After commit, a
  * claim link is emailed to the buyer and a proposal to every owner (an agent's beyond its cap, or
- * any credential's refund to an address it names).
+ * any credential's refund to an address it names). The answer is the refund as `reader` may
+ * see it; the stored one has no claim link (another credential may replay the key), so a replay
+ * to a reader who may see it gets the link added.
  */
 export async function createRefund(
   database: Db,
@@ -23,6 +25,8 @@ export async function createRefund(
     idempotency: IdempotencyClaim | null;
     /** Committed with the refund or not at all (an MCP confirmation token's use). */
     alongside?: AlongsideWork;
+    /** Who gets the answer (lib/refunds/serialize-refund.ts); absent: nobody who may see a claim link. */
+    reader?: RefundReader;
   },
   now = new Date(),
 ): Promise<{ status: number; body: unknown; replayed: boolean; refund: Refund | null }> {
@@ -44,16 +48,32 @@ export async function createRefund(
     if (claim) {
       await tx.idempotencyKey.update({
         where: { organizationId_key: { organizationId, key: claim.key } },
-        data: { responseStatus: 200, responseBody: JSON.stringify(serializeRefund(refund)) },
+        data: { responseStatus: 200, responseBody: JSON.stringify(serializeRefund(refund, null)) },
       });
     }
     return refund;
   });
   if (!created && claim) {
-    return { ...(await replayIdempotentResponse(database, claim)), replayed: true, refund: null };
+    const stored = await replayIdempotentResponse(database, claim);
+    return {
+      ...stored,
+      body: await withClaimLink(database, organizationId, stored.body, input.reader ?? null),
+      replayed: true,
+      refund: null,
+    };
   }
   const refund = created as Refund;
   await sendClaimLink(database, refund);
   await announceRefundProposal(database, refund);
-  return { status: 200, body: serializeRefund(refund), replayed: false, refund };
+  return { status: 200, body: serializeRefund(refund, input.reader ?? null), replayed: false, refund };
+}
+
+/** A stored refund answer with the refund's current claim link, when `reader` may see it. */
+async function withClaimLink(database: Db, organizationId: string, body: unknown, reader: RefundReader) {
+  const stored = body as { id?: unknown };
+  if (typeof stored.id !== "string") return body;
+  const refund = await database.refund.findFirst({ where: { id: stored.id, organizationId } });
+  if (!refund) return body;
+  const { claimUrl } = serializeRefund(refund, reader);
+  return claimUrl === undefined ? body : { ...stored, claimUrl };
 }

@@ -29,7 +29,8 @@ export async function recordRefundEvent(tx: Tx, refund: Refund, type: RefundEven
     data: {
       ...serializeInvoiceEvent(invoice, invoice.checkoutSession),
       amountRefunded: formatDecimal(refunded._sum.amount ?? 0),
-      refund: serializeRefund(refund),
+      // Events reach every endpoint, whoever created it: never a claim link.
+      refund: serializeRefund(refund, null),
     },
   });
 }

@@ -85,6 +85,7 @@ async function refundOnChain(organizationId: string, invoiceId: string, amount: 
     // An owner in the dashboard: an API key's named address would wait for one.
     requestedBy: { kind: "user", name: "owner@example.com", decision: "allow" },
     idempotency: null,
+    reader: null,
   });
   if (!refund) throw new Error("no refund");
   return db().$transaction(async (tx) => {

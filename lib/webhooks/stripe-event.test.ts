@@ -76,7 +76,6 @@ const refunded = (
     status,
     destination: "payer",
     toAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
-    claimUrl: null,
     txHash: fields.txHash ?? null,
     reason: "Damaged in transit",
     failureReason: status === "failed" ? "the transfer reverted" : null,

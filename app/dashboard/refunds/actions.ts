@@ -26,6 +26,7 @@ export const createRefundAction = memberAction(
         decision: authorize(actorOfMember(member), "refunds.create"),
       },
       idempotency: null,
+      reader: actorOfMember(member),
     });
     // Without an idempotency key the answer is always the new refund's object.
     return body as RefundObject;
@@ -36,19 +37,21 @@ export const createRefundAction = memberAction(
 export const confirmRefundAction = memberAction("refunds.decide", refundIdSchema, async (member, { id }) =>
   serializeRefund(
     await decideRefund(db(), member.organization.id, { id, userId: member.user.id, decision: "confirm" }),
+    actorOfMember(member),
   ),
 );
 
 export const rejectRefundAction = memberAction("refunds.decide", refundIdSchema, async (member, { id }) =>
   serializeRefund(
     await decideRefund(db(), member.organization.id, { id, userId: member.user.id, decision: "reject" }),
+    actorOfMember(member),
   ),
 );
 
 export const cancelRefundAction = memberAction("refunds.manage", refundIdSchema, async (member, { id }) =>
-  serializeRefund(await cancelRefund(db(), member.organization.id, id)),
+  serializeRefund(await cancelRefund(db(), member.organization.id, id), actorOfMember(member)),
 );
 
 export const resendClaimLinkAction = memberAction("refunds.manage", refundIdSchema, async (member, { id }) =>
-  serializeRefund(await resendClaimLink(db(), member.organization.id, id)),
+  serializeRefund(await resendClaimLink(db(), member.organization.id, id), actorOfMember(member)),
 );

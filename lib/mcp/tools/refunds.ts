@@ -48,6 +48,8 @@ export const refundTools: ToolHandlers<"service_refunds_"> = {
       requestedBy: refundRequester(caller),
       idempotency: null,
       alongside: gate.use,
+      // A tool's result reaches the model and its app: never a claim link, whoever the credential is.
+      reader: null,
     });
     return toolResult(
       body as Record<string, unknown>,
@@ -60,10 +62,14 @@ export const refundTools: ToolHandlers<"service_refunds_"> = {
   service_refunds_list: async ({ invoiceId, status, page, rows }, { db, caller }) => {
     const query = parseOrThrow(listRefundsQuery, { invoiceId, status, page, rows });
     const { refunds, total } = await listRefunds(db, caller.organizationId, query);
-    const result = listPage(refunds.map(serializeRefund), query, total);
+    const result = listPage(
+      refunds.map((refund) => serializeRefund(refund, null)),
+      query,
+      total,
+    );
     return toolResult(result, listNote(result));
   },
 
   service_refunds_get: async ({ id }, { db, caller }) =>
-    toolResult(serializeRefund(await getRefund(db, caller.organizationId, id))),
+    toolResult(serializeRefund(await getRefund(db, caller.organizationId, id), null)),
 };

@@ -153,4 +153,45 @@ describe("crypto-checkout mcp: service_refunds_create", () => {
       await client.close();
     }
   });
+
+  it("never hands a claim link to the model, though the kit's API key may read it", async () => {
+    const invoice = await paidInvoice();
+    const created = await kit([
+      "refunds:create",
+      "--invoice",
+      invoice.id,
+      "--amount",
+      "5",
+      "--destination",
+      "claim",
+      "--confirm",
+    ]);
+    // The command line is the merchant's own: with the API key it shows the link to pass on.
+    const token = String(created.json.claimUrl).split("/").pop() as string;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const client = new Client({ name: "kit-claim-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", tsx, cli, "mcp"],
+        env,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      for (const [name, args] of [
+        ["service_refunds_get", { id: created.json.id }],
+        ["service_refunds_list", { invoiceId: invoice.id }],
+      ] as const) {
+        const answer = await client.callTool({ name, arguments: args });
+        expect(JSON.stringify(answer)).toContain(created.json.id as string);
+        expect({ name, seesToken: JSON.stringify(answer).includes(token) }).toEqual({
+          name,
+          seesToken: false,
+        });
+      }
+    } finally {
+      await client.close();
+    }
+  });
 });

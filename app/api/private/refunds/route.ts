@@ -1,3 +1,4 @@
+import { actorOf } from "@/lib/authority/authorize";
 import { db } from "@/lib/db/client";
 import { anyJson, readJson } from "@/lib/http/read-json";
 import { readQuery } from "@/lib/http/read-query";
@@ -21,6 +22,7 @@ export const POST = apiKeyRoute("refunds.create", async ({ request, organization
     request: input,
     requestedBy: refundRequester(caller),
     idempotency: key ? { organizationId, key, requestHash: hashRequest(body) } : null,
+    reader: actorOf(caller),
   });
   return {
     status: result.status,
@@ -29,8 +31,15 @@ export const POST = apiKeyRoute("refunds.create", async ({ request, organization
   };
 });
 
-export const GET = apiKeyRoute("refunds.read", async ({ request, organizationId }) => {
+export const GET = apiKeyRoute("refunds.read", async ({ request, organizationId, caller }) => {
   const query = readQuery(request, listRefundsQuery);
   const { refunds, total } = await listRefunds(db(), organizationId, query);
-  return { body: listPage(refunds.map(serializeRefund), query, total) };
+  const reader = actorOf(caller);
+  return {
+    body: listPage(
+      refunds.map((refund) => serializeRefund(refund, reader)),
+      query,
+      total,
+    ),
+  };
 });

@@ -10,7 +10,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
-import { recentSignInMs, requireMember, signedInAt } from "@/lib/http/dashboard-session";
+import { actorOfMember, recentSignInMs, requireMember, signedInAt } from "@/lib/http/dashboard-session";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { getRefund } from "@/lib/refunds/get-refund";
 import { serializeRefund } from "@/lib/refunds/serialize-refund";
@@ -37,7 +37,8 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
   const member = await requireMember();
   const { id } = await params;
   const refund = await orNotFound(getRefund(db(), member.organization.id, id));
-  const { claimUrl } = serializeRefund(refund);
+  // A member sees that a claim link is open, never the link (it moves the money).
+  const { claimUrl } = serializeRefund(refund, actorOfMember(member));
   const isOwner = member.role === "OWNER";
   const signedIn = await signedInAt();
   // Deciding where money goes needs a fresh sign-in: an old or stolen session cannot do it.
@@ -84,6 +85,11 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
                       Open until {formatDateTime(refund.claimExpiresAt as Date)}
                       {refund.claimEmail ? `; emailed to ${refund.claimEmail}` : ""}.
                     </span>
+                  </span>
+                ) : refund.status === "PENDING_CLAIM" && refund.claimExpiresAt ? (
+                  <span key="claim" className="text-xs text-slate-600">
+                    Open until {formatDateTime(refund.claimExpiresAt)}. Only owners see the link: it pays
+                    whoever enters an address.
                   </span>
                 ) : null,
               ],

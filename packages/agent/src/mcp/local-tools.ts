@@ -79,6 +79,13 @@ const paging = (input: { page?: number; rows?: number }) => ({ page: input.page,
 
 const listResult = (page: Json) => toolResult(page, listNote(page as { page: number; hasMore: boolean }));
 
+/**
+ * A refund as a tool returns it: without its claim link, which pays whoever enters an address.
+ * The service omits it for agent credentials; with the API key the kit must drop it itself, as
+ * the remote server does, since a tool's result reaches the model and its app.
+ */
+const refundResult = ({ claimUrl: _claimUrl, ...refund }: Json) => refund;
+
 const handlers: { [N in ToolName]: Handler<N> } = {
   service_auth_status: async (_input, { kit }) => {
     const status = await api.authStatus(kit);
@@ -162,11 +169,13 @@ const handlers: { [N in ToolName]: Handler<N> } = {
     );
     if (refusal) return refusal;
     const { idempotencyKey: _key, ...created } = await api.createRefund(context.kit, refund);
-    return toolResult(created);
+    return toolResult(refundResult(created));
   },
-  service_refunds_list: async ({ invoiceId, status, ...rest }, { kit }) =>
-    listResult(await api.listRefunds(kit, { ...paging(rest), invoiceId, status })),
-  service_refunds_get: async ({ id }, { kit }) => toolResult(await api.getRefund(kit, id)),
+  service_refunds_list: async ({ invoiceId, status, ...rest }, { kit }) => {
+    const page = await api.listRefunds(kit, { ...paging(rest), invoiceId, status });
+    return listResult({ ...page, data: (page.data as Json[]).map(refundResult) });
+  },
+  service_refunds_get: async ({ id }, { kit }) => toolResult(refundResult(await api.getRefund(kit, id))),
   service_payments_status: async ({ checkoutSessionId }, { kit }) => {
     const session = await api.getCheckoutSession(kit, checkoutSessionId);
     const payment = (session.payment as Json | null | undefined) ?? null;

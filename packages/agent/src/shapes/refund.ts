@@ -25,10 +25,10 @@ export const refundObject = z
     }),
     destination: z.enum(["payer", "claim", "address"]),
     toAddress: z.string().nullable().meta({ description: "Null until the buyer claims a claim refund" }),
-    claimUrl: z
-      .string()
-      .nullable()
-      .meta({ description: "The buyer's claim page while the claim is open; null otherwise" }),
+    claimUrl: z.string().nullable().optional().meta({
+      description:
+        "The buyer's claim page while the claim is open, null otherwise. A bearer link that moves money: present only for the API key and an owner in the dashboard; omitted for agent credentials, OAuth tokens, members, MCP tools and webhook events",
+    }),
     txHash: z.string().nullable(),
     reason: z.string().nullable(),
     failureReason: z.string().nullable(),
