@@ -50,9 +50,28 @@ export const rateLimited = (retryAfterSeconds: number) =>
     "Retry-After": String(retryAfterSeconds),
   });
 
-/** Anything thrown as a ServiceError; unknown errors are logged and say nothing internal. */
+/** The SQLSTATE of a PostgreSQL error, thrown by pg itself or wrapped by Prisma's pg adapter. */
+function postgresCode(error: unknown): string | undefined {
+  const found = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { code?: unknown } } } };
+  const code = found?.meta?.driverAdapterError?.cause?.code ?? found?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/**
+ * Anything thrown as a ServiceError; unknown errors are logged and say nothing internal: the
+ * client sees our code and message, never a library's text, a stack or a path.
+ */
 export function toServiceError(error: unknown, requestId: string): ServiceError {
   if (error instanceof ServiceError) return error;
+  // Text PostgreSQL cannot store (NUL) is refused at the request's edge (lib/validation/storable-text.ts);
+  // one that slipped past is still the client's bad input, not our failure.
+  if (postgresCode(error) === "22021") {
+    log.warn({ requestId, err: error }, "unstorable text reached the database");
+    return invalidRequest(
+      "parameter_invalid",
+      "Text must not contain NUL characters or unpaired UTF-16 surrogates.",
+    );
+  }
   log.error({ requestId, err: error }, "unhandled error");
   return new ServiceError(
     500,

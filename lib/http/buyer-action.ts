@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { toServiceError } from "../errors";
 import { clientAddress, clientLimitKey } from "../net/client-address";
 import { consumeRateLimit } from "../rate-limit/rate-limit";
-import { validationError } from "../validation/validation-error";
+import { parseOrThrow } from "../validation/validation-error";
 import { formFields } from "./form-fields";
 
 // The caller kind of a hosted page's form (a buyer, signed out): the public budget per client
@@ -19,10 +19,7 @@ export function buyerAction<S extends z.ZodType, T>(schema: S, action: (input: z
   return async (_previous: BuyerActionResult<T> | null, form: FormData): Promise<BuyerActionResult<T>> => {
     try {
       await consumeRateLimit("publicIp", clientLimitKey(clientAddress(await headers())));
-      const input = formFields(form);
-      const parsed = schema.safeParse(input);
-      if (!parsed.success) throw validationError(parsed.error, input);
-      return { ok: true, data: await action(parsed.data) };
+      return { ok: true, data: await action(parseOrThrow(schema, formFields(form))) };
     } catch (error) {
       const known = toServiceError(error, randomUUID());
       return { ok: false, error: { code: known.code, message: known.message, param: known.param } };

@@ -13,7 +13,7 @@ import { db } from "../db/client";
 import { forbidden, toServiceError, unauthenticated } from "../errors";
 import type { MembershipRole } from "../generated/prisma/client";
 import { listMemberships } from "../organizations/list-memberships";
-import { validationError } from "../validation/validation-error";
+import { parseOrThrow } from "../validation/validation-error";
 import { formFields } from "./form-fields";
 
 // The dashboard's caller kind: a signed-in browser acting in one of its organizations. Pages
@@ -106,10 +106,7 @@ export function memberAction<S extends z.ZodType, T>(
       if (!member) throw unauthenticated("signed_out", "Your session has ended. Sign in again.");
       authorize(actorOfMember(member), operation);
       if (requirementOf(operation).recentSignIn) await assertRecentSignIn();
-      const input = formFields(form);
-      const parsed = schema.safeParse(input);
-      if (!parsed.success) throw validationError(parsed.error, input);
-      const data = await action(member, parsed.data);
+      const data = await action(member, parseOrThrow(schema, formFields(form)));
       // Every dashboard page reads fresh data after a change, wherever it was made.
       revalidatePath("/dashboard", "layout");
       return { ok: true, data, at };

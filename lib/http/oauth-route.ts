@@ -1,8 +1,9 @@
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
-import { invalidRequest, type ServiceError, toServiceError } from "../errors";
+import { invalidRequest, ServiceError, toServiceError } from "../errors";
 import { clientAddress, clientLimitKey } from "../net/client-address";
 import { consumeRateLimit } from "../rate-limit/rate-limit";
+import { assertStorableInput } from "../validation/storable-text";
 import { maxJsonBodyBytes } from "./read-json";
 import { type PublicContext, publicRoute, type Reply } from "./route";
 
@@ -82,6 +83,11 @@ export async function readOAuthParameters<S extends z.ZodType>(
     }
   } else {
     throw invalidRequestOAuth("Send the parameters as application/x-www-form-urlencoded.");
+  }
+  try {
+    assertStorableInput(parameters);
+  } catch (error) {
+    throw error instanceof ServiceError ? invalidRequestOAuth(error.message) : error;
   }
   const parsed = schema.safeParse(parameters);
   if (!parsed.success) {

@@ -14,6 +14,7 @@ import { routeTemplate } from "../metrics/route-template";
 import { clientAddress, clientLimitKey } from "../net/client-address";
 import { consumeRateLimit, limitFailedAuthentications } from "../rate-limit/rate-limit";
 import { annotateOrganization, inRequestSpan } from "../telemetry/spans";
+import { assertStorableInput } from "../validation/storable-text";
 import { errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { assertSameOrigin } from "./same-origin";
@@ -66,6 +67,10 @@ export function publicRoute<P = Record<string, never>>(
       let response: Response;
       try {
         apiVersion = resolveApiVersion(requestedVersion);
+        // Path ids and query parameters reach queries too: text PostgreSQL cannot store is a 400
+        // here, before any handler, whatever the handler reads.
+        assertStorableInput(params);
+        assertStorableInput(Object.fromEntries(request.nextUrl.searchParams));
         const pinApiVersion = (pinned: string | undefined) => {
           apiVersion = resolveApiVersion(requestedVersion, pinned);
         };

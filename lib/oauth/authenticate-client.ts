@@ -1,5 +1,6 @@
 import { digestsEqual, hashSecret } from "../crypto/tokens";
 import type { Db } from "../db/client";
+import { limitFailedAuthentications, limitFailures } from "../rate-limit/rate-limit";
 import { findClient } from "./find-client";
 import { oauthError } from "./oauth-error";
 
@@ -13,29 +14,54 @@ function fromBasic(header: string | null | undefined) {
   const decoded = Buffer.from(match[1], "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) return null;
-  return {
-    clientId: decodeURIComponent(decoded.slice(0, colon)),
-    clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
-  };
+  try {
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, colon)),
+      clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
+    };
+  } catch {
+    // Not percent-encoding (`%ff`): credentials nobody could have registered.
+    throw oauthError("invalid_client", "Client authentication failed.");
+  }
 }
 
 /**
  * The client calling the token or revocation endpoint: a public client by its id, a confidential
- * one by its id and secret in the way it registered. Anything else is `invalid_client`.
+ * one by its id and secret in the way it registered. Anything else is `invalid_client`. Failures
+ * are limited like failed sign-ins, per client address and per client id: guessing a secret
+ * ends in 429 with Retry-After.
  */
-export async function authenticateClient(
+export function authenticateClient(
   database: Db,
   body: BodyCredentials,
   authorizationHeader: string | null,
+  clientAddress: string,
 ) {
-  const basic = fromBasic(authorizationHeader);
-  const clientId = basic?.clientId ?? body.client_id;
-  const secret = basic?.clientSecret ?? body.client_secret;
-  if (!clientId) throw oauthError("invalid_client", "Send client_id.");
+  return limitFailedAuthentications(clientAddress, async () => {
+    const basic = fromBasic(authorizationHeader);
+    const clientId = basic?.clientId ?? body.client_id;
+    if (!clientId) throw oauthError("invalid_client", "Send client_id.");
+    return limitFailures("authFailure", `oauth-client:${clientId}`, 401, () =>
+      findAuthenticClient(
+        database,
+        clientId,
+        basic ? basic.clientSecret : body.client_secret,
+        basic !== null,
+      ),
+    );
+  });
+}
+
+async function findAuthenticClient(
+  database: Db,
+  clientId: string,
+  secret: string | undefined,
+  sentBasic: boolean,
+) {
   const client = await findClient(database, clientId).catch(() => null);
   if (!client) throw oauthError("invalid_client", "Unknown client.");
   if (client.tokenEndpointAuthMethod === "none") return client;
-  const method = basic ? "client_secret_basic" : "client_secret_post";
+  const method = sentBasic ? "client_secret_basic" : "client_secret_post";
   if (
     !secret ||
     !client.secretHash ||

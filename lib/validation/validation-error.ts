@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { invalidRequest, type ServiceError } from "../errors";
+import { assertStorableInput } from "./storable-text";
 
 /** The first problem zod found, as a 400 naming the parameter (dotted path) and what is wrong. */
 export function validationError(error: z.ZodError, input: unknown): ServiceError {
@@ -30,8 +31,12 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return value;
 }
 
-/** Parses with the schema or throws the 400 above. */
+/**
+ * Parses with the schema or throws the 400 above. Text no schema should have to think about (NUL,
+ * lone surrogates) and absurd nesting are refused first, whatever the schema accepts.
+ */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  assertStorableInput(value);
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, value);
   return result.data;

@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as authorizeSignedOut } from "@/app/oauth/authorize/signed-out/route";
+import { POST as register } from "@/app/oauth/register/route";
+import { POST as token } from "@/app/oauth/token/route";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db/client";
+import { toServiceError } from "@/lib/errors";
+import { clientAddressHeader } from "@/lib/net/client-address";
+import { appRoutes } from "@/scripts/test-support/app-routes";
+import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { serveApp, serveRoute } from "@/scripts/test-support/serve-route";
+
+// Text PostgreSQL cannot store (NUL, error 22021) and text that is not Unicode (a lone surrogate)
+// is a 400 naming the field on every surface, over real HTTP against the routes and a real
+// database: nothing reaches a query, nothing answers 500.
+
+type Servers = Record<
+  "app" | "register" | "token" | "signedOut",
+  { url: string; close: () => Promise<void> }
+>;
+let servers: Servers;
+let auth: { authorization: string };
+
+beforeAll(async () => {
+  const base = config().baseUrl;
+  servers = {
+    app: await serveApp(await appRoutes(), base),
+    register: await serveRoute({ POST: register as never }, base),
+    token: await serveRoute({ POST: token as never }, base),
+    signedOut: await serveRoute({ GET: authorizeSignedOut as never }, base),
+  };
+  ({ auth } = await createTestOrganization("Hostile Input Shop"));
+});
+
+afterAll(async () => {
+  for (const server of Object.values(servers)) await server.close();
+});
+
+const json = { "content-type": "application/json" };
+const session = { amount: "5.00", currency: "USD" };
+let address = 0;
+/** A client address of its own per request, so the public limits stay out of the way. */
+const fresh = () => ({ [clientAddressHeader]: `198.51.100.${++address}` });
+
+describe("NUL and lone surrogates are a 400 naming the field", () => {
+  const cases: [string, () => [string, RequestInit], number, Record<string, unknown>][] = [
+    [
+      "session description with NUL",
+      () => [
+        `${servers.app.url}/api/checkout-sessions`,
+        {
+          method: "POST",
+          headers: { ...auth, ...json },
+          body: JSON.stringify({ ...session, description: "a\u0000b" }),
+        },
+      ],
+      400,
+      { code: "parameter_invalid", param: "description" },
+    ],
+    [
+      "session merchantOrderId with a lone surrogate",
+      () => [
+        `${servers.app.url}/api/checkout-sessions`,
+        {
+          method: "POST",
+          headers: { ...auth, ...json },
+          body: JSON.stringify({ ...session, merchantOrderId: "x\ud800" }),
+        },
+      ],
+      400,
+      { code: "parameter_invalid", param: "merchantOrderId" },
+    ],
+    [
+      "metadata value with an escaped NUL",
+      () => [
+        `${servers.app.url}/api/checkout-sessions`,
+        {
+          method: "POST",
+          headers: { ...auth, ...json },
+          body: `{"amount":"5.00","currency":"USD","metadata":{"order":"\\u0000"}}`,
+        },
+      ],
+      400,
+      { code: "parameter_invalid", param: "metadata.order" },
+    ],
+    [
+      "metadata key with NUL",
+      () => [
+        `${servers.app.url}/api/checkout-sessions`,
+        {
+          method: "POST",
+          headers: { ...auth, ...json },
+          body: `{"amount":"5.00","currency":"USD","metadata":{"a\\u0000":"x"}}`,
+        },
+      ],
+      400,
+      { code: "parameter_invalid", param: "metadata.a\uFFFD" },
+    ],
+    [
+      "refund reason with a lone low surrogate",
+      () => [
+        `${servers.app.url}/api/private/refunds`,
+        { method: "POST", headers: { ...auth, ...json }, body: `{"invoiceId":"inv_x","reason":"\\udc00"}` },
+      ],
+      400,
+      { code: "parameter_invalid", param: "reason" },
+    ],
+    [
+      "refund id in the path",
+      () => [`${servers.app.url}/api/private/refunds/%00`, { headers: auth }],
+      400,
+      { code: "parameter_invalid", param: "id" },
+    ],
+    [
+      "list query parameter",
+      () => [`${servers.app.url}/api/private/refunds?page=%00`, { headers: auth }],
+      400,
+      { code: "parameter_invalid", param: "page" },
+    ],
+    [
+      "agent setup name, no credentials",
+      () => [
+        `${servers.app.url}/api/agent/setup/start`,
+        {
+          method: "POST",
+          headers: { ...fresh(), ...json },
+          body: JSON.stringify({ agentName: "bot\u0000" }),
+        },
+      ],
+      400,
+      { code: "parameter_invalid", param: "agentName" },
+    ],
+    [
+      "JSON nested past the limit",
+      () => [
+        `${servers.app.url}/api/checkout-sessions`,
+        { method: "POST", headers: { ...auth, ...json }, body: `${"[".repeat(10_000)}${"]".repeat(10_000)}` },
+      ],
+      400,
+      { code: "input_too_deep" },
+    ],
+  ];
+  it.each(cases)("%s", async (_name, build, status, error) => {
+    const [url, init] = build();
+    const response = await fetch(url, init);
+    expect(response.status).toBe(status);
+    expect((await response.json()).error).toMatchObject(error);
+  });
+
+  const oauthCases: [string, () => [string, RequestInit], number, Record<string, unknown>][] = [
+    [
+      "registration redirect_uris",
+      () => [
+        `${servers.register.url}/oauth/register`,
+        {
+          method: "POST",
+          headers: { ...fresh(), ...json },
+          body: JSON.stringify({
+            redirect_uris: ["http://127.0.0.1:1/cb\u0000"],
+            token_endpoint_auth_method: "none",
+          }),
+        },
+      ],
+      400,
+      { error: "invalid_client_metadata", error_description: expect.stringContaining("redirect_uris.0") },
+    ],
+    [
+      "token request client_id",
+      () => [
+        `${servers.token.url}/oauth/token`,
+        {
+          method: "POST",
+          headers: { ...fresh(), "content-type": "application/x-www-form-urlencoded" },
+          body: "grant_type=refresh_token&refresh_token=x&client_id=%00",
+        },
+      ],
+      400,
+      { error: "invalid_request", error_description: expect.stringContaining("client_id") },
+    ],
+    [
+      "Basic credentials that are not percent-encoding",
+      () => [
+        `${servers.token.url}/oauth/token`,
+        {
+          method: "POST",
+          headers: {
+            ...fresh(),
+            authorization: `Basic ${Buffer.from("%ff:%00").toString("base64")}`,
+            "content-type": "application/x-www-form-urlencoded",
+          },
+          body: "grant_type=refresh_token&refresh_token=x",
+        },
+      ],
+      401,
+      { error: "invalid_client" },
+    ],
+    [
+      "signed-out authorization request client_id",
+      () => [
+        `${servers.signedOut.url}/oauth/authorize/signed-out?client_id=%00&response_type=code`,
+        { headers: fresh() },
+      ],
+      400,
+      {
+        error: {
+          type: "invalid_request_error",
+          code: "parameter_invalid",
+          param: "client_id",
+          message: expect.any(String),
+        },
+      },
+    ],
+  ];
+  it.each(oauthCases)("OAuth: %s", async (_name, build, status, body) => {
+    const [url, init] = build();
+    const response = await fetch(url, init);
+    expect(response.status).toBe(status);
+    expect(await response.json()).toMatchObject(body);
+  });
+
+  it("maps PostgreSQL's own refusal of NUL (22021) to a 400, should one slip past", async () => {
+    const refusal = await db()
+      .organization.findFirst({ where: { id: "a\u0000b" } })
+      .catch((error: unknown) => error);
+    const known = toServiceError(refusal, "req_test");
+    expect({ status: known.status, code: known.code }).toEqual({ status: 400, code: "parameter_invalid" });
+    expect(known.message).not.toMatch(/prisma|byte sequence|UTF8/i);
+  });
+});
+
+describe("/oauth/token limits failed client authentication", () => {
+  const attempt = (clientAddress: string, clientId: string) =>
+    fetch(`${servers.token.url}/oauth/token`, {
+      method: "POST",
+      headers: { [clientAddressHeader]: clientAddress, "content-type": "application/x-www-form-urlencoded" },
+      body: `grant_type=refresh_token&refresh_token=x&client_id=${clientId}&client_secret=wrong`,
+    });
+
+  it("per client address: 429 with Retry-After well within 60 failures", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 60 && !statuses.includes(429); i++) {
+      statuses.push((await attempt("203.0.113.7", `ocl_guess${i}`)).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((status) => status === 401)).toBe(true);
+    const refused = await attempt("203.0.113.7", "ocl_other");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    expect((await refused.json()).error).toBe("temporarily_unavailable");
+  });
+
+  it("per client id, from many addresses", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 60 && !statuses.includes(429); i++) {
+      statuses.push((await attempt(`192.0.2.${i + 1}`, "ocl_targeted")).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.length).toBeLessThanOrEqual(31);
+  });
+});
