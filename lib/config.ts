@@ -222,7 +222,7 @@ export const configSchema = z
       (env.SERVICE_NETWORKS ?? []).every((network) => !network.devnet || isLocalUrl(network.rpcUrl)),
     {
       path: ["SERVICE_NETWORKS"],
-      // The test wallet pays from a well-known funded account: only ever on this machine's chain.
+      // The test wallet pays from a well-known devnet account: only ever on this machine's chain.
       error: "a devnet network must use a local RPC URL (localhost, 127.0.0.1 or ::1) in production",
     },
   )

@@ -22,9 +22,16 @@ import { hardhatChainId, type NetworkConfig } from "../lib/chains/networks";
 import type { Db } from "../lib/db/client";
 import { fundDevnetRefundWallet } from "../lib/refunds/fund-devnet-refund-wallet";
 import { forgetDevnetChain } from "../lib/sweeps/forget-devnet-chain";
+import { restoreDevnetDeposits } from "../lib/sweeps/restore-devnet-deposits";
 import { sweeperKeysFromMnemonic } from "../lib/sweeps/sweeper-keys";
 
-export type DevnetSetup = { devnet: Devnet; network: NetworkConfig; env: Record<string, string> };
+export type DevnetSetup = {
+  devnet: Devnet;
+  network: NetworkConfig;
+  env: Record<string, string>;
+  /** Whether the database was on an earlier devnet (a restart), and the deposit addresses put back. */
+  restarted: { restoredDeposits: number } | null;
+};
 
 /** The test USDC the devnet's test buyer (`devnetBuyer`) holds after every start. */
 export const devnetBuyerUsdc = "10000";
@@ -49,9 +56,11 @@ export async function setUpDevnet(options: {
   const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
   const network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2, priceFeeds });
   // The devnet starts from block 0 every time: forget how far the previous one was scanned, and
-  // the nonces and sweeps of the previous chain.
-  await options.database.chainCursor.deleteMany({ where: { network: "devnet" } });
+  // the nonces and sweeps of the previous chain; then put back what the ledger says its deposit
+  // addresses still hold, so the ledger and the new chain agree.
+  const scanned = await options.database.chainCursor.deleteMany({ where: { network: "devnet" } });
   await forgetDevnetChain(options.database);
+  const restoredDeposits = await restoreDevnetDeposits(options.database, network, devnet.client);
   const mnemonic = process.env.SERVICE_HD_MNEMONIC || (await localMnemonic(options.dataDir));
   // The in-process sweeper's gas wallet, funded so token sweeps work from the first payment.
   const funder = createWalletClient({
@@ -87,5 +96,6 @@ export async function setUpDevnet(options: {
     devnet,
     network,
     env: { SERVICE_NETWORKS: JSON.stringify([network]), SERVICE_HD_MNEMONIC: mnemonic },
+    restarted: scanned.count > 0 || restoredDeposits > 0 ? { restoredDeposits } : null,
   };
 }

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { devnetBuyer, devnetBuyerKey } from "../lib/chains/devnet-account";
+import { devnetBuyer, devnetBuyerKey, devnetTestWallet } from "../lib/chains/devnet-account";
 import { closeDb, createDb, type Db } from "../lib/db/client";
 import type { EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { applyMigrations } from "../lib/db/schema-engine";
@@ -15,6 +15,7 @@ import { buildIfNeeded } from "./build-if-needed";
 import { configOrExit } from "./config-or-exit";
 import { startRecordedEmbeddedPostgres } from "./database";
 import { type DevnetSetup, devnetBuyerUsdc, setUpDevnet } from "./devnet-setup";
+import { recordRunningApp } from "./running-app";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -24,6 +25,7 @@ const settings = configOrExit();
 let embedded: EmbeddedPostgres | undefined;
 let chain: DevnetSetup | undefined;
 let server: ChildProcess | undefined;
+let forgetRunningApp: (() => Promise<void>) | undefined;
 
 let shuttingDown: Promise<never> | undefined;
 
@@ -50,6 +52,7 @@ async function stopServer(signal: NodeJS.Signals): Promise<number | undefined> {
  */
 function shutdown({ code, signal = "SIGTERM" }: { code?: number; signal?: NodeJS.Signals }) {
   shuttingDown ??= (async () => {
+    await forgetRunningApp?.().catch(() => {});
     const serverCode = await stopServer(signal);
     await chain?.devnet.stop().catch(() => {});
     await embedded?.stop().catch(() => {});
@@ -134,7 +137,16 @@ function banner(demo: DemoCredentials | null) {
       `  devnet:   ${chain.devnet.rpcUrl} (chain ${chain.network.chainId}), ETH and test USDC ${chain.network.tokens[0].address}`,
       // Hardhat's public development key, so an agent can pay with x402 here at once.
       `  buyer:    ${devnetBuyer.address} holds ${devnetBuyerUsdc} test USDC; key ${devnetBuyerKey} (Hardhat's, public, devnet only)`,
+      `  test pay: the pay page's button and \`npm run devnet:pay -- <invoice id>\` pay from ${devnetTestWallet.address}; a refund to "payer" returns there`,
     );
+    if (chain.restarted) {
+      // Hardhat's node keeps no state between starts: say what became of the last run's chain.
+      const { restoredDeposits } = chain.restarted;
+      lines.push(
+        "            the devnet is a new chain from block 0: earlier transactions are not on it;",
+        `            the ledger's unswept funds were put back (${restoredDeposits} deposit address${restoredDeposits === 1 ? "" : "es"}), sweeps and refunds in flight failed (ask again)`,
+      );
+    }
   }
   lines.push(`  sign in:  ${baseUrl}/login${demo ? ` as ${demo.ownerEmail}` : ""}`);
   if (settings.email.devMailbox) {
@@ -215,7 +227,9 @@ async function main() {
     },
   );
   server.on("exit", (code) => void shutdown({ code: code ?? 1 }));
-  await waitForHealth(`http://${reachableHost(settings.host)}:${settings.port}`, 120_000);
+  const localUrl = `http://${reachableHost(settings.host)}:${settings.port}`;
+  await waitForHealth(localUrl, 120_000);
+  forgetRunningApp = await recordRunningApp(localUrl);
   banner(demo);
 }
 

@@ -20,7 +20,7 @@ export type PanelIntl = { locale: string; timeZone: string; messages: AbstractIn
 type PaymentPanelProps = {
   paymentId: string;
   initial: PublicPayment | null;
-  /** Networks whose test wallet (the devnet's funded account) the page offers. */
+  /** Networks whose test wallet (a devnet account of its own) the page offers. */
   testWalletNetworks: string[];
   successUrl: string | null;
   merchantName: string;

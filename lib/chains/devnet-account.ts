@@ -15,3 +15,14 @@ export const devnetFunder = privateKeyToAccount(
  */
 export const devnetBuyerKey = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;
 export const devnetBuyer = privateKeyToAccount(devnetBuyerKey);
+
+/**
+ * The test wallet's account (the pay page's "Pay with test wallet", `npm run devnet:pay`): the key
+ * at m/44'/60'/9'/0/0 of Hardhat's test mnemonic, a path no deposit, gas, refund or facilitator
+ * wallet uses, so even a devnet whose deposit addresses come from that mnemonic (the tests') never
+ * pays an invoice from its own deposit address. The node sends for it by impersonation and the
+ * wallet is topped up as it pays (lib/payments/pay-invoice-on-devnet.ts); public knowledge.
+ */
+export const devnetTestWallet = privateKeyToAccount(
+  "0x173ad258f230661a939a0600e52e87674d8813f5d9ed41d98d0278de200aeeb7",
+);

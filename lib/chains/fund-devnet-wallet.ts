@@ -4,20 +4,16 @@ import {
   type Hex,
   http,
   type PublicClient,
-  parseAbi,
   parseEther,
   parseUnits,
 } from "viem";
 import { log } from "../log";
 import { devnetFunder } from "./devnet-account";
+import { mintTestToken } from "./mint-test-token";
 import type { NetworkConfig } from "./networks";
 
 /** What an empty devnet wallet is given: coin for fees and, when set, that much of each test token. */
 export type DevnetWalletFunds = { coin: string; token?: string };
-
-// The test token lets anyone mint (lib/payments/pay-invoice-on-devnet.ts); a literal ABI, so the
-// signer never loads the Solidity compiler.
-const testTokenAbi = parseAbi(["function mint(address to, uint256 amount)"]);
 
 /**
  * On a network flagged `devnet` only: gives a wallet that holds no coin the devnet's test funds
@@ -41,13 +37,12 @@ export async function fundDevnetWallet(
     for (const token of network.tokens)
       if (token.address)
         hashes.push(
-          await funder.writeContract({
-            address: token.address as Address,
-            abi: testTokenAbi,
-            functionName: "mint",
-            args: [address, parseUnits(funds.token, token.decimals)],
-            chain: null,
-          }),
+          await mintTestToken(
+            network.rpcUrl,
+            token.address as Address,
+            address,
+            parseUnits(funds.token, token.decimals),
+          ),
         );
   for (const hash of hashes) await client.waitForTransactionReceipt({ hash });
   const coin = await funder.sendTransaction({ to: address, value: parseEther(funds.coin), chain: null });

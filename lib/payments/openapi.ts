@@ -42,7 +42,7 @@ export const paymentOperations: OperationSpec[] = [
     operationId: "payOnDevnet",
     summary: "Local devnet only: the test wallet pays the invoice (the remaining amount by default)",
     description:
-      "Sends the invoice's token from the devnet's funded account and answers once the transfer is mined; " +
+      "Sends the invoice's token from the test wallet's own account (a transfer, so a refund to `payer` returns to it) and answers once the transfer is mined; " +
       "the watcher then records it like any payment. Invoices on any other network answer 404.",
     tags: ["Hosted checkout"],
     auth: ["none"],

@@ -1,5 +1,15 @@
-import { createPublicClient, createWalletClient, type Hex, http, parseAbi, parseUnits } from "viem";
-import { devnetFunder } from "../chains/devnet-account";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  type Hex,
+  http,
+  parseEther,
+  parseUnits,
+} from "viem";
+import { devnetTestWallet } from "../chains/devnet-account";
+import { mintTestToken } from "../chains/mint-test-token";
 import { findToken } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
@@ -8,14 +18,12 @@ import { hasIdPrefix } from "../ids";
 import { Money } from "../money/decimal";
 import type { DevnetPayInput } from "./payment-schemas";
 
-// The test token lets anyone mint: minting to the deposit address is a transfer to it. A literal
-// ABI, so the app never loads the Solidity compiler.
-const testTokenAbi = parseAbi(["function mint(address to, uint256 amount)"]);
-
 /**
- * The devnet's test wallet: pays an invoice from Hardhat's funded account (the remaining amount
- * unless an amount is given) and returns once the transfer is mined. Only invoices on a network
- * flagged `devnet` can be paid so; any other is unknown here, so real invoices cannot be probed.
+ * The devnet's test wallet: pays an invoice from its own account (`devnetTestWallet`) with a real
+ * transfer, the remaining amount unless an amount is given, and returns once it is mined. The
+ * transfer comes from that address, as a buyer's wallet's would, so a refund to the payer goes
+ * back to it. Only invoices on a network flagged `devnet` can be paid so; any
+ * other is unknown here, so real invoices cannot be probed.
  */
 export async function payInvoiceOnDevnet(database: Db, invoiceId: string, input: DevnetPayInput) {
   const invoice = hasIdPrefix("invoice", invoiceId)
@@ -42,20 +50,56 @@ export async function payInvoiceOnDevnet(database: Db, invoiceId: string, input:
     );
   const units = parseUnits(amount.toFixed(), token.decimals);
 
-  // Hardhat's node holds the funder's key and assigns nonces itself, so concurrent payments
-  // (several buyers, a benchmark) cannot collide as locally signed ones would.
-  const wallet = createWalletClient({ account: devnetFunder.address, transport: http(network.rpcUrl) });
-  const to = invoice.depositAddress as Hex;
-  const txHash = token.address
-    ? await wallet.writeContract({
-        address: token.address as Hex,
-        abi: testTokenAbi,
-        functionName: "mint",
-        args: [to, units],
-        chain: null,
-      })
-    : await wallet.sendTransaction({ to, value: units, chain: null });
+  // Hardhat's node sends for the impersonated account and assigns its nonces itself, so
+  // concurrent payments (several buyers, a benchmark) cannot collide as locally signed ones would.
   const client = createPublicClient({ transport: http(network.rpcUrl), pollingInterval: 100 });
+  await client.request({
+    method: "hardhat_impersonateAccount" as never,
+    params: [devnetTestWallet.address] as never,
+  });
+  const buyer = createWalletClient({ account: devnetTestWallet.address, transport: http(network.rpcUrl) });
+  const to = invoice.depositAddress as Hex;
+  let txHash: Hex;
+  if (token.address) {
+    await topUpCoin(client, 0n);
+    await topUpToken(network.rpcUrl, client, token.address as Address, units);
+    txHash = await buyer.writeContract({
+      address: token.address as Address,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [to, units],
+      chain: null,
+    });
+  } else {
+    await topUpCoin(client, units);
+    txHash = await buyer.sendTransaction({ to, value: units, chain: null });
+  }
   await client.waitForTransactionReceipt({ hash: txHash });
   return { invoice, token, amount: amount.toFixed(token.decimals), txHash };
+}
+
+type Client = ReturnType<typeof createPublicClient>;
+
+/** Mints the test wallet what it lacks of a test token to send `units`, so it never runs dry. */
+async function topUpToken(rpcUrl: string, client: Client, token: Address, units: bigint) {
+  const held = await client.readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [devnetTestWallet.address],
+  });
+  if (held >= units) return;
+  const hash = await mintTestToken(rpcUrl, token, devnetTestWallet.address, units - held);
+  await client.waitForTransactionReceipt({ hash });
+}
+
+/** Gives the test wallet coin enough to send `units` and pay the fee, when it holds less. */
+async function topUpCoin(client: Client, units: bigint) {
+  const held = await client.getBalance({ address: devnetTestWallet.address });
+  const needed = units + parseEther("1");
+  if (held >= needed) return;
+  await client.request({
+    method: "hardhat_setBalance" as never,
+    params: [devnetTestWallet.address, `0x${needed.toString(16)}`] as never,
+  });
 }

@@ -6,7 +6,7 @@ import { log } from "../log";
 import { fromBaseUnits, Money } from "../money/decimal";
 import { clientFor } from "../payments/watch-networks";
 
-type LedgerRow = {
+export type LedgerRow = {
   invoiceId: string;
   organizationId: string;
   token: string;
@@ -28,6 +28,27 @@ export type BalanceDifference = {
 };
 
 /**
+ * What the ledger says each deposit address of the network's paid invoices holds: payments
+ * counted (confirming or confirmed) and confirmed sweeps, with the part of their fee budgets the
+ * chain did not charge. Addresses with a sweep in flight are left out.
+ */
+export function depositLedger(database: Db, network: string) {
+  return database.$queryRaw<LedgerRow[]>`
+    SELECT i."id" AS "invoiceId", i."organizationId", i."token", i."depositAddress",
+           COALESCE((SELECT SUM(p."amount") FROM "Payment" p
+                     WHERE p."invoiceId" = i."id" AND p."status" <> 'REORGED'), 0)::text AS "received",
+           COALESCE((SELECT SUM(s."amount") FROM "Sweep" s
+                     WHERE s."invoiceId" = i."id" AND s."status" = 'CONFIRMED'), 0)::text AS "swept",
+           COALESCE((SELECT SUM(s."amount" - COALESCE(s."amountSent", s."amount")) FROM "Sweep" s
+                     WHERE s."invoiceId" = i."id" AND s."status" = 'CONFIRMED'), 0)::text AS "feeBudget"
+    FROM "Invoice" i
+    WHERE i."network" = ${network}
+      AND EXISTS (SELECT 1 FROM "Payment" p WHERE p."invoiceId" = i."id")
+      AND NOT EXISTS (SELECT 1 FROM "Sweep" s WHERE s."invoiceId" = i."id"
+                      AND s."status" IN ('PENDING', 'FUNDING', 'SUBMITTED'))`;
+}
+
+/**
  * Compares each deposit address's on-chain balance in its invoice's token with the ledger:
  * payments counted (confirming or confirmed) less confirmed sweeps. Addresses with a sweep in
  * flight are left for the next run. A native sweep leaves the part of its fee budget the chain did
@@ -39,19 +60,7 @@ export async function reconcileDepositBalances(
   network: NetworkConfig,
   client: PublicClient,
 ): Promise<BalanceDifference[]> {
-  const rows = await database.$queryRaw<LedgerRow[]>`
-    SELECT i."id" AS "invoiceId", i."organizationId", i."token", i."depositAddress",
-           COALESCE((SELECT SUM(p."amount") FROM "Payment" p
-                     WHERE p."invoiceId" = i."id" AND p."status" <> 'REORGED'), 0)::text AS "received",
-           COALESCE((SELECT SUM(s."amount") FROM "Sweep" s
-                     WHERE s."invoiceId" = i."id" AND s."status" = 'CONFIRMED'), 0)::text AS "swept",
-           COALESCE((SELECT SUM(s."amount" - COALESCE(s."amountSent", s."amount")) FROM "Sweep" s
-                     WHERE s."invoiceId" = i."id" AND s."status" = 'CONFIRMED'), 0)::text AS "feeBudget"
-    FROM "Invoice" i
-    WHERE i."network" = ${network.id}
-      AND EXISTS (SELECT 1 FROM "Payment" p WHERE p."invoiceId" = i."id")
-      AND NOT EXISTS (SELECT 1 FROM "Sweep" s WHERE s."invoiceId" = i."id"
-                      AND s."status" IN ('PENDING', 'FUNDING', 'SUBMITTED'))`;
+  const rows = await depositLedger(database, network.id);
   const differences: BalanceDifference[] = [];
   for (const row of rows) {
     const token = findToken(network, row.token);

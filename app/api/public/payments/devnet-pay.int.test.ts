@@ -1,13 +1,17 @@
-import { getAddress, type Hex } from "viem";
+import { formatUnits, getAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as retrieveSession } from "@/app/api/checkout-sessions/[id]/route";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
+import { POST as createRefund } from "@/app/api/private/refunds/route";
+import { devnetTestWallet } from "@/lib/chains/devnet-account";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { scanNetwork } from "@/lib/payments/scan-network";
+import { advanceRefunds } from "@/lib/refunds/advance-refunds";
+import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { POST as devnetPay } from "./[id]/devnet-pay/route";
 import { GET } from "./[id]/route";
 import { POST as start } from "./route";
@@ -45,7 +49,7 @@ const watch = () =>
 const view = async (id: string) => (await callRoute(GET, "/x", { params: { id } })).json;
 
 describe("POST /api/public/payments/{id}/devnet-pay", () => {
-  it("pays the remaining USDC from the funded account; the watcher records it", async () => {
+  it("pays the remaining USDC from the test wallet's account; the watcher records it", async () => {
     const { payment } = await invoice();
     const response = await pay(payment.id);
     expect(response.status).toBe(200);
@@ -65,6 +69,9 @@ describe("POST /api/public/payments/{id}/devnet-pay", () => {
       remaining: "0.000000",
       payments: [{ txHash: response.json.txHash, amount: "30.000000" }],
     });
+    // A transfer from the test wallet's address, not a mint: the payer is known.
+    const stored = await db().payment.findFirstOrThrow({ where: { invoiceId: payment.id } });
+    expect(stored.fromAddress).toBe(devnetTestWallet.address);
     const again = await pay(payment.id);
     expect(again.status).toBe(409);
     expect(again.json.error.code).toBe("nothing_to_pay");
@@ -79,7 +86,11 @@ describe("POST /api/public/payments/{id}/devnet-pay", () => {
     expect(transaction.value).toBe(10n ** 16n);
     await watch();
     const stored = await db().payment.findFirstOrThrow({ where: { invoiceId: payment.id } });
-    expect(stored).toMatchObject({ logIndex: -1, txHash: response.json.txHash });
+    expect(stored).toMatchObject({
+      logIndex: -1,
+      txHash: response.json.txHash,
+      fromAddress: devnetTestWallet.address,
+    });
     expect((await view(payment.id)).status).toBe("CONFIRMED");
   });
 
@@ -94,6 +105,47 @@ describe("POST /api/public/payments/{id}/devnet-pay", () => {
     });
     expect(retrieved.json.payment).toMatchObject({ amountPaid: "35.500000", overpaid: "5.500000" });
   });
+
+  it("mints the test wallet what it lacks first, so the payment is still its transfer", async () => {
+    const { payment } = await invoice();
+    const held = await devnet.usdcBalance(devnetTestWallet.address);
+    const response = await pay(payment.id, { amount: formatUnits(held + 5_000_000n, 6) });
+    expect(response.status).toBe(200);
+    expect(await devnet.usdcBalance(devnetTestWallet.address)).toBe(0n);
+    expect(await devnet.usdcBalance(payment.depositAddress)).toBe(held + 5_000_000n);
+  });
+
+  it.each(["USDC", "ETH"])(
+    "an invoice it paid in %s is refunded to the test wallet on chain (destination payer)",
+    async (token) => {
+      const { payment, auth } = await invoice(token);
+      await pay(payment.id);
+      await devnet.mine(1);
+      await watch();
+      const refunded = await callRoute(createRefund, "/api/private/refunds", {
+        headers: { ...auth, "idempotency-key": `devnet-pay-refund-${token}-${Date.now()}` },
+        body: { invoiceId: payment.id, amount: token === "USDC" ? "12.5" : "0.004", destination: "payer" },
+      });
+      expect(refunded.status).toBe(200);
+      expect(refunded.json.data.toAddress).toBe(devnetTestWallet.address);
+      const before =
+        token === "USDC"
+          ? await devnet.usdcBalance(devnetTestWallet.address)
+          : await devnet.client.getBalance({ address: devnetTestWallet.address });
+      const keys = sweeperKeysFromMnemonic(hardhatMnemonic);
+      const network = config().networks[0];
+      await advanceRefunds(db(), network, devnet.client, { keys });
+      await devnet.mine(2);
+      await advanceRefunds(db(), network, devnet.client, { keys });
+      const row = await db().refund.findUniqueOrThrow({ where: { id: refunded.json.data.id } });
+      expect(row.status).toBe("SUCCEEDED");
+      const after =
+        token === "USDC"
+          ? await devnet.usdcBalance(devnetTestWallet.address)
+          : await devnet.client.getBalance({ address: devnetTestWallet.address });
+      expect(after - before).toBe(token === "USDC" ? 12_500_000n : 4n * 10n ** 15n);
+    },
+  );
 
   it.each<[string, Record<string, unknown>, string]>([
     ["a number", { amount: 5 }, "parameter_invalid"],
