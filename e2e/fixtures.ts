@@ -127,6 +127,30 @@ export async function createSession(
   return (await response.json()) as { id: string; url: string };
 }
 
+/** A 40 USD session (customer email known) paid in full from the devnet's test wallet. */
+export async function paidTestInvoice(request: APIRequestContext, merchant: Merchant) {
+  const created = await request.post("/api/checkout-sessions", {
+    headers: { authorization: `Bearer ${merchant.apiKey}`, "idempotency-key": `refund-${Date.now()}` },
+    data: { amount: "40.00", currency: "USD", customerEmail: "jane@example.com" },
+  });
+  expect(created.status()).toBe(200);
+  const session = (await created.json()) as { id: string };
+  const started = await request.post("/api/public/payments", {
+    data: { checkoutSessionId: session.id, network: "devnet", token: "USDC" },
+  });
+  expect(started.status()).toBe(201);
+  const invoice = (await started.json()) as { id: string };
+  expect((await request.post(`/api/public/payments/${invoice.id}/devnet-pay`, { data: {} })).status()).toBe(
+    200,
+  );
+  await expect
+    .poll(async () => (await (await request.get(`/api/public/payments/${invoice.id}`)).json()).status, {
+      timeout: 90_000,
+    })
+    .toBe("CONFIRMED");
+  return invoice.id;
+}
+
 export const test = base.extend<
   { merchant: Merchant; dashboard: Page; cspViolations: string[] },
   { appDatabase: Db }

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { createPublicClient, erc20Abi, type Hex, http, parseEventLogs } from "viem";
 import { hardhat } from "viem/chains";
-import { appEnv, appSql, expect, type Merchant, test } from "./fixtures";
+import { appEnv, appSql, expect, type Merchant, paidTestInvoice, test } from "./fixtures";
 
 // Refunds as people meet them: an owner refunds a paid invoice through a claim link from the
 // invoice page, the buyer opens the link in a browser of their own and types an address twice,
@@ -12,30 +12,6 @@ import { appEnv, appSql, expect, type Merchant, test } from "./fixtures";
 const wcag = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const buyerAddress = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const rpcUrl = () => `http://127.0.0.1:${appEnv().SERVICE_DEVNET_PORT}`;
-
-/** A 40 USD session (customer email known) paid in full from the devnet's test wallet. */
-async function paidInvoice(request: APIRequestContext, merchant: Merchant) {
-  const created = await request.post("/api/checkout-sessions", {
-    headers: { authorization: `Bearer ${merchant.apiKey}`, "idempotency-key": `refund-${Date.now()}` },
-    data: { amount: "40.00", currency: "USD", customerEmail: "jane@example.com" },
-  });
-  expect(created.status()).toBe(200);
-  const session = (await created.json()) as { id: string };
-  const started = await request.post("/api/public/payments", {
-    data: { checkoutSessionId: session.id, network: "devnet", token: "USDC" },
-  });
-  expect(started.status()).toBe(201);
-  const invoice = (await started.json()) as { id: string };
-  expect((await request.post(`/api/public/payments/${invoice.id}/devnet-pay`, { data: {} })).status()).toBe(
-    200,
-  );
-  await expect
-    .poll(async () => (await (await request.get(`/api/public/payments/${invoice.id}`)).json()).status, {
-      timeout: 90_000,
-    })
-    .toBe("CONFIRMED");
-  return invoice.id;
-}
 
 /** The owner refunds `amount` of the invoice through a claim link on its page; returns the refund's id and link. */
 async function claimRefundFromInvoicePage(page: Page, invoiceId: string, amount: string) {
@@ -71,7 +47,7 @@ test("a claim refund: created on the invoice page, claimed by the buyer with an 
 }) => {
   // Axe over many pages and widths: CPU-bound in the browser, 250 s seen under CI's full load.
   test.setTimeout(480_000);
-  const invoiceId = await paidInvoice(request, merchant);
+  const invoiceId = await paidTestInvoice(request, merchant);
   const { id, claimUrl } = await claimRefundFromInvoicePage(page, invoiceId, "16.5");
   await expect(page.getByTestId("refund-amount")).toHaveText("16.5 USDC");
   await expect(page.getByText("emailed to jane@example.com")).toBeVisible();
@@ -202,7 +178,7 @@ test("claim links: re-sent retires the old link, expired says so and fails the r
   request,
 }) => {
   test.setTimeout(240_000);
-  const invoiceId = await paidInvoice(request, merchant);
+  const invoiceId = await paidTestInvoice(request, merchant);
   const expiring = await claimRefundFromInvoicePage(page, invoiceId, "5");
   await page.getByRole("button", { name: "Re-send claim link" }).click();
   await page.getByRole("button", { name: "Yes, re-send" }).click();
@@ -243,7 +219,7 @@ test("axe (WCAG 2.1 AA): the claim page at 390 and 1280 px, the invoice page, Re
 }) => {
   // Axe over many pages and widths: CPU-bound in the browser, 250 s seen under CI's full load.
   test.setTimeout(480_000);
-  const invoiceId = await paidInvoice(request, merchant);
+  const invoiceId = await paidTestInvoice(request, merchant);
   const { id, claimUrl } = await claimRefundFromInvoicePage(page, invoiceId, "1");
   const found: string[] = [];
   // axe needs a page of a context made with browser.newContext().

@@ -2,6 +2,7 @@
 
 import { type ReactNode, useActionState } from "react";
 import type { ActionResult } from "@/lib/http/dashboard-session";
+import { ActionError } from "./action-error";
 import { type ButtonVariant, buttonStyles } from "./button-styles";
 
 export type FormAction<T> = (previous: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
@@ -35,11 +36,7 @@ export function ActionForm<T>({
         <button type="submit" className={buttonStyles[variant]} disabled={pending}>
           {pending ? pendingLabel : submitLabel}
         </button>
-        {state && !state.ok ? (
-          <p role="alert" className="text-sm text-red-700">
-            {state.error.message}
-          </p>
-        ) : null}
+        {state && !state.ok ? <ActionError error={state.error} className="text-sm text-red-700" /> : null}
         {state?.ok && success && typeof success !== "function" ? (
           <p role="status" className="text-sm text-emerald-700">
             {success}

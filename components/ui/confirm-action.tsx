@@ -1,6 +1,7 @@
 "use client";
 
 import { type ReactNode, useActionState, useEffect, useRef, useState } from "react";
+import { ActionError } from "./action-error";
 import type { FormAction } from "./action-form";
 import { type ButtonVariant, buttonStyles } from "./button-styles";
 
@@ -56,9 +57,7 @@ export function ConfirmAction<T>({
         Cancel
       </button>
       {state && !state.ok ? (
-        <p role="alert" className="w-full text-sm text-red-700">
-          {state.error.message}
-        </p>
+        <ActionError error={state.error} className="w-full text-sm text-red-700" />
       ) : null}
     </form>
   );

@@ -111,6 +111,7 @@ export const operations = {
     ...write,
     ...owner,
     routesMoney: true,
+    recentSignIn: true,
     rest: ["POST /api/private/refunds"],
     mcp: ["service_refunds_create"],
     cli: ["refunds:create"],
@@ -235,17 +236,23 @@ export const operations = {
     dashboard: ["sendTestEvent", "redeliverEvent"],
   },
   "apiKeys.read": { ...read, ...member, rest: ["GET /api/private/organization/api-key"] },
-  "apiKeys.manage": {
+  // A new key can do all an owner's server does: the dashboard asks for a recent sign-in first.
+  // Revoking one only takes power away, so it never waits for a sign-in.
+  "apiKeys.create": {
     ...write,
     ...owner,
     sessionOnly: true,
-    dashboard: ["createApiKey", "revokeApiKey"],
+    recentSignIn: true,
+    dashboard: ["createApiKey"],
   },
+  "apiKeys.manage": { ...write, ...owner, sessionOnly: true, dashboard: ["revokeApiKey"] },
+  // An invitation (an owner's above all) hands out decisions over where money goes.
+  "team.invite": { ...write, ...owner, sessionOnly: true, recentSignIn: true, dashboard: ["inviteMember"] },
   "team.manage": {
     ...write,
     ...owner,
     sessionOnly: true,
-    dashboard: ["inviteMember", "removeMember", "cancelInvitation"],
+    dashboard: ["removeMember", "cancelInvitation"],
   },
   "agents.approve": {
     ...write,

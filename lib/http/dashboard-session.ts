@@ -72,7 +72,7 @@ export async function assertRecentSignIn() {
   if (!at || Date.now() - at.getTime() > recentSignInMs) {
     throw forbidden(
       "reauthentication_required",
-      "For your safety, sign in again (within the last 10 minutes) before changing where money goes.",
+      "For your safety, this needs a sign-in within the last 10 minutes.",
     );
   }
 }
@@ -86,7 +86,12 @@ export async function requireMember(): Promise<MemberContext> {
 
 export type ActionResult<T> =
   | { ok: true; data: T; at: number }
-  | { ok: false; error: { message: string; param?: string }; at: number };
+  | {
+      ok: false;
+      /** `signInAgain`: the action needs a recent sign-in; the form links to one that comes back. */
+      error: { message: string; param?: string; signInAgain?: true };
+      at: number;
+    };
 
 /**
  * A server action of the dashboard: checks the session and membership, and the authority table's
@@ -112,7 +117,8 @@ export function memberAction<S extends z.ZodType, T>(
       return { ok: true, data, at };
     } catch (error) {
       const known = toServiceError(error, randomUUID());
-      return { ok: false, error: { message: known.message, param: known.param }, at };
+      const signInAgain = known.code === "reauthentication_required" ? { signInAgain: true as const } : {};
+      return { ok: false, error: { message: known.message, param: known.param, ...signInAgain }, at };
     }
   };
 }

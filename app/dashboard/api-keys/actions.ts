@@ -8,7 +8,7 @@ import { memberAction } from "@/lib/http/dashboard-session";
 
 // The secret goes back to the owner's browser this once and is stored nowhere.
 export const createApiKeyAction = memberAction(
-  "apiKeys.manage",
+  "apiKeys.create",
   createApiKeySchema,
   async (member, input) => {
     const { apiKey, secret } = await createApiKey(db(), { organizationId: member.organization.id, ...input });

@@ -79,7 +79,7 @@ export const updateBrandingAction = memberAction(
   },
 );
 
-export const inviteMemberAction = memberAction("team.manage", inviteMemberSchema, async (member, input) => {
+export const inviteMemberAction = memberAction("team.invite", inviteMemberSchema, async (member, input) => {
   const result = await inviteMember(db(), member.organization.id, {
     ...input,
     invitedBy: member.user.email,

@@ -1,0 +1,36 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import type { ActionResult } from "@/lib/http/dashboard-session";
+
+/**
+ * A dashboard action's error; when the action wants a recent sign-in, with the link that signs in
+ * again by email and comes back to this page.
+ */
+export function ActionError({
+  error,
+  className,
+}: {
+  error: Extract<ActionResult<unknown>, { ok: false }>["error"];
+  className: string;
+}) {
+  const here = usePathname();
+  return (
+    <p role="alert" className={className}>
+      {error.message}
+      {error.signInAgain ? (
+        <>
+          {" "}
+          <Link
+            className="font-medium text-brand-600 hover:underline"
+            href={`/login?reauth=1&callbackUrl=${encodeURIComponent(here)}`}
+          >
+            Sign in again
+          </Link>{" "}
+          and you come back here.
+        </>
+      ) : null}
+    </p>
+  );
+}

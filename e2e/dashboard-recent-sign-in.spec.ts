@@ -1,0 +1,69 @@
+import { appSql, expect, openMailboxLink, paidTestInvoice, test } from "./fixtures";
+
+// What hands out power over money in the dashboard (a refund, a new API key, an invitation) asks
+// for a sign-in within the last 10 minutes; an older session is refused with a link that signs in
+// again by email and comes back to the page.
+
+const refusal = "this needs a sign-in within the last 10 minutes";
+
+test("refund, API key creation and invitation need a recent sign-in; signing in again comes back and works", async ({
+  dashboard: page,
+  merchant,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const invoiceId = await paidTestInvoice(request, merchant);
+  await appSql(
+    `UPDATE "AuthSession" SET "createdAt" = now() - interval '20 minutes'
+     WHERE "userId" = (SELECT "id" FROM "User" WHERE "email" = $1)`,
+    [merchant.email],
+  );
+  const count = async (table: string) =>
+    Number(
+      (
+        await appSql(`SELECT count(*)::int AS n FROM "${table}" WHERE "organizationId" = $1`, [
+          merchant.organizationId,
+        ])
+      )[0].n,
+    );
+  const before = {
+    keys: await count("ApiKey"),
+    invitations: await count("Invitation"),
+    refunds: await count("Refund"),
+  };
+
+  await page.goto("/dashboard/api-keys");
+  await page.getByLabel("Name").fill("Stolen session's key");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
+
+  await page.goto("/dashboard/settings");
+  await page.getByLabel("Email").fill(`accomplice-${Date.now()}@example.com`);
+  await page.getByLabel("Role").selectOption("OWNER");
+  await page.getByRole("button", { name: "Invite" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
+
+  await page.goto(`/dashboard/invoices/${invoiceId}`);
+  await page.getByLabel("Amount in USDC").fill("5");
+  await page.getByRole("button", { name: "Refund", exact: true }).click();
+  const refused = page.getByRole("alert").filter({ hasText: refusal });
+  await expect(refused).toBeVisible();
+  expect({
+    keys: await count("ApiKey"),
+    invitations: await count("Invitation"),
+    refunds: await count("Refund"),
+  }).toEqual(before);
+
+  // The link signs in again by email and returns to the invoice, where the refund now goes through.
+  await refused.getByRole("link", { name: "Sign in again" }).click();
+  await expect(page).toHaveURL(/\/login\?reauth=1/);
+  await page.getByLabel("Work email").fill(merchant.email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await openMailboxLink(page, merchant.email);
+  await expect(page).toHaveURL(new RegExp(`/dashboard/invoices/${invoiceId}$`));
+  await page.getByLabel("Amount in USDC").fill("5");
+  await page.getByRole("button", { name: "Refund", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: /Refund rfd_\w+ created/ })).toBeVisible();
+  expect(await count("Refund")).toBe(before.refunds + 1);
+});
