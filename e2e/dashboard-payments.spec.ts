@@ -1,33 +1,15 @@
 import { mkdir } from "node:fs/promises";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, type Merchant, signIn, test } from "./fixtures";
+import { expect, type Merchant, paidTestSession, signIn, test } from "./fixtures";
 
-/** A session paid in full on the devnet, as a buyer would: start paying, pay from the test wallet. */
-async function paidSession(request: APIRequestContext, merchant: Merchant, orderId: string) {
-  const created = await request.post("/api/checkout-sessions", {
-    headers: {
-      authorization: `Bearer ${merchant.apiKey}`,
-      "idempotency-key": `dash-${orderId}-${Date.now()}`,
-    },
-    data: { amount: "42.50", currency: "USD", merchantOrderId: orderId, description: "Dashboard test order" },
+/** A session paid in full on the devnet, as a buyer would. */
+const paidSession = (request: APIRequestContext, merchant: Merchant, orderId: string) =>
+  paidTestSession(request, merchant, {
+    amount: "42.50",
+    currency: "USD",
+    merchantOrderId: orderId,
+    description: "Dashboard test order",
   });
-  expect(created.status()).toBe(200);
-  const session = (await created.json()) as { id: string };
-  const started = await request.post("/api/public/payments", {
-    data: { checkoutSessionId: session.id, network: "devnet", token: "USDC" },
-  });
-  expect(started.status()).toBe(201);
-  const invoice = (await started.json()) as { id: string };
-  expect((await request.post(`/api/public/payments/${invoice.id}/devnet-pay`, { data: {} })).status()).toBe(
-    200,
-  );
-  await expect
-    .poll(async () => (await (await request.get(`/api/public/payments/${invoice.id}`)).json()).status, {
-      timeout: 60_000,
-    })
-    .toBe("CONFIRMED");
-  return { sessionId: session.id, invoiceId: invoice.id };
-}
 
 async function screenshot(page: Page, name: string) {
   await mkdir("test-results/screenshots", { recursive: true });

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -127,28 +128,45 @@ export async function createSession(
   return (await response.json()) as { id: string; url: string };
 }
 
-/** A 40 USD session (customer email known) paid in full from the devnet's test wallet. */
-export async function paidTestInvoice(request: APIRequestContext, merchant: Merchant) {
+/**
+ * A checkout session (`session` is its create body) paid in full on the devnet, as a buyer would:
+ * start paying in USDC, pay from the test wallet, wait for the watcher to confirm it.
+ */
+export async function paidTestSession(
+  request: APIRequestContext,
+  merchant: Merchant,
+  session: Record<string, unknown>,
+) {
   const created = await request.post("/api/checkout-sessions", {
-    headers: { authorization: `Bearer ${merchant.apiKey}`, "idempotency-key": `refund-${Date.now()}` },
-    data: { amount: "40.00", currency: "USD", customerEmail: "jane@example.com" },
+    headers: { authorization: `Bearer ${merchant.apiKey}`, "idempotency-key": `paid-${randomUUID()}` },
+    data: session,
   });
   expect(created.status()).toBe(200);
-  const session = (await created.json()) as { id: string };
+  const { id: sessionId } = (await created.json()) as { id: string };
   const started = await request.post("/api/public/payments", {
-    data: { checkoutSessionId: session.id, network: "devnet", token: "USDC" },
+    data: { checkoutSessionId: sessionId, network: "devnet", token: "USDC" },
   });
   expect(started.status()).toBe(201);
-  const invoice = (await started.json()) as { id: string };
-  expect((await request.post(`/api/public/payments/${invoice.id}/devnet-pay`, { data: {} })).status()).toBe(
+  const { id: invoiceId } = (await started.json()) as { id: string };
+  expect((await request.post(`/api/public/payments/${invoiceId}/devnet-pay`, { data: {} })).status()).toBe(
     200,
   );
   await expect
-    .poll(async () => (await (await request.get(`/api/public/payments/${invoice.id}`)).json()).status, {
+    .poll(async () => (await (await request.get(`/api/public/payments/${invoiceId}`)).json()).status, {
       timeout: 90_000,
     })
     .toBe("CONFIRMED");
-  return invoice.id;
+  return { sessionId, invoiceId };
+}
+
+/** A 40 USD session (customer email known) paid in full: its invoice's id. */
+export async function paidTestInvoice(request: APIRequestContext, merchant: Merchant) {
+  const paid = await paidTestSession(request, merchant, {
+    amount: "40.00",
+    currency: "USD",
+    customerEmail: "jane@example.com",
+  });
+  return paid.invoiceId;
 }
 
 export const test = base.extend<

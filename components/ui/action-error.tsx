@@ -1,8 +1,8 @@
 "use client";
 
-import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ActionResult } from "@/lib/http/dashboard-session";
+import { SignInAgain } from "./sign-in-again";
 
 /**
  * A dashboard action's error; when the action wants a recent sign-in, with the link that signs in
@@ -22,13 +22,7 @@ export function ActionError({
       {error.signInAgain ? (
         <>
           {" "}
-          <Link
-            className="font-medium text-brand-600 hover:underline"
-            href={`/login?reauth=1&callbackUrl=${encodeURIComponent(here)}`}
-          >
-            Sign in again
-          </Link>{" "}
-          and you come back here.
+          <SignInAgain here={here} />
         </>
       ) : null}
     </p>

@@ -23,7 +23,7 @@ export async function createTestOrganization(name = "Test Store") {
 
 /**
  * Sets the organization's settlement wallets as its API key would: a network's first wallet is
- * in force at once (a change of an existing one waits out the delay).
+ * in force at once while no payment waits to be swept there (any other change waits out the delay).
  */
 export function setTestSettlementWallets(
   organizationId: string,

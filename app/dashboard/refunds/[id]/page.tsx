@@ -8,6 +8,7 @@ import { ConfirmAction } from "@/components/ui/confirm-action";
 import { DetailList } from "@/components/ui/detail-list";
 import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { SignInAgain } from "@/components/ui/sign-in-again";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
 import { actorOfMember, recentSignInMs, requireMember, signedInAt } from "@/lib/http/dashboard-session";
@@ -130,10 +131,7 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
               ) : !recent ? (
                 <p role="alert" className="text-sm text-amber-800">
                   Deciding where money goes needs a sign-in within the last 10 minutes.{" "}
-                  <Link className={link} href={`/login?reauth=1&callbackUrl=${encodeURIComponent(here)}`}>
-                    Sign in again
-                  </Link>{" "}
-                  and you come back here.
+                  <SignInAgain here={here} />
                 </p>
               ) : (
                 <div className="flex flex-wrap gap-3">

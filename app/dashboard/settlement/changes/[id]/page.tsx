@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ReadOnlyNote } from "@/components/dashboard/settings/read-only-note";
 import { Card } from "@/components/ui/card";
 import { ConfirmAction } from "@/components/ui/confirm-action";
 import { DetailList } from "@/components/ui/detail-list";
 import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { SignInAgain } from "@/components/ui/sign-in-again";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
 import { recentSignInMs, requireMember, signedInAt } from "@/lib/http/dashboard-session";
@@ -92,13 +92,7 @@ export default async function SettlementChangePage({ params }: { params: Promise
               ) : !recent ? (
                 <p role="alert" className="text-sm text-amber-800">
                   Deciding where money goes needs a sign-in within the last 10 minutes.{" "}
-                  <Link
-                    className="font-medium text-brand-600 hover:underline"
-                    href={`/login?reauth=1&callbackUrl=${encodeURIComponent(here)}`}
-                  >
-                    Sign in again
-                  </Link>{" "}
-                  and you come back here.
+                  <SignInAgain here={here} />
                 </p>
               ) : change.status === "PROPOSED" ? (
                 <div className="flex flex-wrap gap-3">
