@@ -1,5 +1,6 @@
 // The one error type of the service. Domain code throws it; lib/http/error-response.ts maps it
 // (and anything else) to the JSON error envelope (docs/api.md, "Errors"), and lib/mcp to a tool error.
+import { isDatabaseUnavailable } from "./db/database-unavailable";
 import { log } from "./log";
 
 export type ErrorType =
@@ -50,6 +51,17 @@ export const rateLimited = (retryAfterSeconds: number) =>
     "Retry-After": String(retryAfterSeconds),
   });
 
+/** A dependency (the database) is down or restarting: try again shortly. */
+export const serviceUnavailable = (retryAfterSeconds: number) =>
+  new ServiceError(
+    503,
+    "api_error",
+    "service_unavailable",
+    "The service is briefly unavailable. Try again shortly.",
+    undefined,
+    { "Retry-After": String(retryAfterSeconds) },
+  );
+
 /** The SQLSTATE of a PostgreSQL error, thrown by pg itself or wrapped by Prisma's pg adapter. */
 function postgresCode(error: unknown): string | undefined {
   const found = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { code?: unknown } } } };
@@ -59,10 +71,15 @@ function postgresCode(error: unknown): string | undefined {
 
 /**
  * Anything thrown as a ServiceError; unknown errors are logged and say nothing internal: the
- * client sees our code and message, never a library's text, a stack or a path.
+ * client sees our code and message, never a library's text, a stack or a path. A lost database
+ * is a 503: the pool reconnects by itself once the server is back.
  */
 export function toServiceError(error: unknown, requestId: string): ServiceError {
   if (error instanceof ServiceError) return error;
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ requestId, err: error }, "database unavailable");
+    return serviceUnavailable(2);
+  }
   // Text PostgreSQL cannot store (NUL) is refused at the request's edge (lib/validation/storable-text.ts);
   // one that slipped past is still the client's bad input, not our failure.
   if (postgresCode(error) === "22021") {

@@ -30,10 +30,11 @@ const securitySchemes: Record<Exclude<Authentication, "none">, JsonSchema> = {
  * The answers the route wrappers (lib/http/route.ts) give before an operation runs, so every
  * operation documents them: an unknown `X-Service-Version` (any request), a missing or bad
  * credential and too many failed ones (any authenticated operation), a read-only credential
- * refused a change (API-key operations that write), and a body too large or not JSON (readJson).
+ * refused a change (API-key operations that write), a body too large or not JSON (readJson), and
+ * the database unavailable (any operation: lib/errors.ts).
  */
 function wrapperResponses(operation: OperationSpec) {
-  const statuses: ErrorStatus[] = [400];
+  const statuses: ErrorStatus[] = [400, 503];
   if (!operation.auth.includes("none")) statuses.push(401, 429);
   if (operation.auth.includes("apiKey") && operation.method !== "get") statuses.push(403);
   if (operation.body) statuses.push(413, 415);

@@ -50,9 +50,10 @@ const errors = {
     message: "Too many requests.",
   },
   503: {
-    description: "Not available now: not configured on this service, or a price that cannot be converted",
-    code: "x402_unavailable",
-    message: "x402 payments are not available on this service.",
+    description:
+      "Not available now: the database is unreachable (retry after `Retry-After` seconds), or (x402) not configured on this service or a price that cannot be converted",
+    code: "service_unavailable",
+    message: "The service is briefly unavailable. Try again shortly.",
   },
 } as const;
 
