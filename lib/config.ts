@@ -194,6 +194,7 @@ export const configSchema = z
     SERVICE_METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
     SERVICE_HEALTH_MAX_WATCHER_LAG_SECONDS: wholeNumber(5, 86_400).default(120),
     SERVICE_HEALTH_MAX_DELIVERY_AGE_SECONDS: wholeNumber(5, 86_400).default(300),
+    SERVICE_HEALTH_CHAIN_UNREACHABLE_SECONDS: wholeNumber(5, 86_400).default(15),
     SERVICE_X402_FACILITATOR_URL: z
       .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
       // Only an http URL can fail this; any other is refused as not http(s) above.
@@ -331,6 +332,7 @@ export const configSchema = z
       health: {
         maxWatcherLagSeconds: env.SERVICE_HEALTH_MAX_WATCHER_LAG_SECONDS,
         maxDeliveryAgeSeconds: env.SERVICE_HEALTH_MAX_DELIVERY_AGE_SECONDS,
+        chainUnreachableSeconds: env.SERVICE_HEALTH_CHAIN_UNREACHABLE_SECONDS,
       },
       rateLimits: {
         apiKeyPerSecond: env.SERVICE_RATE_LIMIT_API_PER_SECOND,

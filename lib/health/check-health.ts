@@ -21,11 +21,17 @@ function migrationsOnDisk() {
 }
 
 type Check = "ok" | "failing";
-type WatcherStatus = "ok" | "starting" | "stalled";
+type WatcherStatus = "ok" | "starting" | "unreachable" | "stalled";
 
 export type Health = {
-  status: "ok" | "failing";
-  checks: { database: Check; migrations: Check; watchers: Check; deliveries: Check; jobs: Check };
+  status: "ok" | "degraded" | "failing";
+  checks: {
+    database: Check;
+    migrations: Check;
+    watchers: Check | "degraded";
+    deliveries: Check;
+    jobs: Check;
+  };
   /** Only for callers with the metrics token. */
   details?: {
     pendingMigrations: string[];
@@ -39,13 +45,22 @@ export type Health = {
 
 const processStarted = Date.now();
 
-/** A network's watcher: stalled once it has not reached the chain for longer than the threshold. */
-function watcherStatus(progress: WatcherProgress, maxLagSeconds: number, now: Date): WatcherStatus {
+/**
+ * A network's watcher: unreachable once it has missed a few checks (its RPC is down or slow;
+ * payments wait and are caught up when it answers again), stalled once it has not reached the
+ * chain for longer than the threshold.
+ */
+function watcherStatus(
+  progress: WatcherProgress,
+  thresholds: { maxLagSeconds: number; unreachableSeconds: number },
+  now: Date,
+): WatcherStatus {
   if (progress.secondsSinceCheck === null) {
     // No scan yet: a fresh start has the threshold's time to make its first one.
-    return now.getTime() - processStarted > maxLagSeconds * 1000 ? "stalled" : "starting";
+    return now.getTime() - processStarted > thresholds.maxLagSeconds * 1000 ? "stalled" : "starting";
   }
-  return progress.secondsSinceCheck > maxLagSeconds ? "stalled" : "ok";
+  if (progress.secondsSinceCheck > thresholds.maxLagSeconds) return "stalled";
+  return progress.secondsSinceCheck > thresholds.unreachableSeconds ? "unreachable" : "ok";
 }
 
 /** The in-process engine must be running here, every task's loop alive; Inngest runs elsewhere. */
@@ -61,11 +76,13 @@ function jobsHealth() {
  * Whether this instance and the work behind it are healthy: the database answers and has every
  * migration of this build, each network's watcher reached its chain within the threshold, no due
  * webhook delivery waited longer than its threshold, and the job engine runs. Any failing check
- * makes the whole status failing (503 for an orchestrator); details name the numbers.
+ * makes the whole status failing (503 for an orchestrator); a watcher that has lately missed its
+ * chain makes it degraded (still 200: the API works, payments are confirmed once it is back).
+ * Details name the numbers.
  */
 export async function checkHealth(database: Db, options: { details: boolean; now?: Date }): Promise<Health> {
   const now = options.now ?? new Date();
-  const { maxWatcherLagSeconds, maxDeliveryAgeSeconds } = config().health;
+  const { maxWatcherLagSeconds, maxDeliveryAgeSeconds, chainUnreachableSeconds } = config().health;
   const jobs = jobsHealth();
   let applied: string[];
   try {
@@ -90,16 +107,26 @@ export async function checkHealth(database: Db, options: { details: boolean; now
   ]);
   const watcherDetails = watchers.map((progress) => ({
     ...progress,
-    status: watcherStatus(progress, maxWatcherLagSeconds, now),
+    status: watcherStatus(
+      progress,
+      { maxLagSeconds: maxWatcherLagSeconds, unreachableSeconds: chainUnreachableSeconds },
+      now,
+    ),
   }));
+  const watcherStatuses = watcherDetails.map((watcher) => watcher.status);
   const checks = {
     database: "ok",
     migrations: pendingMigrations.length === 0 ? "ok" : "failing",
-    watchers: watcherDetails.every((watcher) => watcher.status !== "stalled") ? "ok" : "failing",
+    watchers: watcherStatuses.includes("stalled")
+      ? "failing"
+      : watcherStatuses.includes("unreachable")
+        ? "degraded"
+        : "ok",
     deliveries: deliveries.oldestDueSeconds <= maxDeliveryAgeSeconds ? "ok" : "failing",
     jobs: jobs.ok ? "ok" : "failing",
   } as const;
-  const status = Object.values(checks).every((check) => check === "ok") ? "ok" : "failing";
+  const values: string[] = Object.values(checks);
+  const status = values.includes("failing") ? "failing" : values.includes("degraded") ? "degraded" : "ok";
   if (!options.details) return { status, checks };
   return {
     status,

@@ -4,11 +4,13 @@ const check = z.enum(["ok", "failing"]);
 
 /** The public body of GET /api/health; `details` only for the metrics token's holder. */
 export const healthBody = z.object({
-  status: check,
+  status: z.enum(["ok", "degraded", "failing"]).meta({
+    description: "`degraded`: every check passes but a chain watcher has lately not reached its RPC",
+  }),
   checks: z.object({
     database: check,
     migrations: check,
-    watchers: check,
+    watchers: z.enum(["ok", "degraded", "failing"]),
     deliveries: check,
     jobs: check,
   }),
@@ -22,7 +24,7 @@ export const healthBody = z.object({
           scannedBlock: z.number().nullable(),
           lagBlocks: z.number().nullable(),
           secondsSinceCheck: z.number().nullable(),
-          status: z.enum(["ok", "starting", "stalled"]),
+          status: z.enum(["ok", "starting", "unreachable", "stalled"]),
         }),
       ),
       deliveries: z.object({

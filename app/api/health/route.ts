@@ -5,8 +5,9 @@ import { publicRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-// Readiness: 503 while any check fails. The numbers behind the checks are for the metrics token.
+// Readiness: 503 while any check fails (degraded still serves). The numbers behind the checks are
+// for the metrics token.
 export const GET = publicRoute(async ({ request }) => {
   const health = await checkHealth(db(), { details: hasMetricsToken(request.headers) });
-  return { status: health.status === "ok" ? 200 : 503, body: health };
+  return { status: health.status === "failing" ? 503 : 200, body: health };
 });
