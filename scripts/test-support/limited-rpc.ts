@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 
 // A JSON-RPC proxy on 127.0.0.1 in front of a devnet that behaves like a hosted provider: it
 // refuses eth_getLogs over too many blocks or with too many addresses in a topic filter (the
-// devnet itself accepts anything), can slow eth_getLogs down, and records every call it saw.
+// devnet itself accepts anything), can slow eth_getLogs down, records every call it saw, and can be
+// cut off (connections refused, as when a provider is unreachable) and restored on the same port.
 
 export type GetLogsCall = { fromBlock: bigint; toBlock: bigint; addresses: number; at: number };
 
@@ -12,7 +13,7 @@ type LogFilter = { fromBlock: string; toBlock: string; topics?: (string | string
 
 export async function startLimitedRpc(
   upstream: string,
-  limits: { maxBlockRange: number; maxAddresses?: number; getLogsDelayMs?: number },
+  limits: { maxBlockRange?: number; maxAddresses?: number; getLogsDelayMs?: number },
 ) {
   const getLogs: GetLogsCall[] = [];
   const refuse = (call: RpcCall, message: string) => ({
@@ -31,7 +32,10 @@ export async function startLimitedRpc(
         at: Date.now(),
       };
       getLogs.push(entry);
-      if (entry.toBlock - entry.fromBlock + 1n > BigInt(limits.maxBlockRange))
+      if (
+        limits.maxBlockRange !== undefined &&
+        entry.toBlock - entry.fromBlock + 1n > BigInt(limits.maxBlockRange)
+      )
         return refuse(call, `query exceeds max block range ${limits.maxBlockRange}`);
       if (limits.maxAddresses !== undefined && entry.addresses > limits.maxAddresses)
         return refuse(call, `filter exceeds ${limits.maxAddresses} topics`);
@@ -54,10 +58,20 @@ export async function startLimitedRpc(
       response.end(JSON.stringify(result));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  await listen(0);
+  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
     getLogs,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Refuses every connection until restore(); open ones are closed. */
+    cut: close,
+    restore: () => listen(port),
+    close,
   };
 }
