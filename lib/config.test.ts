@@ -182,6 +182,10 @@ describe("parseConfig", () => {
       'SERVICE_RATE_LIMIT_API_PER_SECOND must be a whole number from 1 to 1000000 (got "0")',
     ],
     [{ DATABASE_POOL_SIZE: "0" }, 'DATABASE_POOL_SIZE must be a whole number from 1 to 100 (got "0")'],
+    [
+      { SERVICE_X402_DAILY_GAS_BUDGET_USD: "five" },
+      'SERVICE_X402_DAILY_GAS_BUDGET_USD must be a USD amount such as 5 or 2.50 (got "five")',
+    ],
     [{ SERVICE_HD_XPUB: "xpub-nonsense" }, "SERVICE_HD_XPUB must be a BIP32 extended public key (xpub…)"],
     [
       { SERVICE_HD_XPUB: accountXprv },
@@ -366,7 +370,27 @@ describe("parseConfig", () => {
       },
     ],
   ])("reads the x402 facilitator settings: %s", (_label, env, expected) => {
-    expect(parseConfig(env).x402).toEqual(expected);
+    expect(parseConfig(env).x402).toEqual({
+      ...expected,
+      gasMultiple: 10,
+      dailyGasBudgetUsd: "5",
+      countDevnetGas: false,
+    });
+  });
+
+  it.each<[string, Record<string, string>, object]>([
+    ["defaults", {}, { gasMultiple: 10, dailyGasBudgetUsd: "5", countDevnetGas: false }],
+    [
+      "set",
+      {
+        SERVICE_X402_GAS_MULTIPLE: "0",
+        SERVICE_X402_DAILY_GAS_BUDGET_USD: "2.50",
+        SERVICE_X402_COUNT_DEVNET_GAS: "true",
+      },
+      { gasMultiple: 0, dailyGasBudgetUsd: "2.50", countDevnetGas: true },
+    ],
+  ])("reads the x402 gas settings: %s", (_label, env, expected) => {
+    expect(parseConfig(env).x402).toMatchObject(expected);
   });
 
   it("treats empty variables as unset", () => {

@@ -213,6 +213,12 @@ export const configSchema = z
         error: "must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0",
       })
       .optional(),
+    SERVICE_X402_GAS_MULTIPLE: wholeNumber(0, 1_000_000).default(10),
+    SERVICE_X402_DAILY_GAS_BUDGET_USD: z
+      .string()
+      .regex(/^[0-9]{1,9}(\.[0-9]{1,6})?$/, { error: "must be a USD amount such as 5 or 2.50" })
+      .default("5"),
+    SERVICE_X402_COUNT_DEVNET_GAS: booleanFlag.default(false),
     SERVICE_DEVNET: booleanFlag.optional(),
     SERVICE_DEVNET_PORT: wholeNumber(1, 65535, "must be a port number").default(8545),
     NEXTAUTH_URL: httpUrl.optional(),
@@ -326,6 +332,12 @@ export const configSchema = z
                 port: env.SERVICE_X402_FACILITATOR_PORT,
                 host: env.SERVICE_X402_FACILITATOR_HOST ?? "127.0.0.1",
               },
+        // Gas (lib/x402/x402-gas.ts): a network is offered only when the price is at least this
+        // many settlements' gas (0: always), and one organization's settlements may spend this
+        // much gas per UTC day. A devnet's coin is test money, counted only when told.
+        gasMultiple: env.SERVICE_X402_GAS_MULTIPLE,
+        dailyGasBudgetUsd: env.SERVICE_X402_DAILY_GAS_BUDGET_USD,
+        countDevnetGas: env.SERVICE_X402_COUNT_DEVNET_GAS,
       },
       // Unset: /api/metrics answers 404 and /api/health shows no details.
       metricsToken: env.SERVICE_METRICS_TOKEN,

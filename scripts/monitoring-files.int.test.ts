@@ -25,7 +25,7 @@ async function exposedNames(): Promise<Set<string>> {
   return names;
 }
 
-const queried = (expr: string) => [...expr.matchAll(/\bcheckout_[a-z_]+\b/g)].map(([name]) => name);
+const queried = (expr: string) => [...expr.matchAll(/\bcheckout_[a-z0-9_]+\b/g)].map(([name]) => name);
 
 /** promtool from PATH or PROMTOOL (Debian's `prometheus` package ships it), if this machine has one. */
 function promtool(): string | null {

@@ -10,7 +10,7 @@ import { startPeriodicTask } from "../lib/jobs/periodic-task";
 import { log } from "../lib/log";
 import { sweepNetworksTask } from "../lib/tasks/sweep-networks-task";
 import { createBuiltInFacilitator, ownX402Payee } from "../lib/x402/create-built-in-facilitator";
-import { reportFacilitatorWallets } from "../lib/x402/report-facilitator-wallets";
+import { reportFacilitatorWalletsTask } from "../lib/x402/report-facilitator-wallets";
 import { serveFacilitator } from "../lib/x402/serve-facilitator";
 import { configOrExit } from "./config-or-exit";
 import { withDatabase } from "./database";
@@ -41,14 +41,17 @@ await withDatabase(async (url) => {
     { networks: settings.networks.map((network) => network.id), x402Facilitator: facilitator?.url },
     "sweeper started",
   );
-  // Not awaited: a stop signal must find its handler in place below.
-  if (facilitator) void reportFacilitatorWallets(mnemonic, settings.networks);
+  // Its facilitator wallet pays the settlements' gas: reported while it serves.
+  const stopReport = facilitator
+    ? startPeriodicTask(database, reportFacilitatorWalletsTask(mnemonic, settings.networks))
+    : undefined;
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
   // The pass under way stops at its next checkpoint and the lease goes back before the pool closes.
   await facilitator?.close();
+  await stopReport?.();
   await stop();
   await closeDb(database);
 });

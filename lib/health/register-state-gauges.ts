@@ -8,6 +8,7 @@ import { measureRefundWallets } from "../refunds/measure-refund-wallets";
 import { countSubscriptionsByStatus } from "../subscriptions/count-subscriptions-by-status";
 import { getSweepStats } from "../sweeps/get-sweep-stats";
 import { measureDeliveryQueue } from "../webhooks/measure-delivery-queue";
+import { listFacilitatorWallets } from "../x402/list-facilitator-wallets";
 
 /**
  * The gauges read from the database at scrape time; a domain adds one with `registerStateGauge`
@@ -200,5 +201,32 @@ function registerEach(database: Db) {
           value: Number(amount),
         })),
       ),
+  });
+  let facilitatorWallets: ReturnType<typeof listFacilitatorWallets> | undefined;
+  const readFacilitatorWallets = () => {
+    facilitatorWallets ??= listFacilitatorWallets(database).finally(() => {
+      facilitatorWallets = undefined;
+    });
+    return facilitatorWallets;
+  };
+  registerStateGauge({
+    name: "checkout_x402_facilitator_wallet_balance",
+    help: "The x402 facilitator wallet's balance in the network's native coin (it pays every settlement's gas), as last reported.",
+    labelNames: ["network"],
+    collect: async () =>
+      (await readFacilitatorWallets()).map((wallet) => ({
+        labels: { network: wallet.network },
+        value: Number(wallet.balance),
+      })),
+  });
+  registerStateGauge({
+    name: "checkout_x402_facilitator_wallet_low",
+    help: "1 while the x402 facilitator wallet holds less than its warning threshold of settlements' gas.",
+    labelNames: ["network"],
+    collect: async () =>
+      (await readFacilitatorWallets()).map((wallet) => ({
+        labels: { network: wallet.network },
+        value: Number(wallet.low),
+      })),
   });
 }

@@ -3,13 +3,21 @@ import { db } from "../db/client";
 import { type PeriodicTask, startPeriodicTask } from "../jobs/periodic-task";
 import { log } from "../log";
 import { processWide } from "../process-wide";
+import { reportFacilitatorWalletsTask } from "../x402/report-facilitator-wallets";
 import { backgroundTasks } from "./background-tasks";
 import { sweepNetworksTask } from "./sweep-networks-task";
 
-/** The sweeper runs here only when this process holds the mnemonic and is not told otherwise. */
+/**
+ * The sweeper runs here only when this process holds the mnemonic and is not told otherwise; so
+ * does the built-in x402 facilitator, unless an external one is configured, with its wallets' report.
+ */
 function inProcessSweeper(): PeriodicTask[] {
-  const { hdMnemonic, sweeper } = config();
-  return hdMnemonic && sweeper.inProcess ? [sweepNetworksTask(hdMnemonic)] : [];
+  const { hdMnemonic, sweeper, x402, networks } = config();
+  if (!hdMnemonic || !sweeper.inProcess) return [];
+  return [
+    sweepNetworksTask(hdMnemonic),
+    ...(x402.facilitatorUrl ? [] : [reportFacilitatorWalletsTask(hdMnemonic, networks)]),
+  ];
 }
 
 const holder = processWide("background-jobs", () => ({

@@ -13,6 +13,7 @@ import { priceInvoice } from "../payments/price-invoice";
 import { serializeRecurring } from "../subscriptions/serialize-recurring";
 import { x402FacilitatorClient } from "./facilitator-client";
 import { findX402Resource, type X402Resource, type X402ResourceRef } from "./find-x402-resource";
+import { checkX402GasBudget, coversSettlementGas } from "./x402-gas";
 import type { X402PaymentRequiredBody } from "./x402-objects";
 import type { X402Quote } from "./x402-quote-token";
 import { findX402Payable, type X402Payable, x402Payables, x402Requirements } from "./x402-requirements";
@@ -56,12 +57,14 @@ function priceOf(resource: X402Resource) {
 async function quoteEach(database: Db, resource: X402Resource, ref: X402ResourceRef, now: Date) {
   const expiresAt = new Date(now.getTime() + x402QuoteLifetimeMs).toISOString();
   const quotes = await Promise.all(
-    x402Payables().map(async (asset): Promise<[X402Quote, X402Payable] | undefined> => {
+    x402Payables().map(async (asset): Promise<[X402Quote, X402Payable] | "below_gas" | undefined> => {
       const priced = await priceInvoice(priceOf(resource), asset.network, asset.token, now).catch((error) => {
         if (error instanceof ServiceError && error.code === "quote_unavailable") return undefined;
         throw error;
       });
       if (!priced) return undefined;
+      // Gasless for the payer, not for us: a price below the gas multiple is not offered here.
+      if (!(await coversSettlementGas(asset.network, priced.amountUsd, now))) return "below_gas";
       const { derivationIndex, payTo } = await randomDepositAddress(database, asset.network.id);
       const quote: X402Quote = {
         resource: ref,
@@ -82,7 +85,15 @@ async function quoteEach(database: Db, resource: X402Resource, ref: X402Resource
       return [quote, asset];
     }),
   );
-  return quotes.filter((entry) => entry !== undefined);
+  const options = quotes.filter((entry) => entry !== undefined && entry !== "below_gas");
+  if (options.length === 0 && quotes.includes("below_gas"))
+    throw new ServiceError(
+      409,
+      "invalid_request_error",
+      "x402_price_below_gas",
+      "This price is too low to settle over x402 (the network's gas would take too much of it); pay on the hosted page.",
+    );
+  return options;
 }
 
 /** A session already paying on an x402 asset is offered only that one, for what is still due. */
@@ -121,7 +132,9 @@ export type X402Offer = { paymentRequired: PaymentRequired; body: X402PaymentReq
  * What an x402 request without a payment is answered: the resource's price as one `exact` option
  * per EIP-3009 token, each quote signed and paying a deposit address nobody else uses. Nothing is
  * stored. A session that already has an invoice is offered only the rest of that invoice (409
- * `payment_started_elsewhere` when its token cannot be paid over x402).
+ * `payment_started_elsewhere` when its token cannot be paid over x402). A network whose gas the
+ * price does not cover is left out (409 `x402_price_below_gas` when none is left), and an
+ * organization past its daily gas budget is refused (429 `x402_gas_budget_exhausted`).
  */
 export async function quoteX402Payment(
   database: Db,
@@ -131,6 +144,8 @@ export async function quoteX402Payment(
 ): Promise<X402Offer> {
   const resource = await findX402Resource(database, ref, now);
   if (!config().secretKey || !x402FacilitatorClient() || x402Payables().length === 0) throw x402Unavailable();
+  const row = resource.kind === "paylink" ? resource.paylink : resource.session;
+  await checkX402GasBudget(database, row.organizationId, now);
   const invoice = resource.kind === "checkout_session" ? resource.invoice : null;
   const options = invoice ? quoteInvoice(invoice, ref, now) : await quoteEach(database, resource, ref, now);
   if (invoice && options.length === 0) {
@@ -150,7 +165,6 @@ export async function quoteX402Payment(
     );
   }
 
-  const row = resource.kind === "paylink" ? resource.paylink : resource.session;
   const merchantName =
     resource.kind === "paylink"
       ? resource.paylink.organization.name

@@ -32,6 +32,7 @@ import { findAuthorizationUse } from "./find-authorization-use";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { x402Unavailable } from "./quote-x402-payment";
 import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
+import { checkX402GasBudget, settledGasUsd } from "./x402-gas";
 import { readX402Quote, type X402Quote } from "./x402-quote-token";
 import { findX402Payable, type X402Payable, x402Requirements } from "./x402-requirements";
 
@@ -409,7 +410,15 @@ async function settleRow(
   settling: Settling,
   recovering: boolean,
 ): Promise<X402Settlement> {
-  const outcome = await holdingLease(database, row.id, () => settlementOutcome(row, settling, recovering));
+  const outcome = await holdingLease(database, row.id, async () => {
+    const decided = await settlementOutcome(row, settling, recovering);
+    // The gas it cost counts toward the organization's daily budget (lib/x402/x402-gas.ts).
+    const gasUsd =
+      decided?.errorReason === null && decided.transaction
+        ? await settledGasUsd(settling.asset.network, decided.transaction, settling.now)
+        : undefined;
+    return decided && { ...decided, ...(gasUsd ? { gasUsd: gasUsd.toString() } : {}) };
+  });
   if (!outcome) return row;
   const failed = outcome.errorReason !== null;
   const { count } = await database.x402Settlement.updateMany({
@@ -419,6 +428,18 @@ async function settleRow(
   const decided = await database.x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
   if (count === 1 && failed) await withdrawUnpaidX402Invoice(database, decided, settling.now);
   return decided;
+}
+
+/** The organization a paylink or session belongs to, if it still exists. */
+async function organizationOf(database: Db, ref: X402ResourceRef): Promise<string | undefined> {
+  const row =
+    ref.kind === "paylink"
+      ? await database.paylink.findFirst({ where: { id: ref.id }, select: { organizationId: true } })
+      : await database.checkoutSession.findUnique({
+          where: { id: ref.id },
+          select: { organizationId: true },
+        });
+  return row?.organizationId;
 }
 
 /**
@@ -498,6 +519,8 @@ async function settleOnce(
   }
   if (now.getTime() > new Date(quote.expiresAt).getTime())
     throw paymentRefused("quote_expired", "The quote has expired; ask again.");
+  const organizationId = await organizationOf(database, ref);
+  if (organizationId) await checkX402GasBudget(database, organizationId, now);
 
   const verified = await facilitator.verify(paymentPayload, requirements).catch((error): VerifyResponse => {
     if (error instanceof VerifyError) return { isValid: false, invalidReason: error.invalidReason };

@@ -19,6 +19,8 @@ import { listOpenSettlementChanges } from "@/lib/settlement/list-settlement-chan
 import { getSettlementOverview } from "@/lib/sweeps/get-settlement-overview";
 import { listSweeps, sweepListQuery } from "@/lib/sweeps/list-sweeps";
 import { readPageQuery } from "@/lib/validation/read-page-query";
+import { listFacilitatorWallets } from "@/lib/x402/list-facilitator-wallets";
+import { x402GasToday } from "@/lib/x402/x402-gas";
 import { retrySweepAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settlement" };
@@ -34,12 +36,15 @@ export default async function SettlementPage({
   const isOwner = member.role === "OWNER";
   const query = readPageQuery(sweepListQuery, await searchParams);
   const networks = config().networks.map((network) => network.id);
-  const [overview, { sweeps, total }, pending, refundWallets] = await Promise.all([
-    getSettlementOverview(db(), member.organization.id, networks),
-    listSweeps(db(), member.organization.id, query),
-    listOpenSettlementChanges(db(), member.organization.id),
-    getRefundWallets(db(), member.organization.id),
-  ]);
+  const [overview, { sweeps, total }, pending, refundWallets, x402Gas, facilitatorWallets] =
+    await Promise.all([
+      getSettlementOverview(db(), member.organization.id, networks),
+      listSweeps(db(), member.organization.id, query),
+      listOpenSettlementChanges(db(), member.organization.id),
+      getRefundWallets(db(), member.organization.id),
+      x402GasToday(db(), member.organization.id),
+      listFacilitatorWallets(db()),
+    ]);
 
   const columns: Column<Row>[] = [
     { header: "Created", cell: (sweep) => formatDateTime(sweep.createdAt) },
@@ -160,6 +165,37 @@ export default async function SettlementPage({
               ))}
             </ul>
           )}
+        </Card>
+        <Card
+          title="x402 gas"
+          description={`Agents paying over x402 pay no gas: the service's facilitator wallet pays each settlement's. A network is offered only for prices of at least ${config().x402.gasMultiple} times its settlement gas.`}
+        >
+          <p className="px-5 py-3 text-sm text-slate-700" data-testid="x402-gas-budget">
+            Today (UTC): ${x402Gas.spentUsd.toFixed(4)} of gas used, of a daily budget of $
+            {x402Gas.budgetUsd.toFixed(2)}.{" "}
+            {x402Gas.spentUsd.gte(x402Gas.budgetUsd)
+              ? `Spent: your x402 links answer 429 x402_gas_budget_exhausted until ${formatDateTime(x402Gas.resetsAt)}; buyers can still pay on the hosted page.`
+              : "Past it, your x402 links answer 429 x402_gas_budget_exhausted until midnight UTC."}
+          </p>
+          {facilitatorWallets.length > 0 ? (
+            <ul className="divide-y divide-slate-100 border-t border-slate-100">
+              {facilitatorWallets.map((wallet) => (
+                <li
+                  key={wallet.network}
+                  className="flex flex-wrap items-center justify-between gap-2 px-5 py-3 text-sm"
+                >
+                  <span className="font-medium text-slate-900">{wallet.network} facilitator</span>
+                  <code className="font-mono text-xs">{wallet.address}</code>
+                  <span className={wallet.low ? "font-medium text-red-700" : "text-slate-600"}>
+                    {wallet.balance} {nativeCoinSymbol(wallet.network)}
+                    {wallet.low
+                      ? ` — low: fund it above ${wallet.threshold} ${nativeCoinSymbol(wallet.network)}`
+                      : ""}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </Card>
         <Card
           title="Refund wallets"

@@ -1,0 +1,116 @@
+// x402's gas, counted on the devnet as on a real network (SERVICE_X402_COUNT_DEVNET_GAS): a price
+// below the gas multiple is not offered, an organization's settlements stop at its daily gas
+// budget, and the facilitator wallet is reported for its alert. Real HTTP, a real Hardhat node,
+// real PostgreSQL, the official x402 client, this process's built-in facilitator.
+process.env.SERVICE_SWEEPER = "in-process";
+process.env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE = "1000";
+process.env.SERVICE_X402_COUNT_DEVNET_GAS = "true";
+process.env.SERVICE_X402_GAS_MULTIPLE = "10";
+// Less than one settlement's gas: the first payment of a day spends it all.
+process.env.SERVICE_X402_DAILY_GAS_BUDGET_USD = "0.000001";
+process.env.SERVICE_METRICS_TOKEN = "metrics-token-for-tests-0123456789";
+
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import { parseUnits } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as metricsRoute } from "@/app/api/metrics/route";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db/client";
+import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
+import { reportFacilitatorWallets } from "@/lib/x402/report-facilitator-wallets";
+import { settlementGasUsd } from "@/lib/x402/x402-gas";
+import { callRoute } from "@/scripts/test-support/call-route";
+import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { sendX402Payment, serveX402App, type X402App, x402Agent } from "@/scripts/test-support/x402-app";
+
+let devnet: TestDevnet;
+let app: X402App;
+/** One settlement's expected gas on the devnet, in USD, at its fees and ETH/USD feed. */
+let gasUsd: number;
+
+beforeAll(async () => {
+  devnet = await startTestDevnet({ confirmations: 1 });
+  app = await serveX402App();
+  const network = config().networks[0];
+  gasUsd = Number(await settlementGasUsd(network!));
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await devnet?.stop();
+});
+
+const price = (multiple: number) => (Math.ceil(gasUsd * multiple * 100) / 100).toFixed(2);
+
+describe("x402 gas", () => {
+  it("counts the devnet's gas at its ETH price", () => {
+    expect(gasUsd).toBeGreaterThan(0);
+  });
+
+  it("offers a network only for prices of at least the gas multiple: below, 409 x402_price_below_gas", async () => {
+    const cheap = await app.paylink(price(5));
+    const response = await fetch(cheap.url);
+    expect(response.status).toBe(409);
+    expect(response.headers.get("PAYMENT-REQUIRED")).toBeNull();
+    expect((await response.json()).error).toMatchObject({
+      code: "x402_price_below_gas",
+      message: expect.not.stringMatching(/https?:|viem|0x/),
+    });
+
+    const fair = await app.paylink(price(20));
+    const offered = await fetch(fair.url);
+    expect(offered.status).toBe(402);
+    expect(
+      decodePaymentRequiredHeader(offered.headers.get("PAYMENT-REQUIRED") as string).accepts,
+    ).toHaveLength(1);
+  });
+
+  it("stops an organization's x402 payments at its daily gas budget (429 with Retry-After), and no other's", async () => {
+    const { url, organization } = await app.paylink(price(20));
+    const { account, client, pay } = await x402Agent(devnet, "1000");
+    // A quote taken before the budget is spent, paid after.
+    const early = await client.createPaymentPayload(
+      decodePaymentRequiredHeader((await fetch(url)).headers.get("PAYMENT-REQUIRED") as string),
+    );
+    expect((await pay(url)).status).toBe(200);
+    const settlement = await db().x402Settlement.findFirstOrThrow({
+      where: { organizationId: organization.id },
+    });
+    expect(Number(settlement.gasUsd)).toBeGreaterThan(0);
+    const balance = await devnet.usdcBalance(account.address);
+
+    const probe = await fetch(url);
+    expect(probe.status).toBe(429);
+    expect(Number(probe.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(probe.headers.get("retry-after"))).toBeLessThanOrEqual(86_400);
+    expect((await probe.json()).error.code).toBe("x402_gas_budget_exhausted");
+    const late = await sendX402Payment(url, early);
+    expect(late.status).toBe(429);
+    expect((await late.json()).error.code).toBe("x402_gas_budget_exhausted");
+    expect(await devnet.usdcBalance(account.address)).toBe(balance);
+    expect(await db().x402Settlement.count({ where: { organizationId: organization.id } })).toBe(1);
+
+    // Another merchant's budget is its own.
+    const other = await app.paylink(price(20));
+    expect((await pay(other.url)).status).toBe(200);
+    expect(await devnet.usdcBalance(account.address)).toBe(balance - parseUnits(price(20), 6));
+  });
+
+  it("reports the facilitator wallet for the FacilitatorWalletLow alert", async () => {
+    const network = config().networks[0]!;
+    await reportFacilitatorWallets(db(), hardhatMnemonic, [network]);
+    const wallet = await db().facilitatorWallet.findUniqueOrThrow({ where: { network: network.id } });
+    const address = sweeperKeysFromMnemonic(hardhatMnemonic).facilitatorWallet(network.chainId).address;
+    expect(wallet).toMatchObject({ address, low: false });
+    expect(Number(wallet.balance)).toBeGreaterThan(0);
+
+    await db().facilitatorWallet.update({ where: { network: network.id }, data: { low: true } });
+    const scraped = await callRoute(metricsRoute, "/api/metrics", {
+      headers: { authorization: "Bearer metrics-token-for-tests-0123456789" },
+    });
+    expect(scraped.status).toBe(200);
+    expect(scraped.text).toContain(`checkout_x402_facilitator_wallet_low{network="${network.id}"} 1`);
+    expect(scraped.text).toMatch(
+      new RegExp(`checkout_x402_facilitator_wallet_balance\\{network="${network.id}"\\} [0-9.]+`),
+    );
+  });
+});

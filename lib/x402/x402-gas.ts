@@ -1,0 +1,130 @@
+import type { Hex } from "viem";
+import type { NetworkConfig } from "../chains/networks";
+import { config } from "../config";
+import type { Db } from "../db/client";
+import { ServiceError } from "../errors";
+import { log } from "../log";
+import { fromBaseUnits, Money } from "../money/decimal";
+import { clientFor } from "../payments/watch-networks";
+import { findUsdPrice } from "../prices/find-usd-price";
+import { processWide } from "../process-wide";
+
+// What x402's gasless payments cost this service: the facilitator wallet pays each settlement's
+// gas, for every tenant. So a network is offered only for prices that cover several settlements'
+// gas, and each organization's settlements may spend a bounded amount of gas per UTC day
+// (README, "Configuration": SERVICE_X402_GAS_MULTIPLE, SERVICE_X402_DAILY_GAS_BUDGET_USD).
+
+/** Gas of one EIP-3009 transferWithAuthorization, an upper estimate (a fresh payee, signature check). */
+export const settlementGas = 100_000n;
+
+/** A devnet's coin is test money: its gas counts only when told (to rehearse the limits). */
+const countsGas = (network: NetworkConfig) => !network.devnet || config().x402.countDevnetGas;
+
+/** The USD value of `wei` of the network's native coin, or undefined without a fresh price. */
+export async function nativeUsd(network: NetworkConfig, wei: bigint, now: Date): Promise<Money | undefined> {
+  if (!countsGas(network)) return new Money(0);
+  const coin = network.tokens.find((token) => !token.address);
+  if (!coin) return undefined;
+  const price = await findUsdPrice(coin.symbol, network, now).catch(() => undefined);
+  return price && new Money(fromBaseUnits(wei, coin.decimals)).times(price.usd);
+}
+
+const estimates = processWide(
+  "x402-settlement-gas",
+  () => new Map<string, { at: number; usd: Promise<Money | undefined> }>(),
+);
+/** Fees and prices move slowly next to quotes: one reading a minute per network is enough. */
+const estimateTtlMs = 60_000;
+
+/**
+ * What one settlement's gas costs on `network` now, in USD, at the fees the facilitator would
+ * offer; undefined when the fees or the coin's price cannot be read (then nothing is offered).
+ */
+export function settlementGasUsd(network: NetworkConfig, now = new Date()): Promise<Money | undefined> {
+  const cached = estimates.get(network.id);
+  if (cached && now.getTime() - cached.at < estimateTtlMs) return cached.usd;
+  const usd = (async () => {
+    if (!countsGas(network)) return new Money(0);
+    const fees = await clientFor(network).estimateFeesPerGas();
+    return nativeUsd(network, settlementGas * fees.maxFeePerGas, now);
+  })().catch((error) => {
+    log.warn({ err: error, network: network.id }, "x402 settlement gas unreadable");
+    estimates.delete(network.id);
+    return undefined;
+  });
+  estimates.set(network.id, { at: now.getTime(), usd });
+  return usd;
+}
+
+/** Whether a price of `amountUsd` may be paid over x402 on `network`: it covers the gas multiple. */
+export async function coversSettlementGas(network: NetworkConfig, amountUsd: string, now = new Date()) {
+  const { gasMultiple } = config().x402;
+  if (gasMultiple === 0) return true;
+  const gas = await settlementGasUsd(network, now);
+  return gas !== undefined && new Money(amountUsd).gte(gas.times(gasMultiple));
+}
+
+/** What a settled transaction's gas cost, in USD (0 where gas is not counted); undefined if unread. */
+export async function settledGasUsd(network: NetworkConfig, transaction: string, now = new Date()) {
+  if (!countsGas(network)) return new Money(0);
+  try {
+    const receipt = await clientFor(network).getTransactionReceipt({ hash: transaction as Hex });
+    return await nativeUsd(network, receipt.gasUsed * receipt.effectiveGasPrice, now);
+  } catch (error) {
+    log.warn({ err: error, network: network.id, transaction }, "x402 settlement gas unread");
+    return undefined;
+  }
+}
+
+const startOfUtcDay = (now: Date) =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+
+/**
+ * An organization's x402 gas today (since midnight UTC) against its budget: settled gas as
+ * recorded, and each settlement still under way (or whose gas could not be read) at the estimate.
+ */
+export async function x402GasToday(database: Db, organizationId: string, now = new Date()) {
+  const since = startOfUtcDay(now);
+  const [recorded, open] = await Promise.all([
+    database.x402Settlement.aggregate({
+      where: { organizationId, createdAt: { gte: since }, gasUsd: { not: null } },
+      _sum: { gasUsd: true },
+    }),
+    database.x402Settlement.findMany({
+      where: { organizationId, createdAt: { gte: since }, gasUsd: null, status: { not: "FAILED" } },
+      select: { network: true },
+    }),
+  ]);
+  let spent = new Money(recorded._sum.gasUsd?.toString() ?? 0);
+  for (const { network: id } of open) {
+    const network = config().networks.find((candidate) => candidate.id === id);
+    const estimate = network && (await settlementGasUsd(network, now));
+    if (estimate) spent = spent.plus(estimate);
+  }
+  return {
+    spentUsd: spent,
+    budgetUsd: new Money(config().x402.dailyGasBudgetUsd),
+    resetsAt: nextUtcDay(now),
+  };
+}
+
+const nextUtcDay = (now: Date) => new Date(startOfUtcDay(now).getTime() + 24 * 60 * 60 * 1000);
+
+/**
+ * Refuses a new x402 payment for an organization whose settlements spent their gas budget for
+ * the day: 429 `x402_gas_budget_exhausted`, with Retry-After until midnight UTC. The buyer may
+ * still pay on the hosted page; payments already presented still answer their result.
+ */
+export async function checkX402GasBudget(database: Db, organizationId: string, now = new Date()) {
+  const { spentUsd, budgetUsd, resetsAt } = await x402GasToday(database, organizationId, now);
+  if (spentUsd.lt(budgetUsd)) return;
+  const retryAfter = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
+  throw new ServiceError(
+    429,
+    "rate_limit_error",
+    "x402_gas_budget_exhausted",
+    "This merchant's x402 payments are paused until midnight UTC (its daily gas budget is spent); pay on the hosted page instead.",
+    undefined,
+    { "Retry-After": String(retryAfter) },
+  );
+}
