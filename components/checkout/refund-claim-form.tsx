@@ -10,6 +10,8 @@ export type RefundClaimTexts = {
   confirmLabel: string;
   submit: string;
   submitting: string;
+  /** The emailed code's field and button, when the claim needs one. */
+  code?: { label: string; hint: string; send: string; sending: string; sent: string };
   errors: Record<
     | "addressMissing"
     | "confirmMissing"
@@ -20,6 +22,9 @@ export type RefundClaimTexts = {
     | "expired"
     | "closed"
     | "rateLimited"
+    | "codeMissing"
+    | "codeInvalid"
+    | "codeExpired"
     | "failed",
     string
   >;
@@ -30,14 +35,21 @@ type Action = (
   form: FormData,
 ) => Promise<BuyerActionResult<PublicRefundClaim>>;
 
-type Field = "address" | "confirmAddress";
+type SendCodeAction = (
+  previous: BuyerActionResult<{ sentTo: string }> | null,
+  form: FormData,
+) => Promise<BuyerActionResult<{ sentTo: string }>>;
+
+type Field = "address" | "confirmAddress" | "code";
+
+const fields: Field[] = ["address", "confirmAddress", "code"];
 
 /** The server's answer as the buyer reads it: which field it concerns, in the page's language. */
 function explain(
   error: { code: string; param?: string },
   texts: RefundClaimTexts,
 ): { field?: Field; text: string } {
-  const field = error.param === "address" || error.param === "confirmAddress" ? error.param : undefined;
+  const field = fields.find((name) => name === error.param);
   const byCode: Record<string, string> = {
     parameter_missing: field === "confirmAddress" ? texts.errors.confirmMissing : texts.errors.addressMissing,
     address_invalid: texts.errors.addressInvalid,
@@ -47,6 +59,9 @@ function explain(
     claim_expired: texts.errors.expired,
     claim_closed: texts.errors.closed,
     rate_limited: texts.errors.rateLimited,
+    code_required: texts.errors.codeMissing,
+    code_invalid: texts.errors.codeInvalid,
+    code_expired: texts.errors.codeExpired,
   };
   return { field, text: byCode[error.code] ?? texts.errors.failed };
 }
@@ -55,10 +70,22 @@ function explain(
  * The buyer's address, typed twice, checked on the server (checksum, equality). Inputs are
  * controlled so a refused submission keeps what was typed; each error is tied to its field.
  */
-export function RefundClaimForm(props: { token: string; action: Action; texts: RefundClaimTexts }) {
+export function RefundClaimForm(props: {
+  token: string;
+  action: Action;
+  /** When the buyer's email is known: emails a one-time code the claim needs. */
+  sendCode?: SendCodeAction;
+  texts: RefundClaimTexts;
+}) {
   const [state, formAction, pending] = useActionState(props.action, null);
-  const [values, setValues] = useState<Record<Field, string>>({ address: "", confirmAddress: "" });
-  const problem = state && !state.ok ? explain(state.error, props.texts) : null;
+  const sendCode = props.sendCode ?? (async () => ({ ok: true as const, data: { sentTo: "" } }));
+  const [sent, sendAction, sending] = useActionState(sendCode, null);
+  const [values, setValues] = useState<Record<Field, string>>({ address: "", confirmAddress: "", code: "" });
+  const sendProblem = sent && !sent.ok ? explain(sent.error, props.texts) : null;
+  const problem =
+    state && !state.ok
+      ? explain(state.error, props.texts)
+      : sendProblem && { ...sendProblem, field: "code" as const };
   const input = (name: Field, label: string, hint?: string) => {
     const invalid = problem?.field === name;
     const describedBy = [hint ? `${name}-hint` : null, invalid ? `${name}-error` : null]
@@ -80,11 +107,12 @@ export function RefundClaimForm(props: { token: string; action: Action; texts: R
           value={values[name]}
           onChange={(event) => setValues({ ...values, [name]: event.target.value })}
           required
-          autoComplete="off"
+          autoComplete={name === "code" ? "one-time-code" : "off"}
           autoCapitalize="none"
           autoCorrect="off"
           spellCheck={false}
-          placeholder="0x…"
+          placeholder={name === "code" ? "123456" : "0x…"}
+          inputMode={name === "code" ? "numeric" : undefined}
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy || undefined}
           className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 placeholder:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 aria-[invalid=true]:border-red-600 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:placeholder:text-slate-400 dark:aria-[invalid=true]:border-red-400"
@@ -97,23 +125,57 @@ export function RefundClaimForm(props: { token: string; action: Action; texts: R
       </div>
     );
   };
+  const code = props.sendCode ? props.texts.code : undefined;
   return (
-    <form action={formAction} noValidate className="flex flex-col gap-4" data-testid="refund-claim-form">
-      <input type="hidden" name="token" value={props.token} />
-      {input("address", props.texts.addressLabel, props.texts.addressHint)}
-      {input("confirmAddress", props.texts.confirmLabel)}
-      {problem && !problem.field ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {problem.text}
-        </p>
+    <>
+      {code ? (
+        // Its own form (the button below names it), so the code request sends the token alone.
+        <form id="refund-send-code" action={sendAction} data-testid="refund-send-code">
+          <input type="hidden" name="token" value={props.token} />
+        </form>
       ) : null}
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 disabled:opacity-50 dark:focus-visible:ring-offset-slate-900"
-      >
-        {pending ? props.texts.submitting : props.texts.submit}
-      </button>
-    </form>
+      <form action={formAction} noValidate className="flex flex-col gap-4" data-testid="refund-claim-form">
+        <input type="hidden" name="token" value={props.token} />
+        {input("address", props.texts.addressLabel, props.texts.addressHint)}
+        {input("confirmAddress", props.texts.confirmLabel)}
+        {code ? (
+          <div className="flex flex-col gap-2">
+            {input("code", code.label, code.hint)}
+            <div className="flex flex-wrap items-center gap-3">
+              <button
+                type="submit"
+                form="refund-send-code"
+                disabled={sending}
+                data-testid="refund-send-code-button"
+                className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-900 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 disabled:opacity-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
+              >
+                {sending ? code.sending : code.send}
+              </button>
+              {sent?.ok ? (
+                <p
+                  role="status"
+                  className="text-sm text-slate-700 dark:text-slate-200"
+                  data-testid="refund-code-sent"
+                >
+                  {code.sent}
+                </p>
+              ) : null}
+            </div>
+          </div>
+        ) : null}
+        {problem && !problem.field ? (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            {problem.text}
+          </p>
+        ) : null}
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 disabled:opacity-50 dark:focus-visible:ring-offset-slate-900"
+        >
+          {pending ? props.texts.submitting : props.texts.submit}
+        </button>
+      </form>
+    </>
   );
 }

@@ -3,7 +3,7 @@ import { config } from "../config";
 import type { Db } from "../db/client";
 import type { Refund } from "../generated/prisma/client";
 import { log } from "../log";
-import { formatDecimal } from "../money/decimal";
+import { formatDecimal, Money } from "../money/decimal";
 
 const kindLabels: Record<string, string> = {
   api_key: "an API key",
@@ -42,7 +42,7 @@ export async function announceRefundProposal(database: Db, refund: Refund) {
   const text = [
     `A refund from ${organization.name} on ${config().serviceName} waits for an owner. Nothing is sent unless an owner confirms it.`,
     "",
-    `Amount: ${formatDecimal(refund.amount)} ${refund.token} on ${refund.network} (${formatDecimal(refund.amountUsd)} USD)`,
+    `Amount: ${formatDecimal(refund.amount)} ${refund.token} on ${refund.network} (${formatDecimal(new Money(refund.amountUsd.toString()).toDecimalPlaces(6, Money.ROUND_UP))} USD)`,
     `Invoice: ${refund.invoiceId}`,
     `To: ${destination}`,
     `Reason: ${refund.reason ?? "none given"}`,

@@ -4,11 +4,16 @@ import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
+import { claimCodeLifetimeMs } from "./claim-code";
 import { claimRefund, claimRefundSchema } from "./claim-refund";
 import { claimLinkLifetimeMs, claimTokenFor, hashClaimToken } from "./claim-token";
 import { expireRefundClaims } from "./expire-refund-claims";
 import { getPublicRefundClaim } from "./get-public-refund-claim";
 import { openClaim } from "./insert-refund";
+import { sendClaimCode } from "./send-claim-code";
+
+// The one-time codes land in the development mailbox.
+process.env.SERVICE_DEV_MAILBOX = "true";
 
 const buyer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const now = new Date("2026-11-26T12:00:00Z");
@@ -59,8 +64,85 @@ async function refusal(work: Promise<unknown>) {
   throw new Error("expected a refusal");
 }
 
-const claim = (token: string, address: string, confirmAddress = address) =>
-  claimRefund(db(), claimRefundSchema.parse({ token, address, confirmAddress }), now);
+const claim = (token: string, address: string, confirmAddress = address, code?: string, at = now) =>
+  claimRefund(db(), claimRefundSchema.parse({ token, address, confirmAddress, code }), at);
+
+/** The code of the latest email to `to`. */
+async function emailedCode(to: string) {
+  const email = await db().devEmail.findFirstOrThrow({
+    where: { to, subject: { contains: "Your code" } },
+    orderBy: { createdAt: "desc" },
+  });
+  return /^(\d{6})$/m.exec(email.text)?.[1] as string;
+}
+
+describe("the one-time code, when the buyer's email is known", () => {
+  it("a link alone moves nothing: the claim needs the code emailed to the buyer, once", async () => {
+    const email = `code-${Date.now()}@example.com`;
+    const { refund, token } = await claimableRefund({ email });
+    expect(await getPublicRefundClaim(db(), token, now)).toMatchObject({ codeRequired: true });
+    expect(await refusal(claim(token, buyer))).toEqual({ status: 400, code: "code_required", param: "code" });
+    // Before any code was sent, any code is refused.
+    expect(await refusal(claim(token, buyer, buyer, "123456"))).toMatchObject({ code: "code_expired" });
+    expect(await sendClaimCode(db(), token, now)).toMatchObject({ sentTo: "c…@example.com" });
+    const code = await emailedCode(email);
+    expect(code).toMatch(/^\d{6}$/);
+    const stored = await db().refund.findUniqueOrThrow({ where: { id: refund.id } });
+    // Stored as an HMAC, never as the code.
+    expect(stored.claimCodeHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(stored)).not.toContain(`"${code}"`);
+    const wrong = code === "000000" ? "000001" : "000000";
+    expect(await refusal(claim(token, buyer, buyer, wrong))).toEqual({
+      status: 400,
+      code: "code_invalid",
+      param: "code",
+    });
+    expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
+      status: "PENDING_CLAIM",
+      toAddress: null,
+      claimCodeAttempts: 1,
+    });
+    expect(await claim(token, buyer, buyer, code)).toMatchObject({ status: "pending", toAddress: buyer });
+    expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
+      status: "PENDING",
+      claimCodeHash: null,
+    });
+  });
+
+  it("five wrong tries spend a code; a code expires after 10 minutes; a new one at most once a minute", async () => {
+    const email = `tries-${Date.now()}@example.com`;
+    const { refund, token } = await claimableRefund({ email });
+    await sendClaimCode(db(), token, now);
+    const code = await emailedCode(email);
+    const wrong = code === "000000" ? "000001" : "000000";
+    for (let left = 4; left >= 0; left--) {
+      expect(await refusal(claim(token, buyer, buyer, wrong))).toMatchObject({ code: "code_invalid" });
+    }
+    // Spent: even the right code no longer works.
+    expect(await refusal(claim(token, buyer, buyer, code))).toMatchObject({ code: "code_expired" });
+    expect(await refusal(sendClaimCode(db(), token, new Date(now.getTime() + 30_000)))).toMatchObject({
+      status: 429,
+      code: "rate_limited",
+    });
+    const later = new Date(now.getTime() + 61_000);
+    await sendClaimCode(db(), token, later);
+    const fresh = await emailedCode(email);
+    const stale = new Date(later.getTime() + claimCodeLifetimeMs + 1);
+    expect(await refusal(claim(token, buyer, buyer, fresh, stale))).toMatchObject({ code: "code_expired" });
+    expect(await claim(token, buyer, buyer, fresh, new Date(later.getTime() + 1000))).toMatchObject({
+      status: "pending",
+    });
+    expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
+      toAddress: buyer,
+    });
+  });
+
+  it("answers 409 when the buyer's email is unknown (no code needed), and 404 for an unknown link", async () => {
+    const { token } = await claimableRefund();
+    expect(await refusal(sendClaimCode(db(), token, now))).toMatchObject({ code: "claim_code_not_needed" });
+    expect(await refusal(sendClaimCode(db(), "A".repeat(43), now))).toMatchObject({ status: 404 });
+  });
+});
 
 describe("refund claim links", () => {
   it("show the merchant's brand, amount, token and network, and a masked email", async () => {

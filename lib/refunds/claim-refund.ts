@@ -2,17 +2,22 @@ import { getAddress, isAddress, zeroAddress } from "viem";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { gone, invalidRequest, notFound, type ServiceError } from "../errors";
+import { checkClaimCode, claimCodeTriesAllowed, noClaimCode } from "./claim-code";
 import { hashClaimToken } from "./claim-token";
 import { claimExpiredReason, expireRefundClaim } from "./expire-refund-claim";
 import { type ClaimableRefund, findRefundByClaimToken } from "./find-refund-by-claim-token";
 import { nextRefundStatus } from "./refund-state";
 import { type PublicRefundClaim, serializePublicRefundClaim } from "./serialize-public-refund-claim";
 
-/** The claim page's form: the link's token and the buyer's address, typed twice. */
+/**
+ * The claim page's form: the link's token, the buyer's address typed twice, and the code emailed
+ * to the buyer (needed when the buyer's email is known; an empty field counts as none).
+ */
 export const claimRefundSchema = z.strictObject({
   token: z.string().max(200),
   address: z.string().trim().max(200),
   confirmAddress: z.string().trim().max(200),
+  code: z.string().trim().max(20).optional(),
 });
 export type ClaimRefundInput = z.output<typeof claimRefundSchema>;
 
@@ -47,7 +52,7 @@ function readAddress(value: string, param: "address" | "confirmAddress"): string
 }
 
 /** Why a claim that is no longer open cannot take an address. */
-function closedClaim(refund: ClaimableRefund): ServiceError {
+export function closedClaim(refund: ClaimableRefund): ServiceError {
   if (refund.status === "FAILED" && !refund.claimedAt) {
     return refund.failureReason === claimExpiredReason
       ? gone("claim_expired", "This refund link has expired.")
@@ -57,8 +62,9 @@ function closedClaim(refund: ClaimableRefund): ServiceError {
 }
 
 /**
- * The buyer claims a refund: PENDING_CLAIM → PENDING with their address. Single use (the write is
- * conditional on the claim still being open), refused once the link has expired.
+ * The buyer claims a refund: PENDING_CLAIM → PENDING with their address. Single use (checked
+ * under the row's lock), refused once the link has expired or been re-sent, and, when the buyer's
+ * email is known, only with the one-time code emailed there (lib/refunds/claim-code.ts).
  */
 export async function claimRefund(
   database: Db,
@@ -80,20 +86,62 @@ export async function claimRefund(
       "confirmAddress",
     );
   }
-  const claimed = await database.$transaction(async (tx) => {
-    // Conditional on this link still being the refund's current one (its hash, and the expiry it
-    // derives from), in the same statement: a link retired by a re-send meanwhile never wins.
-    const { count } = await tx.refund.updateMany({
-      where: {
-        id: refund.id,
-        status: refund.status,
-        claimTokenHash: hashClaimToken(input.token),
-        claimExpiresAt: { equals: refund.claimExpiresAt as Date, gt: now },
-      },
-      data: { status: next, toAddress, claimedAt: now },
+  // One transaction under the row's lock: the link must still be the refund's current one (a link
+  // retired by a re-send meanwhile never wins), and the code is checked, counted and spent there.
+  const outcome = await database.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT "id" FROM "Refund" WHERE "id" = ${refund.id} FOR UPDATE`;
+    const current = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
+    if (
+      current.status !== refund.status ||
+      current.claimTokenHash !== hashClaimToken(input.token) ||
+      !current.claimExpiresAt ||
+      current.claimExpiresAt <= now
+    ) {
+      return { kind: "closed" } as const;
+    }
+    if (current.claimEmail !== null) {
+      const check = checkClaimCode(current, input.code || undefined, now);
+      if (check === "wrong") {
+        const tries = current.claimCodeAttempts + 1;
+        await tx.refund.update({
+          where: { id: refund.id },
+          // Out of tries: the code is spent, and the buyer asks for a new one.
+          data: { claimCodeAttempts: tries, ...(tries >= claimCodeTriesAllowed ? noClaimCode : {}) },
+        });
+        return { kind: "wrong", left: claimCodeTriesAllowed - tries } as const;
+      }
+      if (check !== "ok") return { kind: check } as const;
+    }
+    const claimed = await tx.refund.update({
+      where: { id: refund.id },
+      data: { status: next, toAddress, claimedAt: now, ...noClaimCode },
     });
-    return count === 1 ? tx.refund.findUniqueOrThrow({ where: { id: refund.id } }) : null;
+    return { kind: "claimed", claimed } as const;
   });
-  if (!claimed) throw closedClaim(await findRefundByClaimToken(database, input.token));
+  switch (outcome.kind) {
+    case "closed":
+      throw closedClaim(await findRefundByClaimToken(database, input.token));
+    case "missing":
+      throw invalidRequest(
+        "code_required",
+        "Enter the code we emailed to the buyer; ask for one on this page if you have none.",
+        "code",
+      );
+    case "expired":
+      throw invalidRequest(
+        "code_expired",
+        "This code has expired or was used up; ask for a new one.",
+        "code",
+      );
+    case "wrong":
+      throw invalidRequest(
+        "code_invalid",
+        outcome.left > 0
+          ? `Wrong code: ${outcome.left} ${outcome.left === 1 ? "try" : "tries"} left before you need a new one.`
+          : "Wrong code, and no tries left: ask for a new one.",
+        "code",
+      );
+  }
+  const { claimed } = outcome;
   return serializePublicRefundClaim({ ...refund, ...claimed });
 }

@@ -25,6 +25,14 @@ export function hashClaimToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
+/**
+ * A claim code's stored form: an HMAC under the server key, bound to its refund, so a copy of the
+ * database alone cannot try the million six-digit codes offline.
+ */
+export function hashClaimCode(refundId: string, code: string): string {
+  return createHmac("sha256", claimKey()).update(`code:${refundId}:${code}`).digest("hex");
+}
+
 export function claimUrlFor(refundId: string, expiresAt: Date): string {
   return `${config().baseUrl}/refund/${claimTokenFor(refundId, expiresAt)}`;
 }

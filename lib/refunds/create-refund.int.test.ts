@@ -112,6 +112,24 @@ describe("agents' refunds: the daily cap and owner proposals", () => {
     expect(byKey.json.data.status).toBe("pending");
   });
 
+  it("counts sub-cent refunds at their exact value, not rounded to $0.00", async () => {
+    const { organization, invoice } = await store();
+    await db().organization.update({
+      where: { id: organization.id },
+      data: { refundAgentDailyCapUsd: "0.01" },
+    });
+    const agent = await createTestAgentCredential(organization.id, "write");
+    const statuses: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const refund = await post(agent.auth, { invoiceId: invoice.id, amount: "0.004", destination: "payer" });
+      statuses.push(refund.json.data.status);
+    }
+    // 0.004 + 0.004 fit under 0.01 USD; a third would make 0.012.
+    expect(statuses).toEqual(["pending", "pending", "requires_approval"]);
+    const rows = await db().refund.findMany({ where: { organizationId: organization.id } });
+    expect(rows.map((row) => row.amountUsd.toString())).toEqual(["0.004", "0.004", "0.004"]);
+  });
+
   it("counts only today's (UTC) refunds against the cap", async () => {
     const { organization, invoice } = await store();
     const agent = await createTestAgentCredential(organization.id, "write");

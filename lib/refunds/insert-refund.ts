@@ -159,11 +159,12 @@ export async function insertRefund(
       : destination === "ADDRESS"
         ? request.destination
         : null;
-  // The invoice's locked quote: the share of its USD price this refund gives back.
+  // The invoice's locked quote: the share of its USD price this refund gives back. Rounded up at
+  // 18 places, not to cents: the agents' daily cap must count a sub-cent refund as more than 0.
   const amountUsd = amount
     .mul(invoice.amountUsd.toString())
     .div(invoice.amountDue.toString())
-    .toDecimalPlaces(2, Money.ROUND_HALF_UP);
+    .toDecimalPlaces(18, Money.ROUND_UP);
   const decision = refundDecision(requestedBy.decision, {
     destination,
     byPerson: requestedBy.kind === "user",
@@ -185,7 +186,7 @@ export async function insertRefund(
       network: invoice.network,
       token: invoice.token,
       amount: amount.toFixed(),
-      amountUsd: amountUsd.toFixed(2),
+      amountUsd: amountUsd.toFixed(18),
       status,
       destination,
       toAddress,

@@ -22,6 +22,7 @@ export async function sendClaimLink(database: Db, refund: Refund) {
       claimUrlFor(refund.id, expiresAt),
       "",
       `The link works once and until ${expiresAt.toISOString().slice(0, 10)}.`,
+      "The page asks for a one-time code that we email to this address: without it, nobody who gets hold of the link can claim the refund.",
       "",
       config().serviceName,
     ],

@@ -37,13 +37,16 @@ export const publicRefundClaimObject = z
       .string()
       .nullable()
       .meta({ description: "The buyer's email, masked, when the merchant knows it" }),
+    codeRequired: z.boolean().meta({
+      description: "Whether a claim needs the one-time code emailed to the buyer (when the email is known)",
+    }),
   })
   .meta({ id: "RefundClaim" });
 
 export type PublicRefundClaim = z.output<typeof publicRefundClaimObject>;
 
 /** "j…@example.com": enough for the buyer to recognise, little for whoever else holds the link. */
-function maskEmail(email: string): string {
+export function maskEmail(email: string): string {
   const [local, domain] = email.split("@");
   return `${local.slice(0, 1)}…@${domain}`;
 }
@@ -83,5 +86,6 @@ export function serializePublicRefundClaim(refund: ClaimableRefund): PublicRefun
     txHash: refund.txHash,
     expiresAt: (refund.claimExpiresAt as Date).toISOString(),
     emailHint: refund.claimEmail ? maskEmail(refund.claimEmail) : null,
+    codeRequired: refund.claimEmail !== null,
   };
 }

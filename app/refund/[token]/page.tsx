@@ -7,7 +7,7 @@ import { RefundClaimForm } from "@/components/checkout/refund-claim-form";
 import { db } from "@/lib/db/client";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { getPublicRefundClaim } from "@/lib/refunds/get-public-refund-claim";
-import { claimRefundAction } from "./actions";
+import { claimRefundAction, sendClaimCodeAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -48,12 +48,20 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
             <RefundClaimForm
               token={token}
               action={claimRefundAction}
+              sendCode={claim.codeRequired ? sendClaimCodeAction : undefined}
               texts={{
                 addressLabel: t("addressLabel", { network }),
                 addressHint: t("addressHint", { network, token: claim.token }),
                 confirmLabel: t("confirmLabel"),
                 submit: t("submit"),
                 submitting: t("submitting"),
+                code: {
+                  label: t("codeLabel"),
+                  hint: t("codeHint", { email: claim.emailHint ?? "" }),
+                  send: t("sendCode"),
+                  sending: t("sendingCode"),
+                  sent: t("codeSent", { email: claim.emailHint ?? "" }),
+                },
                 errors: {
                   addressMissing: t("errors.addressMissing"),
                   confirmMissing: t("errors.confirmMissing"),
@@ -64,6 +72,9 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
                   expired: t("errors.expired"),
                   closed: t("errors.closed"),
                   rateLimited: t("errors.rateLimited"),
+                  codeMissing: t("errors.codeMissing"),
+                  codeInvalid: t("errors.codeInvalid"),
+                  codeExpired: t("errors.codeExpired"),
                   failed: t("errors.failed"),
                 },
               }}
