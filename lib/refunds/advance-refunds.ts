@@ -15,6 +15,7 @@ import { metrics } from "../metrics/metrics";
 import { formatDecimal, fromBaseUnits, toBaseUnits } from "../money/decimal";
 import { estimateTransferGas, nativeTransferGas } from "../signer/estimate-transfer-gas";
 import type { UnsignedTransaction } from "../signer/sign-transaction";
+import { checkPayerOnChain } from "./check-payer-on-chain";
 import { checkRefundDestination } from "./check-refund-destination";
 import { fundDevnetRefundWallet } from "./fund-devnet-refund-wallet";
 import { nextRefundStatus, type RefundStatus } from "./refund-state";
@@ -229,9 +230,11 @@ async function startRefund(
 ): Promise<RefundStatus> {
   const { network, wallet } = context;
   const token = findToken(network, refund.token);
-  const refusal = token
-    ? checkRefundDestination(refund, refund.invoice)
-    : { reason: "token_not_listed", message: `Refused: ${network.id} no longer lists ${refund.token}.` };
+  const refusal = !token
+    ? { reason: "token_not_listed", message: `Refused: ${network.id} no longer lists ${refund.token}.` }
+    : (checkRefundDestination(refund, refund.invoice) ??
+      // The row says who paid; the chain must say so too.
+      (refund.destination === "PAYER" ? await checkPayerOnChain(context.client, token, refund) : null));
   if (refusal || !token) {
     metrics().refundsRefused.inc({ reason: refusal?.reason ?? "token_not_listed" });
     log.error(

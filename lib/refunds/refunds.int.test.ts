@@ -105,24 +105,57 @@ async function fundWallet(organization: { refundWalletIndex: number }, eth = "10
 }
 
 /**
- * A confirmed invoice of `amount` paid by `payer` (the payment as the watcher records it), of a
- * new organization whose refund wallet is funded unless told otherwise.
+ * `from` pays `amount` of `token` to `to` on chain. Impersonated (Hardhat), so any address can be
+ * the payer, as the signer reads it back: the USDC Transfer's log index, or -1 for a native one.
+ */
+async function payOnChain(from: string, to: string, token: string, amount: string) {
+  await rpc("hardhat_setBalance", [from, `0x${parseEther("1").toString(16)}`]);
+  if (token === "USDC") await mint(from, amount);
+  await rpc("hardhat_impersonateAccount", [from]);
+  const wallet = createWalletClient({
+    account: from as Address,
+    chain: hardhat,
+    transport: http(devnet.rpcUrl),
+  });
+  const hash =
+    token === "USDC"
+      ? await wallet.writeContract({
+          address: usdcAddress(),
+          abi,
+          functionName: "transfer",
+          args: [to, parseUnits(amount, 6)],
+        })
+      : await wallet.sendTransaction({ to: to as Address, value: parseEther(amount) });
+  const receipt = await devnet.client.waitForTransactionReceipt({ hash });
+  await rpc("hardhat_stopImpersonatingAccount", [from]);
+  const log = receipt.logs.find((entry) => entry.address.toLowerCase() === usdcAddress().toLowerCase());
+  return { hash, logIndex: token === "USDC" ? (log?.logIndex ?? 0) : -1, receipt };
+}
+
+/**
+ * A confirmed invoice of `amount` paid by `payer` on chain (the payment as the watcher records
+ * it), of a new organization whose refund wallet is funded unless told otherwise.
  */
 async function paidInvoice(amount: string, payer: string = freshAddress(), token = "USDC", funded = true) {
   const { organization } = await createTestOrganization();
   if (funded) await fundWallet(organization);
-  const invoice = await createTestInvoice(organization.id, { amount, status: "CONFIRMED" });
-  await db().invoice.update({ where: { id: invoice.id }, data: { token, amountPaid: amount } });
+  const created = await createTestInvoice(organization.id, { amount, status: "CONFIRMED" });
+  const depositAddress = freshAddress();
+  const invoice = await db().invoice.update({
+    where: { id: created.id },
+    data: { token, amountPaid: amount, depositAddress },
+  });
+  const paid = await payOnChain(payer, depositAddress, token, amount);
   await db().payment.create({
     data: {
       id: newId("payment"),
       organizationId: organization.id,
       invoiceId: invoice.id,
-      txHash: `0x${crypto.randomUUID().replaceAll("-", "").padEnd(64, "0")}`,
-      logIndex: 0,
+      txHash: paid.hash,
+      logIndex: paid.logIndex,
       amount,
-      blockNumber: 1n,
-      blockHash: "0x00",
+      blockNumber: paid.receipt.blockNumber,
+      blockHash: paid.receipt.blockHash,
       status: "CONFIRMED",
       fromAddress: payer,
     },
@@ -187,7 +220,7 @@ async function refundUntilSettled(ids: string[], options: Partial<AdvanceRefunds
 const eventCount = (refundId: string, type: string) =>
   db().event.count({ where: { type, payload: { path: ["refund", "id"], equals: refundId } } });
 
-/** ERC-20 Transfer events into `to` on the whole chain. */
+/** ERC-20 Transfer events into `to` on the whole chain, mints (the payer's test USDC) aside. */
 const transfersTo = async (to: string) =>
   (
     await devnet.client.getContractEvents({
@@ -197,7 +230,7 @@ const transfersTo = async (to: string) =>
       args: { to: to as Address },
       fromBlock: 0n,
     })
-  ).length;
+  ).filter((log) => log.args.from !== zeroAddress).length;
 
 describe("refunds on a devnet", () => {
   it("refunds 16 of 40 USDC to the address that paid: the buyer's own wallet, read on chain", async () => {
@@ -529,6 +562,34 @@ describe("where refunds may go", () => {
       expect(await usdcBalance(input.toAddress ?? payer)).toBe(0n);
     },
   );
+
+  it("refuses a payer refund whose payment row names an address the chain does not show", async () => {
+    const invoice = await paidInvoice("40", payer);
+    // The row is changed (a bug, or someone with the database): it now says `other` paid.
+    await db().payment.updateMany({ where: { invoiceId: invoice.id }, data: { fromAddress: other } });
+    const refund = await createRefund(invoice, { amount: "10", toAddress: other });
+    await pass();
+    const failed = await db().refund.findUniqueOrThrow({
+      where: { id: refund.id },
+      include: { transactions: true },
+    });
+    expect(failed).toMatchObject({ status: "FAILED" });
+    expect(failed.failureReason).toMatch(/^Refused to pay .*: no transfer from it to the invoice's address/);
+    expect(failed.transactions).toHaveLength(0);
+    expect(await usdcBalance(other)).toBe(0n);
+    // A transaction that is not on chain at all is refused the same way.
+    const ghost = await paidInvoice("40", payer);
+    await db().payment.updateMany({
+      where: { invoiceId: ghost.id },
+      data: { txHash: `0x${"ab".repeat(32)}` },
+    });
+    const missing = await createRefund(ghost, { amount: "10" });
+    await pass();
+    expect(await db().refund.findUniqueOrThrow({ where: { id: missing.id } })).toMatchObject({
+      status: "FAILED",
+    });
+    expect(await usdcBalance(payer)).toBe(0n);
+  });
 
   it("holds an API key's refund to an address it names for an owner: nothing is sent until one confirms", async () => {
     const invoice = await paidInvoice("40", payer);
