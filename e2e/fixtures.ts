@@ -160,12 +160,12 @@ export async function paidTestSession(
 }
 
 /** A 40 USD session (customer email known) paid in full: its invoice's id. */
-export async function paidTestInvoice(request: APIRequestContext, merchant: Merchant) {
-  const paid = await paidTestSession(request, merchant, {
-    amount: "40.00",
-    currency: "USD",
-    customerEmail: "jane@example.com",
-  });
+export async function paidTestInvoice(
+  request: APIRequestContext,
+  merchant: Merchant,
+  customerEmail = "jane@example.com",
+) {
+  const paid = await paidTestSession(request, merchant, { amount: "40.00", currency: "USD", customerEmail });
   return paid.invoiceId;
 }
 

@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createPublicClient, erc20Abi, type Hex, http, parseEventLogs } from "viem";
 import { hardhat } from "viem/chains";
-import { appEnv, appSql, expect, type Merchant, paidTestInvoice, test } from "./fixtures";
+import { appEnv, appSql, expect, paidTestInvoice, test } from "./fixtures";
 
 // Refunds as people meet them: an owner refunds a paid invoice through a claim link from the
 // invoice page, the buyer opens the link in a browser of their own and types an address twice,
@@ -12,6 +12,28 @@ import { appEnv, appSql, expect, type Merchant, paidTestInvoice, test } from "./
 const wcag = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const buyerAddress = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const rpcUrl = () => `http://127.0.0.1:${appEnv().SERVICE_DEVNET_PORT}`;
+
+/**
+ * A buyer's address of its own per test (jane…@example.com): each gets the claim link, a code and
+ * a receipt, and one address may be mailed only so often an hour.
+ */
+const buyerEmail = () => `jane.${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`;
+
+/**
+ * The buyer asks for the one-time code on the claim page and types it from the email (the dev
+ * mailbox); the session's email is known, so the claim needs it.
+ */
+async function enterEmailedCode(buyer: Page, to: string) {
+  const before = new Date();
+  await buyer.getByRole("button", { name: "Email me a code" }).click();
+  await expect(buyer.getByTestId("refund-code-sent")).toBeVisible();
+  const [email] = (await appSql(
+    `SELECT "text" FROM "DevEmail" WHERE "to" = $1 AND "subject" LIKE 'Your code%' AND "createdAt" >= $2 ORDER BY "createdAt" DESC LIMIT 1`,
+    [to, before],
+  )) as { text: string }[];
+  const code = /^(\d{6})$/m.exec(email.text)?.[1] as string;
+  await buyer.getByLabel("Code from your email").fill(code);
+}
 
 /** The owner refunds `amount` of the invoice through a claim link on its page; returns the refund's id and link. */
 async function claimRefundFromInvoicePage(page: Page, invoiceId: string, amount: string) {
@@ -47,10 +69,11 @@ test("a claim refund: created on the invoice page, claimed by the buyer with an 
 }) => {
   // Axe over many pages and widths: CPU-bound in the browser, 250 s seen under CI's full load.
   test.setTimeout(480_000);
-  const invoiceId = await paidTestInvoice(request, merchant);
+  const email = buyerEmail();
+  const invoiceId = await paidTestInvoice(request, merchant, email);
   const { id, claimUrl } = await claimRefundFromInvoicePage(page, invoiceId, "16.5");
   await expect(page.getByTestId("refund-amount")).toHaveText("16.5 USDC");
-  await expect(page.getByText("emailed to jane@example.com")).toBeVisible();
+  await expect(page.getByText(`emailed to ${email}`)).toBeVisible();
 
   // The buyer: another browser, signed out, in German.
   const buyer = await browser.newContext({ locale: "de-DE" });
@@ -98,8 +121,15 @@ test("a claim refund: created on the invoice page, claimed by the buyer with an 
     { status: "PENDING_CLAIM" },
   ]);
 
-  // Lower case the second time: the same address, stored checksummed.
+  // The link alone is not enough: the buyer's email is known, so the claim needs the emailed code.
   await address.fill(buyerAddress);
+  await again.fill(buyerAddress);
+  await submit.click();
+  const code = tab.getByLabel("Code from your email");
+  await expect(code).toHaveAttribute("aria-invalid", "true");
+  await expect(tab.getByRole("alert").filter({ hasText: "Enter the code we emailed you." })).toBeVisible();
+  await enterEmailedCode(tab, email);
+  // Lower case the second time: the same address, stored checksummed.
   await again.fill(buyerAddress.toLowerCase());
   await submit.click();
   await expect(tab.getByTestId("refund-status")).toHaveText(
@@ -219,7 +249,8 @@ test("axe (WCAG 2.1 AA): the claim page at 390 and 1280 px, the invoice page, Re
 }) => {
   // Axe over many pages and widths: CPU-bound in the browser, 250 s seen under CI's full load.
   test.setTimeout(480_000);
-  const invoiceId = await paidTestInvoice(request, merchant);
+  const email = buyerEmail();
+  const invoiceId = await paidTestInvoice(request, merchant, email);
   const { id, claimUrl } = await claimRefundFromInvoicePage(page, invoiceId, "1");
   const found: string[] = [];
   // axe needs a page of a context made with browser.newContext().
@@ -240,6 +271,7 @@ test("axe (WCAG 2.1 AA): the claim page at 390 and 1280 px, the invoice page, Re
   }
   await buyer.getByLabel("Your Local devnet address").fill(buyerAddress);
   await buyer.getByLabel("The same address again").fill(buyerAddress);
+  await enterEmailedCode(buyer, email);
   await buyer.getByRole("button", { name: "Send the refund to this address" }).click();
   await expect(buyer.getByTestId("refund-status")).toBeVisible();
   for (const width of [390, 1280]) {
