@@ -8,7 +8,9 @@ import type { MerchantCaller } from "./merchant-caller";
 const lastUsedResolutionMs = 60_000;
 
 // Every authenticated request runs one of these lookups, so they skip the ORM (see sqlPool).
-// Revoked credentials are simply not found: unknown and revoked get the same answer.
+// Revoked credentials are simply not found: unknown and revoked get the same answer. An agent
+// credential also ends with its approver's authority: one whose approver is no longer an owner of
+// its organization is not found either (removal also revokes it: lib/organizations/remove-member.ts).
 const stores = {
   api_key: {
     table: "ApiKey",
@@ -21,7 +23,11 @@ const stores = {
     select: `SELECT c."id", c."organizationId", c."lastUsedAt", c."access"::text AS "access",
                     c."agentName" AS "name", o."apiVersion"
                FROM "AgentCredential" c JOIN "Organization" o ON o."id" = c."organizationId"
-              WHERE c."hash" = $1 AND c."revokedAt" IS NULL`,
+              WHERE c."hash" = $1 AND c."revokedAt" IS NULL
+                AND (c."createdByUserId" IS NULL OR EXISTS (
+                      SELECT 1 FROM "Membership" m
+                       WHERE m."organizationId" = c."organizationId" AND m."userId" = c."createdByUserId"
+                         AND m."role" = 'OWNER'))`,
   },
 } as const;
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { GET } from "@/app/api/private/organization/current/route";
 import { POST as mcpPost } from "@/app/mcp/route";
 import { config } from "@/lib/config";
+import { announceCredentialChange } from "@/lib/credential-cache/announce-credential-change";
 import { type CredentialCache, createCredentialCache } from "@/lib/credential-cache/credential-cache";
 import { db } from "@/lib/db/client";
 import { authenticateStoredCredential } from "@/lib/merchant-auth/authenticate-stored-credential";
@@ -81,38 +82,60 @@ async function organizationWithApprover(role: "OWNER" | "MEMBER") {
 }
 
 describe("credentials end with their approver's authority", () => {
-  it.each(["OWNER", "MEMBER"] as const)(
-    "removing the %s who approved an agent credential and an app: both refused on the next request",
-    async (role) => {
-      const { organization, membership, agent, secret, app, staying } = await organizationWithApprover(role);
-      // In use, and remembered by the other instance (PGlite passes no notifications: there no
-      // cache serves entries, and every read is fresh).
-      expect(otherInstance.serving).toBe(inject("testDatabase").mode === "server");
-      expect(await restStatus(agent)).toBe(200);
-      expect(await mcpStatus(app)).toBe(200);
-      expect(await authenticateStoredCredential(db(), "agent", secret, otherInstance)).not.toBeNull();
-      const team = await listTeam(db(), organization.id);
-      expect(team.members.find((member) => member.id === membership.id)?.approved).toEqual({
-        agents: 1,
-        apps: 1,
-      });
+  it("removing the owner who approved an agent credential and an app: both refused on the next request", async () => {
+    const { organization, membership, agent, secret, app, staying } = await organizationWithApprover("OWNER");
+    // In use, and remembered by the other instance (PGlite passes no notifications: there no
+    // cache serves entries, and every read is fresh).
+    expect(otherInstance.serving).toBe(inject("testDatabase").mode === "server");
+    expect(await restStatus(agent)).toBe(200);
+    expect(await mcpStatus(app)).toBe(200);
+    expect(await authenticateStoredCredential(db(), "agent", secret, otherInstance)).not.toBeNull();
+    const team = await listTeam(db(), organization.id);
+    expect(team.members.find((member) => member.id === membership.id)?.approved).toEqual({
+      agents: 1,
+      apps: 1,
+    });
 
-      await removeMember(db(), organization.id, membership.id);
+    await removeMember(db(), organization.id, membership.id);
 
-      expect(await restStatus(agent)).toBe(401);
-      expect(await mcpStatus(app)).toBe(401);
-      expect(await authenticateStoredCredential(db(), "agent", secret, otherInstance)).toBeNull();
-      // What the staying owner approved goes on.
-      expect(await restStatus(staying.auth.authorization)).toBe(200);
-      const revoked = await db().agentCredential.findMany({
-        where: { organizationId: organization.id, revokedAt: { not: null } },
-      });
-      expect(revoked.map((credential) => credential.agentName)).toEqual(["Approved by the one who leaves"]);
-      expect(
-        await db().oAuthGrant.count({ where: { organizationId: organization.id, revokedAt: null } }),
-      ).toBe(0);
-    },
-  );
+    expect(await restStatus(agent)).toBe(401);
+    expect(await mcpStatus(app)).toBe(401);
+    expect(await authenticateStoredCredential(db(), "agent", secret, otherInstance)).toBeNull();
+    // What the staying owner approved goes on.
+    expect(await restStatus(staying.auth.authorization)).toBe(200);
+    const revoked = await db().agentCredential.findMany({
+      where: { organizationId: organization.id, revokedAt: { not: null } },
+    });
+    expect(revoked.map((credential) => credential.agentName)).toEqual(["Approved by the one who leaves"]);
+    expect(await db().oAuthGrant.count({ where: { organizationId: organization.id, revokedAt: null } })).toBe(
+      0,
+    );
+  });
+
+  it("removing a member who connected an app (read): its grant is revoked, and stays so if they return", async () => {
+    const { organization, membership, app } = await organizationWithApprover("MEMBER");
+    expect(await mcpStatus(app)).toBe(200);
+    await removeMember(db(), organization.id, membership.id);
+    await db().membership.create({
+      data: {
+        id: newId("membership"),
+        organizationId: organization.id,
+        userId: membership.userId,
+        role: "MEMBER",
+      },
+    });
+    expect(await mcpStatus(app)).toBe(401);
+  });
+
+  it("a demoted approver's agent credential is refused too, once the caches hear of it", async () => {
+    const { membership, agent, secret, staying } = await organizationWithApprover("OWNER");
+    expect(await restStatus(agent)).toBe(200);
+    await db().membership.update({ where: { id: membership.id }, data: { role: "MEMBER" } });
+    await announceCredentialChange();
+    expect(await restStatus(agent)).toBe(401);
+    expect(await authenticateStoredCredential(db(), "agent", secret, otherInstance)).toBeNull();
+    expect(await restStatus(staying.auth.authorization)).toBe(200);
+  });
 
   it("a removal that is refused (the last owner) revokes nothing", async () => {
     const { organization } = await createTestOrganization();
