@@ -196,7 +196,7 @@ describe("the facilitator goes down", () => {
     const { account, client } = await agent();
     const send = await signedPayment(url, client);
     expect((await send()).status).toBe(402);
-    // What a process that died while settling leaves behind: the row SETTLING, its lock free.
+    // What a process that died while settling leaves behind: the row SETTLING, its lease lapsed.
     const invoice = await db().invoice.findUniqueOrThrow({ where: { checkoutSessionId: created.id } });
     await db().$executeRaw`
       UPDATE "X402Settlement" SET "status" = 'SETTLING', "errorReason" = NULL, "updatedAt" = now() - interval '1 minute'
