@@ -4,7 +4,7 @@ import { log } from "../log";
 import { findAuthorizationUse } from "./find-authorization-use";
 import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
 
-/** A SETTLING row untouched this long, its lock free, lost its settler (a crash, a restart). */
+/** A SETTLING row untouched this long (its lease long lapsed) lost its settler (a crash, a restart). */
 export const stuckSettlementMs = 5 * 60_000;
 
 /**
