@@ -12,3 +12,13 @@ export async function register() {
   const { startBackgroundJobs } = await import("./lib/tasks/start-background-jobs");
   startBackgroundJobs();
 }
+
+/**
+ * Next.js reports here an error a page or route could not handle: one caused by a lost database
+ * makes the server answer 503 instead of 500 (lib/http/request-faults.ts).
+ */
+export async function onRequestError(error: unknown) {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { reportRequestError } = await import("./lib/http/request-faults");
+  reportRequestError(error);
+}

@@ -5,6 +5,7 @@ import { createServer, type OutgoingHttpHeaders, ServerResponse } from "node:htt
 import path from "node:path";
 import next from "next";
 import { config } from "../lib/config";
+import { collectRequestFaults, databaseUnavailableHere } from "../lib/http/request-faults";
 import { stampClientAddress } from "../lib/net/client-address";
 import { inIncomingRequestSpan } from "../lib/telemetry/spans";
 
@@ -41,6 +42,11 @@ class ClosingResponse extends ServerResponse {
   override writeHead(status: number, headers?: OutgoingHttpHeaders): this;
   override writeHead(...args: [number, (string | OutgoingHttpHeaders)?, OutgoingHttpHeaders?]): this {
     if (stoppingSince !== undefined) this.setHeader("connection", "close");
+    // A page that failed on a lost database: retry shortly, as the API says (lib/http/request-faults.ts).
+    if (args[0] === 500 && databaseUnavailableHere()) {
+      args[0] = 503;
+      this.setHeader("retry-after", "2");
+    }
     super.writeHead.apply(this, args as [number]);
     return this;
   }
@@ -48,7 +54,7 @@ class ClosingResponse extends ServerResponse {
 
 const server = createServer({ ServerResponse: ClosingResponse }, (request, response) => {
   stampClientAddress(request, trustedProxies);
-  void inIncomingRequestSpan(request, response, () => handle(request, response));
+  void collectRequestFaults(() => inIncomingRequestSpan(request, response, () => handle(request, response)));
 });
 // Idle keep-alive connections stay open longer than the clients and load balancers in front keep
 // theirs (60 s is a common idle timeout): with Node's 5 s, a client reusing a connection just as
