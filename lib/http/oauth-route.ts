@@ -19,8 +19,13 @@ const corsHeaders = {
 
 function rfcError(error: ServiceError): Response {
   // Only codes the RFCs define leave here; anything else says what class of problem it was.
+  // A lost database (503, with Retry-After) is temporary too.
   const code =
-    error.status >= 500 ? "server_error" : error.status === 429 ? "temporarily_unavailable" : error.code;
+    error.status === 429 || error.status === 503
+      ? "temporarily_unavailable"
+      : error.status >= 500
+        ? "server_error"
+        : error.code;
   const headers = new Headers(error.headers);
   if (error.status === 401) headers.set("WWW-Authenticate", 'Basic realm="oauth"');
   return Response.json({ error: code, error_description: error.message }, { status: error.status, headers });
