@@ -57,13 +57,17 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await stopBackgroundJobs();
-  await app?.close();
-  await receiver?.close();
-  await rpc?.close();
-  await devnet?.stop();
-  await disconnectDb();
-  await postgres?.close();
+  // app.close() throws on a broken contract: everything started here still stops.
+  try {
+    await stopBackgroundJobs();
+    await app?.close();
+  } finally {
+    await receiver?.close();
+    await rpc?.close();
+    await devnet?.stop();
+    await disconnectDb();
+    await postgres?.close();
+  }
 });
 
 type Answer = { status: number; ms: number; body: Record<string, unknown>; retryAfter: string | null };
