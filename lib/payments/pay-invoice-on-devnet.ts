@@ -62,7 +62,7 @@ export async function payInvoiceOnDevnet(database: Db, invoiceId: string, input:
   let txHash: Hex;
   if (token.address) {
     await topUpCoin(client, 0n);
-    await topUpToken(network.rpcUrl, client, token.address as Address, units);
+    await topUpToken(network.rpcUrl, client, token.address as Address, units, token.decimals);
     txHash = await buyer.writeContract({
       address: token.address as Address,
       abi: erc20Abi,
@@ -80,8 +80,14 @@ export async function payInvoiceOnDevnet(database: Db, invoiceId: string, input:
 
 type Client = ReturnType<typeof createPublicClient>;
 
-/** Mints the test wallet what it lacks of a test token to send `units`, so it never runs dry. */
-async function topUpToken(rpcUrl: string, client: Client, token: Address, units: bigint) {
+/**
+ * What a top-up leaves the test wallet beyond the payment, in whole tokens and coins: payments made
+ * at once (a benchmark) each see enough, rather than racing for the same balance.
+ */
+const reserve = "1000000";
+
+/** Mints the test wallet what it lacks of a test token to send `units`, and the reserve. */
+async function topUpToken(rpcUrl: string, client: Client, token: Address, units: bigint, decimals: number) {
   const held = await client.readContract({
     address: token,
     abi: erc20Abi,
@@ -89,17 +95,22 @@ async function topUpToken(rpcUrl: string, client: Client, token: Address, units:
     args: [devnetTestWallet.address],
   });
   if (held >= units) return;
-  const hash = await mintTestToken(rpcUrl, token, devnetTestWallet.address, units - held);
+  const hash = await mintTestToken(
+    rpcUrl,
+    token,
+    devnetTestWallet.address,
+    units - held + parseUnits(reserve, decimals),
+  );
   await client.waitForTransactionReceipt({ hash });
 }
 
-/** Gives the test wallet coin enough to send `units` and pay the fee, when it holds less. */
+/** Gives the test wallet coin for `units` and the fee, and the reserve, when it holds less. */
 async function topUpCoin(client: Client, units: bigint) {
   const held = await client.getBalance({ address: devnetTestWallet.address });
-  const needed = units + parseEther("1");
-  if (held >= needed) return;
+  if (held >= units + parseEther("1")) return;
+  const topped = units + parseEther(reserve);
   await client.request({
     method: "hardhat_setBalance" as never,
-    params: [devnetTestWallet.address, `0x${needed.toString(16)}`] as never,
+    params: [devnetTestWallet.address, `0x${topped.toString(16)}`] as never,
   });
 }
