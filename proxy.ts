@@ -2,10 +2,10 @@ import { type NextRequest, NextResponse } from "next/server";
 import { sessionCookieName } from "./lib/auth/session-cookie";
 import { config as serviceConfig } from "./lib/config";
 import { ServiceError } from "./lib/errors";
+import { tooManyRequestsPage } from "./lib/http/error-page";
 import { paymentLinkHeader } from "./lib/http/payment-link";
 import { requestIdFor, requestIdHeader } from "./lib/http/request-id";
 import { formTargetsFor, newNonce, nonceHeader, securityHeaders } from "./lib/http/security-headers";
-import { tooManyRequestsPage } from "./lib/http/too-many-requests-page";
 import { isLimitedPageLoad, limitPageLoad } from "./lib/rate-limit/limit-page-load";
 
 /**

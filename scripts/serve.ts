@@ -1,18 +1,19 @@
 // The HTTP server of `npm start` (and `npm run dev`): Next.js behind a plain Node server, so each
 // request carries the client address resolved from the socket (lib/net/client-address.ts), which
 // App Router handlers cannot see. Listens on HOST:PORT.
-import { createServer, type OutgoingHttpHeaders, ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
 import { config } from "../lib/config";
-import { collectRequestFaults, databaseUnavailableHere } from "../lib/http/request-faults";
+import { collectRequestFaults } from "../lib/http/request-faults";
 import { stampClientAddress } from "../lib/net/client-address";
 import { inIncomingRequestSpan } from "../lib/telemetry/spans";
+import { createAppServer } from "./app-server";
 
 const dev = process.argv.includes("--dev");
 const { host, port, trustedProxies } = config();
 // Turbopack in development, as `next dev` uses; production serves the existing build.
-const app = next({ dev, turbopack: dev, dir: path.resolve(import.meta.dirname, ".."), hostname: host, port });
+const root = path.resolve(import.meta.dirname, "..");
+const app = next({ dev, turbopack: dev, dir: root, hostname: host, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 // Loaded after app.prepare(), whose instrumentation hook starts tracing: the database client loads
@@ -30,37 +31,21 @@ const shutdownGraceMs = config().webhooks.timeoutMs + 10_000;
 const repeatedSignalMs = 1_000;
 /** When the first stop signal came; undefined while serving. */
 let stoppingSince: number | undefined;
-/**
- * A response whose headers go out after a stop signal says `Connection: close`, so its keep-alive
- * client goes elsewhere; every response writes its headers through writeHead. Checked there
- * rather than by keeping the responses under way in a set: a long-lived set holding every
- * response kept each request's objects through the young-generation collections that should
- * have freed them (docs/operations.md, "Where the latency tail comes from").
- */
-class ClosingResponse extends ServerResponse {
-  override writeHead(status: number, message?: string, headers?: OutgoingHttpHeaders): this;
-  override writeHead(status: number, headers?: OutgoingHttpHeaders): this;
-  override writeHead(...args: [number, (string | OutgoingHttpHeaders)?, OutgoingHttpHeaders?]): this {
-    if (stoppingSince !== undefined) this.setHeader("connection", "close");
-    // A page that failed on a lost database: retry shortly, as the API says (lib/http/request-faults.ts).
-    if (args[0] === 500 && databaseUnavailableHere()) {
-      args[0] = 503;
-      this.setHeader("retry-after", "2");
-    }
-    super.writeHead.apply(this, args as [number]);
-    return this;
-  }
-}
 
-const server = createServer({ ServerResponse: ClosingResponse }, (request, response) => {
-  stampClientAddress(request, trustedProxies);
-  void collectRequestFaults(() => inIncomingRequestSpan(request, response, () => handle(request, response)));
+const server = createAppServer({
+  root,
+  isStopping: () => stoppingSince !== undefined,
+  handle: (request, response) => {
+    stampClientAddress(request, trustedProxies);
+    void collectRequestFaults(() =>
+      inIncomingRequestSpan(request, response, () => handle(request, response)),
+    );
+  },
 });
 // Idle keep-alive connections stay open longer than the clients and load balancers in front keep
 // theirs (60 s is a common idle timeout): with Node's 5 s, a client reusing a connection just as
 // the server closed it got a reset instead of an answer (seen from Playwright's request context).
 server.keepAliveTimeout = 65_000;
-server.headersTimeout = 66_000;
 server.listen(port, host, () => console.log(`Listening on http://${host}:${port}`));
 
 /**

@@ -8,6 +8,12 @@ export type ErrorEnvelope = {
 
 /** The one mapping from anything thrown to the JSON error envelope. */
 export function errorResponse(error: unknown, requestId: string, options: { privateApi: boolean }): Response {
+  const { status, headers, body } = errorEnvelope(error, requestId, options);
+  return Response.json(body, { status, headers });
+}
+
+/** errorResponse's parts, for a server that writes them itself (scripts/serve.ts). */
+export function errorEnvelope(error: unknown, requestId: string, options: { privateApi: boolean }) {
   const known = toServiceError(error, requestId);
   const body: ErrorEnvelope = {
     ...(options.privateApi ? { success: false as const } : {}),
@@ -19,5 +25,5 @@ export function errorResponse(error: unknown, requestId: string, options: { priv
     },
     requestId,
   };
-  return Response.json(body, { status: known.status, headers: known.headers });
+  return { status: known.status, headers: known.headers, body };
 }

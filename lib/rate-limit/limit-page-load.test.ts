@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rateLimited } from "../errors";
-import { tooManyRequestsPage } from "../http/too-many-requests-page";
+import { tooManyRequestsPage } from "../http/error-page";
 import { isLimitedPageLoad } from "./limit-page-load";
 
 describe("isLimitedPageLoad", () => {

@@ -1,0 +1,144 @@
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from "node:http";
+import path from "node:path";
+import { databaseUnavailableHere } from "../lib/http/request-faults";
+import {
+  methodNotAllowed,
+  type PlainAnswer,
+  refuseUnreadableTarget,
+  undecodableAction,
+} from "../lib/http/server-answers";
+import { allowedMethods, type RouteMethods, readRouteMethods } from "./route-methods";
+
+/**
+ * A response whose headers go out after a stop signal says `Connection: close`, so its keep-alive
+ * client goes elsewhere; every response writes its headers through writeHead. Checked there
+ * rather than by keeping the responses under way in a set: a long-lived set holding every
+ * response kept each request's objects through the young-generation collections that should
+ * have freed them (docs/operations.md, "Where the latency tail comes from").
+ *
+ * writeHead is also where an answer of Next.js's that is not deliberate (see `replace`) is swapped
+ * for ours: its body is dropped and ours written instead.
+ */
+class AppResponse extends ServerResponse {
+  /** Set per server: whether a stop signal came. */
+  isStopping?: () => boolean;
+  /** Set per request: our answer instead of Next.js's answer of this status, if any. */
+  replace?: (status: number) => PlainAnswer | undefined;
+  #replacement?: Buffer;
+  #replaced?: { status: number; answer: PlainAnswer | undefined };
+
+  /** The status writeHead will send: a 500 on a lost database goes out as 503. */
+  #status(): number {
+    return this.statusCode === 500 && databaseUnavailableHere() ? 503 : this.statusCode;
+  }
+
+  /** `replace`'s answer for this status, asked once (it logs). */
+  #replacementFor(status: number): PlainAnswer | undefined {
+    if (!this.replace) return undefined;
+    if (this.#replaced?.status !== status) this.#replaced = { status, answer: this.replace(status) };
+    return this.#replaced.answer;
+  }
+
+  override writeHead(status: number, message?: string, headers?: OutgoingHttpHeaders): this;
+  override writeHead(status: number, headers?: OutgoingHttpHeaders): this;
+  override writeHead(...args: [number, (string | OutgoingHttpHeaders)?, OutgoingHttpHeaders?]): this {
+    // A page that failed on a lost database: retry shortly, as the API says (lib/http/request-faults.ts).
+    if (args[0] === 500 && databaseUnavailableHere()) {
+      args[0] = 503;
+      this.setHeader("retry-after", "2");
+    }
+    const replacement = this.#replacementFor(args[0]);
+    if (replacement) {
+      for (const name of this.getHeaderNames()) this.removeHeader(name);
+      this.#replacement = Buffer.from(replacement.body);
+      args = [replacement.status, { ...replacement.headers, "Content-Length": this.#replacement.length }];
+    }
+    if (this.isStopping?.()) this.setHeader("connection", "close");
+    super.writeHead.apply(this, args as [number]);
+    return this;
+  }
+
+  // Headers written first only when ours replace Next.js's answer: otherwise Node.js writes them
+  // itself, with a Content-Length for a body sent whole.
+  override write(...args: unknown[]): boolean {
+    if (!this.headersSent && this.#replacementFor(this.#status())) this.writeHead(this.statusCode);
+    if (this.#replacement) return true;
+    return (super.write as (...all: unknown[]) => boolean).apply(this, args);
+  }
+
+  override end(...args: unknown[]): this {
+    if (!this.headersSent && this.#replacementFor(this.#status())) this.writeHead(this.statusCode);
+    if (this.#replacement) return super.end(this.#replacement);
+    return (super.end as (...all: unknown[]) => this).apply(this, args);
+  }
+}
+
+/** The answers of Next.js's that we replace for this request (lib/http/server-answers.ts). */
+function replacementsFor(request: IncomingMessage, routes: RouteMethods[]) {
+  const target = request.url ?? "/";
+  const about = {
+    method: request.method ?? "GET",
+    target,
+    requestId: request.headers["x-request-id"] as string | undefined,
+  };
+  const allow = allowedMethods(routes, target.split("?")[0]);
+  // A post to a page: a server action (with its header) or a plain form's submission.
+  const formPost =
+    about.method === "POST" &&
+    allow === undefined &&
+    (request.headers["next-action"] !== undefined ||
+      /^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(
+        request.headers["content-type"] ?? "",
+      ));
+  return (status: number) =>
+    status === 405 && allow !== undefined
+      ? methodNotAllowed(about, allow)
+      : status === 500 && formPost
+        ? undecodableAction(about)
+        : undefined;
+}
+
+/** How long a client may take: its headers, and its whole request (the body included). */
+export const requestBounds = { headersMs: 20_000, requestMs: 30_000 };
+
+/**
+ * The HTTP server in front of Next.js (scripts/serve.ts). Every request gets a deliberate answer:
+ * a target Next.js cannot decode is answered here (it throws and answers a bare 500); a 405 of a
+ * route handler gets the error envelope and Allow, a form post Next.js fails to decode a 400
+ * (lib/http/server-answers.ts). Every request is answered or closed within a bound: a client
+ * that has not sent its headers or its whole request (chunked or not) in time gets 408 and its
+ * connection closed, checked every second. Bodies themselves are limited by their readers.
+ */
+export function createAppServer(options: {
+  /** The repository, whose app/ lists the route handlers. */
+  root: string;
+  handle: (request: IncomingMessage, response: ServerResponse) => void;
+  isStopping: () => boolean;
+  bounds?: typeof requestBounds;
+}) {
+  const routes = readRouteMethods(path.join(options.root, "app"));
+  const bounds = options.bounds ?? requestBounds;
+  return createServer(
+    {
+      ServerResponse: AppResponse,
+      headersTimeout: bounds.headersMs,
+      requestTimeout: bounds.requestMs,
+      connectionsCheckingInterval: Math.min(1_000, bounds.headersMs),
+    },
+    (request, response) => {
+      const appResponse = response as AppResponse;
+      appResponse.isStopping = options.isStopping;
+      const refused = refuseUnreadableTarget({
+        method: request.method ?? "GET",
+        target: request.url ?? "/",
+        requestId: request.headers["x-request-id"] as string | undefined,
+      });
+      if (refused) {
+        response.writeHead(refused.status, refused.headers).end(refused.body);
+        return;
+      }
+      appResponse.replace = replacementsFor(request, routes);
+      options.handle(request, response);
+    },
+  );
+}
