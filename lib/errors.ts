@@ -62,6 +62,27 @@ export const serviceUnavailable = (retryAfterSeconds: number) =>
     { "Retry-After": String(retryAfterSeconds) },
   );
 
+/** Text that is not ours: a stack frame, a file path, a library's name or its docs. */
+const foreignText =
+  /\n\s+at |node_modules|[\\/][\w.-]+\.(?:[cm]?js|tsx?):\d|\bprisma\b|\bviem\b|Docs: https?:|Version: \S*@\d/i;
+
+/**
+ * A ServiceError whose message carries a library's text (one built from a caught error's
+ * message) keeps its status and code but says only what the code means; the text is logged.
+ */
+function ownMessage(error: ServiceError, requestId: string): ServiceError {
+  if (!foreignText.test(error.message)) return error;
+  log.warn({ requestId, code: error.code, err: error }, "error message with foreign text withheld");
+  return new ServiceError(
+    error.status,
+    error.type,
+    error.code,
+    `The request failed (${error.code}). Quote request id ${requestId} if you contact support.`,
+    error.param,
+    error.headers,
+  );
+}
+
 /** The SQLSTATE of a PostgreSQL error, thrown by pg itself or wrapped by Prisma's pg adapter. */
 function postgresCode(error: unknown): string | undefined {
   const found = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { code?: unknown } } } };
@@ -75,7 +96,7 @@ function postgresCode(error: unknown): string | undefined {
  * is a 503: the pool reconnects by itself once the server is back.
  */
 export function toServiceError(error: unknown, requestId: string): ServiceError {
-  if (error instanceof ServiceError) return error;
+  if (error instanceof ServiceError) return ownMessage(error, requestId);
   if (isDatabaseUnavailable(error)) {
     log.warn({ requestId, err: error }, "database unavailable");
     return serviceUnavailable(2);
