@@ -51,6 +51,7 @@ describe("a target that cannot be decoded is a 400 before Next.js", () => {
     ["/api/x402/paylinks/%E0%A4%A", "json", "path_undecodable", "path"],
     ["/api/checkout-sessions/%00", "json", "parameter_invalid", "path"],
     ["/api/health?client_id=%00", "json", "parameter_invalid", "client_id"],
+    ["/api/health?rows=%zz", "json", "path_undecodable", "path"],
     ["/pay/%", "page", "path_undecodable", "path"],
     ["/pay/%zz", "page", "path_undecodable", "path"],
     ["/refund/%ED%A0%80", "page", "path_undecodable", "path"],
@@ -75,8 +76,8 @@ describe("a target that cannot be decoded is a 400 before Next.js", () => {
 
   it("passes a readable target on to Next.js", async () => {
     nextSaw = [];
-    expect((await fetch(`${base}/pay/pl_%41?x=%ff`)).status).toBe(200);
-    expect(nextSaw).toEqual(["GET /pay/pl_%41?x=%ff"]);
+    expect((await fetch(`${base}/pay/pl_%41?x=%C3%A9+y`)).status).toBe(200);
+    expect(nextSaw).toEqual(["GET /pay/pl_%41?x=%C3%A9+y"]);
   });
 });
 

@@ -22,14 +22,20 @@ function unreadableTargetProblem(target: string): ServiceError | undefined {
   try {
     for (const segment of path.split("/")) assertStorableInput({ path: decodeURIComponent(segment) });
     if (queryAt >= 0) {
+      const query = target.slice(queryAt + 1);
+      // URLSearchParams would read a bad escape as U+FFFD; Next.js refuses some itself, without
+      // our headers. Refused here, whole.
+      for (const part of query.split(/[&=]/)) decodeURIComponent(part);
       // Every pair, repeated names too: a handler may read any of them.
-      for (const [name, value] of new URLSearchParams(target.slice(queryAt + 1))) {
-        assertStorableInput({ [name]: value });
-      }
+      for (const [name, value] of new URLSearchParams(query)) assertStorableInput({ [name]: value });
     }
   } catch (error) {
     if (error instanceof ServiceError) return error;
-    return invalidRequest("path_undecodable", "The request path is not valid percent-encoded UTF-8.", "path");
+    return invalidRequest(
+      "path_undecodable",
+      "The request path or query is not valid percent-encoded UTF-8.",
+      "path",
+    );
   }
   return undefined;
 }
