@@ -44,7 +44,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <QueryProvider>{children}</QueryProvider>
         </div>
         <div className="mt-10 flex items-center justify-between border-t border-slate-200 pt-4 text-xs text-slate-500 lg:hidden">
-          <span className="truncate">{member.user.email}</span>
+          <span className="truncate" title={member.user.email}>
+            {member.user.email}
+          </span>
           <SignOutButton />
         </div>
       </main>

@@ -15,7 +15,11 @@ export function OrganizationSwitcher({
 }) {
   const [pending, startTransition] = useTransition();
   if (organizations.length === 1) {
-    return <span className="truncate text-sm font-semibold text-slate-900">{organizations[0].name}</span>;
+    return (
+      <span className="truncate text-sm font-semibold text-slate-900" title={organizations[0].name}>
+        {organizations[0].name}
+      </span>
+    );
   }
   return (
     <label

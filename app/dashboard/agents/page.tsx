@@ -64,12 +64,12 @@ export default async function AgentsPage() {
                 },
                 {
                   header: "Created",
-                  wide: true,
+
                   cell: (agent) => <DateTime value={agent.createdAt} precision="date" />,
                 },
                 {
                   header: "Last used",
-                  wide: true,
+
                   cell: (agent) =>
                     agent.lastUsedAt ? (
                       <DateTime value={agent.lastUsedAt} />

@@ -55,18 +55,18 @@ export default async function ApiKeysPage() {
                 },
                 {
                   header: "Key",
-                  wide: true,
+
                   cell: (key) => <code className="font-mono text-xs">{key.prefix}…</code>,
                 },
                 { header: "Status", cell: (key) => <StatusBadge status={key.status} /> },
                 {
                   header: "Created",
-                  wide: true,
+
                   cell: (key) => <DateTime value={key.createdAt} precision="date" />,
                 },
                 {
                   header: "Last used",
-                  wide: true,
+
                   cell: (key) =>
                     key.lastUsedAt ? (
                       <DateTime value={key.lastUsedAt} precision="date" />

@@ -47,19 +47,19 @@ export default async function ConnectedAppsPage() {
                   </span>
                 ),
               },
-              { header: "Approved by", wide: true, cell: (grant) => grant.user.email },
+              { header: "Approved by", cell: (grant) => grant.user.email },
               {
                 header: "Access",
                 cell: (grant) => (grant.scope.includes("write") ? "Read and write" : "Read only"),
               },
               {
                 header: "Connected",
-                wide: true,
+
                 cell: (grant) => <DateTime value={grant.createdAt} precision="date" />,
               },
               {
                 header: "Last used",
-                wide: true,
+
                 cell: (grant) =>
                   grant.lastUsedAt ? (
                     <DateTime value={grant.lastUsedAt} precision="date" />

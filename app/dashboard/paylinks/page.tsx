@@ -71,7 +71,7 @@ export default async function PaylinksPage({ searchParams }: { searchParams: Pro
                   },
                   {
                     header: "Created",
-                    wide: true,
+
                     cell: (row) => <DateTime value={row.createdAt} precision="date" />,
                   },
                 ]}

@@ -33,11 +33,11 @@ const columns: Column<Row>[] = [
   { header: "Status", cell: (session) => <StatusBadge status={session.status} /> },
   {
     header: "Payment",
-    wide: true,
+
     cell: (session) => (session.invoice ? <StatusBadge status={session.invoice.status} /> : "—"),
   },
-  { header: "Order", wide: true, cell: (session) => session.merchantOrderId ?? "—" },
-  { header: "Created", wide: true, cell: (session) => formatDateTime(session.createdAt) },
+  { header: "Order", cell: (session) => session.merchantOrderId ?? "—" },
+  { header: "Created", cell: (session) => formatDateTime(session.createdAt) },
 ];
 
 export default async function SessionsPage({

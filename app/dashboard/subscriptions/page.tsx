@@ -39,8 +39,8 @@ const columns: Column<Row>[] = [
     cell: (subscription) =>
       `${formatMoney(subscription.amount, subscription.currency)} ${describeInterval(subscription.interval, subscription.intervalCount)}`,
   },
-  { header: "Customer", wide: true, cell: (subscription) => subscription.customerEmail ?? "—" },
-  { header: "Paid until", wide: true, cell: (subscription) => formatDateTime(subscription.currentPeriodEnd) },
+  { header: "Customer", cell: (subscription) => subscription.customerEmail ?? "—" },
+  { header: "Paid until", cell: (subscription) => formatDateTime(subscription.currentPeriodEnd) },
 ];
 
 export default async function SubscriptionsPage({
