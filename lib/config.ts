@@ -4,7 +4,7 @@ import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
-import { parseNetworks } from "./chains/networks";
+import { maxTokenDecimals, parseNetworks, type TokenConfig } from "./chains/networks";
 import { isLoopbackAddress } from "./net/client-address";
 
 // Configuration is read from the environment once, validated, and frozen. A bad value stops the
@@ -416,6 +416,20 @@ export function paylinkX402Url(paylinkId: string): string {
 /** Where an agent pays a checkout session with x402. */
 export function checkoutSessionX402Url(sessionId: string): string {
   return `${config().baseUrl}/api/x402/checkout-sessions/${sessionId}`;
+}
+
+/** A network's name for people ("Local devnet", "Base"): its configured name, or the id of one no longer configured. */
+export function networkName(networkId: string): string {
+  return config().networks.find((candidate) => candidate.id === networkId)?.name ?? networkId;
+}
+
+/**
+ * A token's configuration on a network, for formatting its amounts; a token no longer configured
+ * is taken as an 18-decimal coin, the most any token has.
+ */
+export function tokenOn(networkId: string, symbol: string): TokenConfig {
+  const network = config().networks.find((candidate) => candidate.id === networkId);
+  return network?.tokens.find((token) => token.symbol === symbol) ?? { symbol, decimals: maxTokenDecimals };
 }
 
 /** The symbol of a configured network's native coin ("ETH", "POL"), the unit of gas balances. */

@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatDateTime } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { config } from "@/lib/config";
+import { config, networkName } from "@/lib/config";
 import { formatTokenAmount } from "@/lib/money/format-token-amount";
 import type { getInvoiceTimeline } from "@/lib/payments/get-invoice-timeline";
 
@@ -19,7 +19,7 @@ export function InvoiceTimeline({ invoice, events }: Timeline) {
       at: invoice.createdAt,
       key: invoice.id,
       title: "Invoice created",
-      body: `${tokens(invoice.amountDue)} due on ${invoice.network} by ${formatDateTime(invoice.deadline)}`,
+      body: `${tokens(invoice.amountDue)} due on ${networkName(invoice.network)} by ${formatDateTime(invoice.deadline)}`,
     },
     ...invoice.payments.map((payment) => ({
       at: payment.createdAt,

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { formatDateTime } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { networkName } from "@/lib/config";
 import type { SettlementChange } from "@/lib/generated/prisma/client";
 import { settlementChangePath } from "@/lib/settlement/announce-settlement-change";
 
@@ -14,7 +15,7 @@ export function PendingSettlementChanges({ changes }: { changes: SettlementChang
         {changes.map((change) => (
           <li key={change.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 text-sm">
             <StatusBadge status={change.status} />
-            <span className="font-medium text-slate-900">{change.network}</span>
+            <span className="font-medium text-slate-900">{networkName(change.network)}</span>
             <code className="break-all font-mono text-xs">{change.address ?? "remove the wallet"}</code>
             <span className="text-slate-500">
               {change.status === "PROPOSED"

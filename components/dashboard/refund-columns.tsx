@@ -4,7 +4,8 @@ import { shorten } from "@/components/checkout/format";
 import type { Column } from "@/components/ui/data-table";
 import { formatDateTime } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { config } from "@/lib/config";
+import { TokenAmount } from "@/components/ui/token-amount";
+import { config, networkName } from "@/lib/config";
 import type { Refund } from "@/lib/generated/prisma/client";
 import { formatDecimal } from "@/lib/money/decimal";
 
@@ -82,15 +83,19 @@ export function refundColumns(options: { withInvoice: boolean }): Column<Refund>
         </div>
       ),
     },
-    { header: "Amount", numeric: true, cell: refundAmount },
-    { header: "Network", wide: true, cell: (refund) => refund.network },
-    { header: "Destination", wide: true, cell: (refund) => <RefundDestination refund={refund} /> },
-    { header: "Transaction", wide: true, cell: (refund) => <RefundTransaction refund={refund} /> },
+    {
+      header: "Amount",
+      numeric: true,
+      cell: (refund) => <TokenAmount amount={refund.amount} symbol={refund.token} network={refund.network} />,
+    },
+    { header: "Network", cell: (refund) => networkName(refund.network) },
+    { header: "Destination", cell: (refund) => <RefundDestination refund={refund} /> },
+    { header: "Transaction", cell: (refund) => <RefundTransaction refund={refund} /> },
     ...(options.withInvoice
       ? [
           {
             header: "Invoice",
-            wide: true,
+
             cell: (refund: Refund) => (
               <Link className={link} href={`/dashboard/invoices/${refund.invoiceId}`}>
                 {refund.invoiceId}
@@ -99,6 +104,6 @@ export function refundColumns(options: { withInvoice: boolean }): Column<Refund>
           },
         ]
       : []),
-    { header: "Created", wide: true, cell: (refund) => formatDateTime(refund.createdAt) },
+    { header: "Created", cell: (refund) => formatDateTime(refund.createdAt) },
   ];
 }

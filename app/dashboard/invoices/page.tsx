@@ -8,9 +8,10 @@ import { formatDateTime, formatMoney } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { TokenAmount } from "@/components/ui/token-amount";
+import { networkName } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
-import { formatTokenAmount } from "@/lib/money/format-token-amount";
 import { invoiceStatuses } from "@/lib/payments/invoice-state";
 import { invoiceListQuery, listInvoices } from "@/lib/payments/list-invoices";
 import { readPageQuery } from "@/lib/validation/read-page-query";
@@ -40,13 +41,17 @@ const columns: Column<Row>[] = [
   {
     header: "Paid",
     numeric: true,
-    wide: true,
-    cell: (invoice) =>
-      `${formatTokenAmount(invoice.network, invoice.token, invoice.amountPaid)} / ${formatTokenAmount(invoice.network, invoice.token, invoice.amountDue)} ${invoice.token}`,
+
+    cell: (invoice) => (
+      <>
+        <TokenAmount amount={invoice.amountPaid} symbol={invoice.token} network={invoice.network} /> /{" "}
+        <TokenAmount amount={invoice.amountDue} symbol={invoice.token} network={invoice.network} />
+      </>
+    ),
   },
-  { header: "Network", wide: true, cell: (invoice) => invoice.network },
-  { header: "Order", wide: true, cell: (invoice) => invoice.checkoutSession.merchantOrderId ?? "—" },
-  { header: "Created", wide: true, cell: (invoice) => formatDateTime(invoice.createdAt) },
+  { header: "Network", cell: (invoice) => networkName(invoice.network) },
+  { header: "Order", cell: (invoice) => invoice.checkoutSession.merchantOrderId ?? "—" },
+  { header: "Created", cell: (invoice) => formatDateTime(invoice.createdAt) },
 ];
 
 export default async function InvoicesPage({

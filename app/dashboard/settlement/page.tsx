@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Fragment } from "react";
 import { CopyButton } from "@/components/checkout/copy-button";
 import { PendingSettlementChanges } from "@/components/dashboard/pending-settlement-changes";
 import { SignedTransactions } from "@/components/dashboard/sweep-transactions";
@@ -11,10 +12,11 @@ import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { config, nativeCoinSymbol } from "@/lib/config";
+import { TokenAmount } from "@/components/ui/token-amount";
+import { config, nativeCoinSymbol, networkName } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
-import { getRefundWallets } from "@/lib/refunds/get-refund-wallets";
+import { getRefundWallets, type UnitAmount } from "@/lib/refunds/get-refund-wallets";
 import { listOpenSettlementChanges } from "@/lib/settlement/list-settlement-changes";
 import { getSettlementOverview } from "@/lib/sweeps/get-settlement-overview";
 import { listSweeps, sweepListQuery } from "@/lib/sweeps/list-sweeps";
@@ -50,7 +52,7 @@ export default async function SettlementPage({
     { header: "Created", cell: (sweep) => formatDateTime(sweep.createdAt) },
     {
       header: "Invoice",
-      wide: true,
+
       cell: (sweep) => (
         <Link
           className="font-mono text-xs text-brand-600 hover:underline"
@@ -60,8 +62,12 @@ export default async function SettlementPage({
         </Link>
       ),
     },
-    { header: "Amount", numeric: true, cell: (sweep) => `${sweep.amount.toString()} ${sweep.token}` },
-    { header: "Network", wide: true, cell: (sweep) => sweep.network },
+    {
+      header: "Amount",
+      numeric: true,
+      cell: (sweep) => <TokenAmount amount={sweep.amount} symbol={sweep.token} network={sweep.network} />,
+    },
+    { header: "Network", cell: (sweep) => networkName(sweep.network) },
     {
       header: "Status",
       cell: (sweep) => (
@@ -73,7 +79,7 @@ export default async function SettlementPage({
         </div>
       ),
     },
-    { header: "Transactions", wide: true, cell: (sweep) => <SignedTransactions sweep={sweep} /> },
+    { header: "Transactions", cell: (sweep) => <SignedTransactions sweep={sweep} /> },
     ...(isOwner
       ? [
           {
@@ -118,9 +124,9 @@ export default async function SettlementPage({
           <ul className="divide-y divide-slate-100">
             {overview.wallets.map((wallet) => (
               <li key={wallet.network} className="flex flex-wrap justify-between gap-2 px-5 py-3 text-sm">
-                <span className="font-medium text-slate-900">{wallet.network}</span>
+                <span className="font-medium text-slate-900">{networkName(wallet.network)}</span>
                 {wallet.address ? (
-                  <code className="font-mono text-xs">{wallet.address}</code>
+                  <code className="break-all font-mono text-xs">{wallet.address}</code>
                 ) : (
                   <span className="text-amber-700">
                     No settlement wallet: payments stay on their deposit addresses.
@@ -150,13 +156,24 @@ export default async function SettlementPage({
                   key={wallet.network}
                   className="flex flex-wrap items-center justify-between gap-2 px-5 py-3 text-sm"
                 >
-                  <span className="font-medium text-slate-900">{wallet.network}</span>
-                  <code className="font-mono text-xs">{wallet.address}</code>
+                  <span className="font-medium text-slate-900">{networkName(wallet.network)}</span>
+                  <code className="break-all font-mono text-xs">{wallet.address}</code>
                   <span className={wallet.low ? "font-medium text-red-700" : "text-slate-600"}>
-                    {wallet.balance} {nativeCoinSymbol(wallet.network)}
-                    {wallet.low
-                      ? ` — low: fund it above ${wallet.threshold} ${nativeCoinSymbol(wallet.network)}`
-                      : ""}
+                    <TokenAmount
+                      amount={wallet.balance}
+                      symbol={nativeCoinSymbol(wallet.network)}
+                      network={wallet.network}
+                    />
+                    {wallet.low ? (
+                      <>
+                        {" — low: fund it above "}
+                        <TokenAmount
+                          amount={wallet.threshold}
+                          symbol={nativeCoinSymbol(wallet.network)}
+                          network={wallet.network}
+                        />
+                      </>
+                    ) : null}
                   </span>
                   <span className="text-xs text-slate-600">
                     checked {formatDateTime(new Date(wallet.checkedAt))}
@@ -214,12 +231,12 @@ export default async function SettlementPage({
                   className="flex flex-col gap-2 px-5 py-3 text-sm"
                 >
                   <div className="flex flex-wrap items-center justify-between gap-2">
-                    <span className="font-medium text-slate-900">{wallet.network}</span>
-                    <span className="flex items-center gap-2">
+                    <span className="font-medium text-slate-900">{networkName(wallet.network)}</span>
+                    <span className="flex min-w-0 items-center gap-2">
                       <code className="break-all font-mono text-xs">{wallet.address}</code>
                       <CopyButton
                         value={wallet.address}
-                        label={`Copy the ${wallet.network} refund wallet's address`}
+                        label={`Copy the ${networkName(wallet.network)} refund wallet's address`}
                       />
                     </span>
                   </div>
@@ -227,15 +244,17 @@ export default async function SettlementPage({
                     <div className="flex gap-1.5">
                       <dt>Balance</dt>
                       <dd className="font-medium text-slate-900" data-testid="refund-wallet-balance">
-                        {wallet.balances.map((balance) => `${balance.amount} ${balance.unit}`).join(", ")}
+                        <UnitAmounts amounts={wallet.balances} network={wallet.network} />
                       </dd>
                     </div>
                     <div className="flex gap-1.5">
                       <dt>Queued</dt>
                       <dd className="font-medium text-slate-900">
-                        {wallet.queued.length === 0
-                          ? "nothing"
-                          : wallet.queued.map((queued) => `${queued.amount} ${queued.unit}`).join(", ")}
+                        {wallet.queued.length === 0 ? (
+                          "nothing"
+                        ) : (
+                          <UnitAmounts amounts={wallet.queued} network={wallet.network} />
+                        )}
                       </dd>
                     </div>
                   </dl>
@@ -278,4 +297,14 @@ export default async function SettlementPage({
       </div>
     </>
   );
+}
+
+/** Amounts of several tokens on one network: "120.50 USDC, 0.5 ETH". */
+function UnitAmounts({ amounts, network }: { amounts: UnitAmount[]; network: string }) {
+  return amounts.map((amount, index) => (
+    <Fragment key={amount.unit}>
+      {index > 0 ? ", " : null}
+      <TokenAmount amount={amount.amount} symbol={amount.unit} network={network} />
+    </Fragment>
+  ));
 }

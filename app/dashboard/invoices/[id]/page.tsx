@@ -12,6 +12,7 @@ import { DetailList } from "@/components/ui/detail-list";
 import { formatDateTime, formatMoney } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { networkName } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
 import { orNotFound } from "@/lib/http/or-not-found";
@@ -58,7 +59,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                 "Quote held until",
                 invoice.quoteExpiresAt ? formatDateTime(invoice.quoteExpiresAt) : "no rate (1:1)",
               ],
-              ["Network", invoice.network],
+              ["Network", networkName(invoice.network)],
               [
                 "Deposit address",
                 <span key="address" className="flex items-center gap-2">
@@ -89,7 +90,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           {sweeps.length === 0 ? (
             <p className="px-5 py-4 text-sm text-slate-500">
               Not swept: funds are on the deposit address until their payment is confirmed and a settlement
-              wallet is set for {timeline.invoice.network}.
+              wallet is set for {networkName(timeline.invoice.network)}.
             </p>
           ) : (
             <ul className="divide-y divide-slate-100">
@@ -130,7 +131,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                 action={createRefundAction}
                 invoiceId={invoice.id}
                 token={invoice.token}
-                network={invoice.network}
+                network={networkName(invoice.network)}
               />
             ) : (
               <ReadOnlyNote organization={member.organization.name} />

@@ -10,6 +10,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { SignInAgain } from "@/components/ui/sign-in-again";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { networkName } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { actorOfMember, recentSignInMs, requireMember, signedInAt } from "@/lib/http/dashboard-session";
 import { orNotFound } from "@/lib/http/or-not-found";
@@ -70,7 +71,7 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
                   {amount}
                 </span>,
               ],
-              ["Network", refund.network],
+              ["Network", networkName(refund.network)],
               ["Destination", <RefundDestination key="destination" refund={refund} />],
               [
                 "Claim link",

@@ -6,7 +6,7 @@ import { DetailList } from "@/components/ui/detail-list";
 import { formatDateTime, formatMoney } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { checkoutUrl } from "@/lib/config";
+import { checkoutUrl, networkName } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
 import { orNotFound } from "@/lib/http/or-not-found";
@@ -38,7 +38,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
                 "Price",
                 `${formatMoney(subscription.amount, subscription.currency)} ${describeInterval(subscription.interval, subscription.intervalCount)}`,
               ],
-              ["Paid in", `${subscription.token} on ${subscription.network}`],
+              ["Paid in", `${subscription.token} on ${networkName(subscription.network)}`],
               ["Customer", subscription.customerEmail ?? subscription.clientReferenceId],
               [
                 "Current period",

@@ -7,6 +7,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { SignInAgain } from "@/components/ui/sign-in-again";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { networkName } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { recentSignInMs, requireMember, signedInAt } from "@/lib/http/dashboard-session";
 import { orNotFound } from "@/lib/http/or-not-found";
@@ -36,14 +37,14 @@ export default async function SettlementChangePage({ params }: { params: Promise
     <>
       <PageHeader
         back={{ href: "/dashboard/settlement", label: "Settlement" }}
-        title={`Settlement wallet change on ${change.network}`}
+        title={`Settlement wallet change on ${networkName(change.network)}`}
         actions={<StatusBadge status={change.status} />}
       />
       <div className="flex flex-col gap-6">
         <Card title="Details">
           <DetailList
             items={[
-              ["Network", change.network],
+              ["Network", networkName(change.network)],
               [
                 "New address",
                 change.address ? (
@@ -99,7 +100,7 @@ export default async function SettlementChangePage({ params }: { params: Promise
                   <ConfirmAction
                     action={confirmSettlementChangeAction}
                     label="Confirm change"
-                    question={`Pay out on ${change.network} to ${change.address ?? "no wallet"}?`}
+                    question={`Pay out on ${networkName(change.network)} to ${change.address ?? "no wallet"}?`}
                     confirmLabel="Yes, confirm"
                     variant="primary"
                     fields={fields}
