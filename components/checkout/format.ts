@@ -19,8 +19,21 @@ export function formatCountdown(locale: string, milliseconds: number): string {
   return `${one.format(Math.floor(left / 60_000))}:${two.format(Math.floor((left % 60_000) / 1000))}`;
 }
 
+/**
+ * A moment in the buyer's language, in UTC and saying so ("November 28, 2026 at 10:15 AM UTC"):
+ * the page is rendered on the server, which cannot know the buyer's zone, and a time without its
+ * zone would be read as local.
+ */
 export function formatDateTime(locale: string, iso: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "short" }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale, {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  }).format(new Date(iso));
 }
 
 /** The first and last characters of a hash or address, for a line of text. */
