@@ -59,8 +59,7 @@ export default async function AgentsPage() {
                 { header: "Status", cell: (agent) => <StatusBadge status={agent.status} /> },
                 {
                   header: "Approved by",
-                  wide: true,
-                  cell: (agent) => agent.createdBy ?? <span className="text-slate-400">A former member</span>,
+                  cell: (agent) => agent.createdBy ?? <span className="text-slate-600">A former member</span>,
                 },
                 {
                   header: "Created",
