@@ -95,7 +95,6 @@ export function refundColumns(options: { withInvoice: boolean }): Column<Refund>
       ? [
           {
             header: "Invoice",
-
             cell: (refund: Refund) => (
               <Link className={link} href={`/dashboard/invoices/${refund.invoiceId}`}>
                 {refund.invoiceId}

@@ -63,12 +63,10 @@ export default async function AgentsPage() {
                 },
                 {
                   header: "Created",
-
                   cell: (agent) => <DateTime value={agent.createdAt} precision="date" />,
                 },
                 {
                   header: "Last used",
-
                   cell: (agent) =>
                     agent.lastUsedAt ? (
                       <DateTime value={agent.lastUsedAt} />

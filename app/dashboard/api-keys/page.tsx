@@ -55,18 +55,15 @@ export default async function ApiKeysPage() {
                 },
                 {
                   header: "Key",
-
                   cell: (key) => <code className="font-mono text-xs">{key.prefix}…</code>,
                 },
                 { header: "Status", cell: (key) => <StatusBadge status={key.status} /> },
                 {
                   header: "Created",
-
                   cell: (key) => <DateTime value={key.createdAt} precision="date" />,
                 },
                 {
                   header: "Last used",
-
                   cell: (key) =>
                     key.lastUsedAt ? (
                       <DateTime value={key.lastUsedAt} precision="date" />

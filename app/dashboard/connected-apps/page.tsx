@@ -54,12 +54,10 @@ export default async function ConnectedAppsPage() {
               },
               {
                 header: "Connected",
-
                 cell: (grant) => <DateTime value={grant.createdAt} precision="date" />,
               },
               {
                 header: "Last used",
-
                 cell: (grant) =>
                   grant.lastUsedAt ? (
                     <DateTime value={grant.lastUsedAt} precision="date" />

@@ -41,7 +41,6 @@ const columns: Column<Row>[] = [
   {
     header: "Paid",
     numeric: true,
-
     cell: (invoice) => (
       <>
         <TokenAmount amount={invoice.amountPaid} symbol={invoice.token} network={invoice.network} /> /{" "}

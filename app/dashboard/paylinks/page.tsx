@@ -71,7 +71,6 @@ export default async function PaylinksPage({ searchParams }: { searchParams: Pro
                   },
                   {
                     header: "Created",
-
                     cell: (row) => <DateTime value={row.createdAt} precision="date" />,
                   },
                 ]}

@@ -33,7 +33,6 @@ const columns: Column<Row>[] = [
   { header: "Status", cell: (session) => <StatusBadge status={session.status} /> },
   {
     header: "Payment",
-
     cell: (session) => (session.invoice ? <StatusBadge status={session.invoice.status} /> : "—"),
   },
   { header: "Order", cell: (session) => session.merchantOrderId ?? "—" },

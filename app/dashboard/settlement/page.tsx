@@ -52,7 +52,6 @@ export default async function SettlementPage({
     { header: "Created", cell: (sweep) => formatDateTime(sweep.createdAt) },
     {
       header: "Invoice",
-
       cell: (sweep) => (
         <Link
           className="font-mono text-xs text-brand-600 hover:underline"
