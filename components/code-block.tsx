@@ -7,7 +7,11 @@ export function CodeBlock({ children, label }: { children: string; label?: strin
           {label}
         </figcaption>
       ) : null}
-      <pre className="overflow-x-auto p-4 font-mono text-sm leading-relaxed text-slate-100">
+      <pre
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take focus to be scrolled from the keyboard (WCAG 2.1.1)
+        tabIndex={0}
+        className="overflow-x-auto p-4 font-mono text-sm leading-relaxed text-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+      >
         <code>{children}</code>
       </pre>
     </figure>

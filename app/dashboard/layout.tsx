@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const member = await requireMember();
   return (
-    <div className="min-h-screen lg:flex">
+    <div data-theme="light" className="min-h-screen lg:flex">
       <aside className="border-b border-slate-200 bg-white lg:w-64 lg:shrink-0 lg:border-r lg:border-b-0">
         <div className="lg:sticky lg:top-0 lg:flex lg:h-screen lg:flex-col">
           <div className="flex items-center justify-between gap-3 px-4 pt-4 lg:flex-col lg:items-stretch lg:px-5 lg:pt-6">

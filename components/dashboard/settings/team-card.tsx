@@ -22,9 +22,11 @@ function TeamRow({
   return (
     <li className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-5 py-3">
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium text-slate-900" title={email}>
-          {email}
-          {you ? <span className="font-normal text-slate-600"> (you)</span> : null}
+        <p className="flex min-w-0 gap-1 text-sm font-medium text-slate-900">
+          <span className="truncate" title={email}>
+            {email}
+          </span>
+          {you ? <span className="shrink-0 font-normal text-slate-600">(you)</span> : null}
         </p>
         <p className="text-xs text-slate-500">{detail}</p>
       </div>
