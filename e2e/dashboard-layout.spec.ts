@@ -1,0 +1,231 @@
+import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, type Merchant, test } from "./fixtures";
+
+// The merchant's dashboard as people see it on a 390 px phone and a 1280 px laptop, in light and
+// dark: every page the navigation lists (reached through the phone's menu) and the detail pages,
+// with rows in their tables. Nothing may run past the page or its card, nothing may be clipped
+// without its full text in a tooltip, amounts show at most six decimals, and axe-core finds no
+// WCAG 2.1 A/AA violation.
+
+const wcag = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const screens = "test-results/dashboard-screens";
+
+/** A checkout session of `amount` USD with an invoice in `token`, paid from the devnet's test wallet when `pay`. */
+async function invoiceOf(request: APIRequestContext, merchant: Merchant, token: string, pay: boolean) {
+  const created = await request.post("/api/checkout-sessions", {
+    headers: {
+      authorization: `Bearer ${merchant.apiKey}`,
+      "idempotency-key": `layout-${Date.now()}-${token}`,
+    },
+    data: {
+      amount: "40.00",
+      currency: "USD",
+      merchantOrderId: `order-${token}`,
+      customerEmail: "jane@example.com",
+    },
+  });
+  expect(created.status()).toBe(200);
+  const session = (await created.json()) as { id: string };
+  const started = await request.post("/api/public/payments", {
+    data: { checkoutSessionId: session.id, network: "devnet", token },
+  });
+  expect(started.status()).toBe(201);
+  const invoice = (await started.json()) as { id: string };
+  if (pay)
+    expect((await request.post(`/api/public/payments/${invoice.id}/devnet-pay`, { data: {} })).status()).toBe(
+      200,
+    );
+  return { sessionId: session.id, invoiceId: invoice.id };
+}
+
+/**
+ * What runs past the page or a card (a <section> in main), and what is clipped (overflow hidden
+ * with more content than fits) without the full text in a title. Content inside a scroll
+ * container is measured by its container.
+ */
+function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const name = (element: Element) =>
+      `<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> "${(element.textContent ?? "").trim().slice(0, 50)}"`;
+    // A scroll container measures its own content; an element clipped by its box (a visually hidden
+    // table head, a truncated name) is checked by the clipping rule below.
+    const contains = (element: Element) => getComputedStyle(element).overflowX !== "visible";
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth)
+      problems.push(`the page is ${root.scrollWidth} px wide in a ${root.clientWidth} px window`);
+    for (const card of document.querySelectorAll("main section")) {
+      const box = card.getBoundingClientRect();
+      for (const element of card.querySelectorAll("*")) {
+        const rect = element.getBoundingClientRect();
+        if (rect.width <= 1 || rect.height <= 1) continue;
+        let ancestor = element.parentElement;
+        while (ancestor && ancestor !== card && !contains(ancestor)) ancestor = ancestor.parentElement;
+        if (ancestor && ancestor !== card) continue;
+        if (rect.right > box.right + 1 || rect.left < box.left - 1)
+          problems.push(
+            `runs past its card "${card.querySelector("h2")?.textContent ?? ""}": ${name(element)}`,
+          );
+      }
+    }
+    for (const element of document.querySelectorAll("body *")) {
+      const style = getComputedStyle(element);
+      if (!["hidden", "clip"].includes(style.overflowX) || element.clientWidth <= 1) continue;
+      if (element.scrollWidth > element.clientWidth + 1 && !element.closest("[title]"))
+        problems.push(`clipped: ${name(element)}`);
+    }
+    return problems;
+  });
+}
+
+/** Amounts of a token shown with more than six decimals (the exact value is in the tooltip). */
+async function longAmounts(page: Page): Promise<string[]> {
+  const text = (await page.locator("main").textContent()) ?? "";
+  return [...text.matchAll(/\d+\.(\d+) (ETH|USDC)\b/g)]
+    .filter((match) => match[1].length > 6)
+    .map((match) => match[0]);
+}
+
+async function axe(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(wcag).analyze();
+  return results.violations.map(
+    (violation) =>
+      `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+  );
+}
+
+test("every dashboard page at 390 and 1280 px, light and dark: reachable from the menu, nothing overflows or is clipped, short amounts, no axe violations", async ({
+  dashboard: page,
+  merchant,
+  request,
+}) => {
+  // Axe over about sixty page views: CPU-bound in the browser.
+  test.setTimeout(480_000);
+  mkdirSync(screens, { recursive: true });
+  const auth = { authorization: `Bearer ${merchant.apiKey}` };
+  expect(
+    (
+      await request.put("/api/private/organization/current", {
+        headers: auth,
+        data: {
+          settlementWallets: [{ network: "devnet", address: "0x000000000000000000000000000000000000e2E5" }],
+        },
+      })
+    ).status(),
+  ).toBe(200);
+  const paid = await invoiceOf(request, merchant, "USDC", true);
+  await invoiceOf(request, merchant, "ETH", false);
+  await expect
+    .poll(async () => (await (await request.get(`/api/public/payments/${paid.invoiceId}`)).json()).status, {
+      timeout: 90_000,
+    })
+    .toBe("CONFIRMED");
+  const refund = await request.post("/api/private/refunds", {
+    headers: { ...auth, "idempotency-key": `layout-refund-${Date.now()}` },
+    data: { invoiceId: paid.invoiceId, amount: "1.5", destination: "claim", reason: "Returned item" },
+  });
+  expect(refund.status()).toBe(200);
+  const refundId = ((await refund.json()) as { data: { id: string } }).data.id;
+  // A sweep row and a gas wallet on Settlement.
+  await expect
+    .poll(
+      async () => {
+        const listed = await request.get(`/api/private/sweeps?invoiceId=${paid.invoiceId}`, {
+          headers: auth,
+        });
+        return ((await listed.json()) as { data: { data: unknown[] } }).data.data.length;
+      },
+      { timeout: 180_000, intervals: [1_000] },
+    )
+    .toBe(1);
+
+  const nav = page.getByRole("navigation", { name: "Dashboard" });
+  const menu = nav.getByRole("button", { name: /Menu/ });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/dashboard");
+  await expect(menu).toBeHidden();
+  const sections = await nav
+    .getByRole("link")
+    .evaluateAll((links) =>
+      links.map((link) => ({ href: link.getAttribute("href") as string, label: link.textContent as string })),
+    );
+  expect(sections.map((section) => section.label)).toEqual(
+    expect.arrayContaining([
+      "Overview",
+      "Checkout sessions",
+      "Invoices",
+      "Refunds",
+      "Settlement",
+      "Webhooks",
+      "Settings",
+    ]),
+  );
+  const details = [
+    `/dashboard/sessions/${paid.sessionId}`,
+    `/dashboard/invoices/${paid.invoiceId}`,
+    `/dashboard/refunds/${refundId}`,
+  ];
+
+  const found: string[] = [];
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.goto("/dashboard");
+      const views = [
+        ...sections.map((section) => ({ ...section, detail: false })),
+        ...details.map((href) => ({ href, label: href, detail: true })),
+      ];
+      for (const view of views) {
+        if (view.detail) await page.goto(view.href);
+        else if (width === 390) {
+          // On a phone the sections are behind the menu button, which stays in view.
+          await expect(menu).toBeInViewport();
+          await expect(nav.getByRole("link", { name: view.label })).toBeHidden();
+          await menu.click();
+          await expect(menu).toHaveAttribute("aria-expanded", "true");
+          await nav.getByRole("link", { name: view.label, exact: true }).click();
+        } else await nav.getByRole("link", { name: view.label, exact: true }).click();
+        await expect(page).toHaveURL(new RegExp(`${view.href}$`));
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        if (width === 390 && !view.detail)
+          await expect(nav.getByRole("link", { name: view.label })).toBeHidden();
+        const where = `${view.href} ${width}px ${colorScheme}`;
+        for (const problem of await layoutProblems(page)) found.push(`${where}: ${problem}`);
+        for (const amount of await longAmounts(page))
+          found.push(`${where}: amount with more than 6 decimals: ${amount}`);
+        for (const violation of await axe(page)) found.push(`${where}: ${violation}`);
+        await page.screenshot({
+          path: `${screens}/${view.href.replaceAll("/", "_")}-${width}-${colorScheme}.png`,
+          fullPage: true,
+        });
+      }
+    }
+  }
+  expect(found).toEqual([]);
+});
+
+test("a rounded amount is exact in its tooltip and on copy", async ({
+  dashboard: page,
+  merchant,
+  request,
+}) => {
+  await invoiceOf(request, merchant, "ETH", false);
+  await page.goto("/dashboard/invoices");
+  const due = page.getByRole("row").nth(1).locator("[data-exact$=' ETH']").last();
+  await expect(due).toHaveText(/^0\.\d{1,6} ETH$/);
+  const exact = (await due.getAttribute("title")) as string;
+  expect(exact).toMatch(/^0\.\d{7,18} ETH$/);
+  await due.selectText();
+  // What a copy of the selection puts on the clipboard (the browser's copy event, without the system clipboard).
+  const copied = await due.evaluate((element) => {
+    const data = new DataTransfer();
+    element.dispatchEvent(
+      new ClipboardEvent("copy", { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+    return data.getData("text/plain");
+  });
+  expect(copied).toBe(exact);
+});
