@@ -33,11 +33,13 @@ export async function announceRefundProposal(database: Db, refund: Refund) {
     },
   });
   const destination =
-    refund.destination === "CLAIM"
-      ? "a claim link (the buyer enters an address)"
-      : refund.destination === "PAYER"
-        ? `the payer, ${refund.toAddress}`
-        : `an address the requester named, ${refund.toAddress}`;
+    refund.destination === "CLAIM" && refund.claimedAt
+      ? `${refund.toAddress}, typed on the claim page by whoever held the link (no emailed code proved it was the buyer): make sure it is the buyer's`
+      : refund.destination === "CLAIM"
+        ? "a claim link (the buyer enters an address)"
+        : refund.destination === "PAYER"
+          ? `the payer, ${refund.toAddress}`
+          : `an address the requester named, ${refund.toAddress}`;
   const link = `${config().baseUrl}${refundPath(refund.id)}`;
   const text = [
     `A refund from ${organization.name} on ${config().serviceName} waits for an owner. Nothing is sent unless an owner confirms it.`,

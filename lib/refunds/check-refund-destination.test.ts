@@ -10,6 +10,7 @@ const base = {
   destination: "PAYER",
   toAddress: payer,
   claimedAt: null,
+  claimEmail: null,
   requestedByKind: "api_key",
   decidedByUserId: null,
 };
@@ -31,7 +32,34 @@ const table: [string, Record<string, unknown>, object[], object[], string | null
   ["with no address", { toAddress: null }, [paid], [], "no_destination"],
   ["to a malformed address", { toAddress: "0x1234" }, [paid], [], "no_destination"],
   ["a claim not claimed", { destination: "CLAIM", toAddress: other }, [paid], [], "not_claimed"],
-  ["a claim claimed", { destination: "CLAIM", toAddress: other, claimedAt: new Date() }, [paid], [], null],
+  [
+    "a claim an API key asked for, claimed with no emailed code",
+    { destination: "CLAIM", toAddress: other, claimedAt: new Date() },
+    [paid],
+    [],
+    "claim_not_decided_by_owner",
+  ],
+  [
+    "a claim an API key asked for, claimed with the emailed code",
+    { destination: "CLAIM", toAddress: other, claimedAt: new Date(), claimEmail: "buyer@example.com" },
+    [paid],
+    [],
+    null,
+  ],
+  [
+    "a claim an API key asked for, an owner decided the claimed address",
+    { destination: "CLAIM", toAddress: other, claimedAt: new Date(), decidedByUserId: "usr_1" },
+    [paid],
+    [],
+    null,
+  ],
+  [
+    "a claim an owner asked for, claimed",
+    { destination: "CLAIM", toAddress: other, claimedAt: new Date(), requestedByKind: "user" },
+    [paid],
+    [],
+    null,
+  ],
   [
     "an address an API key asked for",
     { destination: "ADDRESS", toAddress: other },

@@ -15,13 +15,36 @@ export type RefundInvoiceFacts = {
 
 type RefundFields = Pick<
   Refund,
-  "id" | "amount" | "destination" | "toAddress" | "claimedAt" | "requestedByKind" | "decidedByUserId"
+  | "id"
+  | "amount"
+  | "destination"
+  | "toAddress"
+  | "claimedAt"
+  | "claimEmail"
+  | "requestedByKind"
+  | "decidedByUserId"
 >;
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Kinds of requester that may send money to an address they name without an owner's decision. */
 const ownerKinds = ["user"];
+
+/**
+ * Whether a claimed refund may be paid to the address typed on its claim page without an owner's
+ * decision: an owner asked for it or decided it, or the claim carried the code emailed to the
+ * buyer (a claim needs that code whenever claimEmail is set, lib/refunds/claim-refund.ts). A
+ * credential's answer carries the claim link, so a stolen credential could otherwise claim it.
+ */
+export function mayClaimWithoutOwner(
+  refund: Pick<Refund, "claimEmail" | "requestedByKind" | "decidedByUserId">,
+): boolean {
+  return (
+    ownerKinds.includes(refund.requestedByKind) ||
+    refund.decidedByUserId !== null ||
+    refund.claimEmail !== null
+  );
+}
 
 /**
  * The signer's own check, made right before it signs a refund, whatever the web tier decided: the
@@ -48,6 +71,11 @@ export function checkRefundDestination(
   }
   if (refund.destination === "CLAIM" && !refund.claimedAt)
     return { reason: "not_claimed", message: `Refused to pay ${to}: the buyer has not claimed this refund.` };
+  if (refund.destination === "CLAIM" && !mayClaimWithoutOwner(refund))
+    return {
+      reason: "claim_not_decided_by_owner",
+      message: `Refused to pay ${to}: a credential's claim link claimed without the buyer's emailed code needs an owner's decision.`,
+    };
   if (
     refund.destination === "ADDRESS" &&
     !ownerKinds.includes(refund.requestedByKind) &&

@@ -7,6 +7,7 @@ import { createTestInvoice, createTestOrganization } from "@/scripts/test-suppor
 import { claimCodeLifetimeMs } from "./claim-code";
 import { claimRefund, claimRefundSchema } from "./claim-refund";
 import { claimLinkLifetimeMs, claimTokenFor, hashClaimToken } from "./claim-token";
+import { decideRefund } from "./decide-refund";
 import { expireRefundClaims } from "./expire-refund-claims";
 import { getPublicRefundClaim } from "./get-public-refund-claim";
 import { openClaim } from "./insert-refund";
@@ -20,7 +21,12 @@ const now = new Date("2026-11-26T12:00:00Z");
 
 /** A claim refund of 16.5 USDC on a paid invoice, as the API leaves it, with its link's token. */
 async function claimableRefund(
-  options: { expiresAt?: Date; email?: string; status?: "PENDING_CLAIM" | "FAILED" } = {},
+  options: {
+    expiresAt?: Date;
+    email?: string;
+    status?: "PENDING_CLAIM" | "FAILED";
+    requestedByKind?: "user" | "api_key" | "agent_credential" | "oauth_token";
+  } = {},
 ) {
   const { organization } = await createTestOrganization("Claim Store");
   await db().organization.update({
@@ -46,8 +52,9 @@ async function claimableRefund(
       claimTokenHash: hashClaimToken(token),
       claimExpiresAt: expiresAt,
       claimEmail: options.email,
-      requestedByKind: "api_key",
-      requestedByName: "Test key",
+      // An owner's link by default: a credential's, claimed without a code, waits for an owner.
+      requestedByKind: options.requestedByKind ?? "user",
+      requestedByName: "Test requester",
       failureReason: options.status === "FAILED" ? "Cancelled by the merchant." : null,
     },
   });
@@ -308,5 +315,53 @@ describe("refund claim links", () => {
     );
     expect(statuses.map((row) => row.status)).toEqual(["FAILED", "PENDING_CLAIM", "PENDING"]);
     expect(await expireRefundClaims(db(), later)).toBe(0);
+  });
+});
+
+describe("a credential's claim link, when the buyer's email is unknown", () => {
+  // The API key's answer carries the link: a stolen key could claim it with its own address.
+  it.each(["api_key", "agent_credential", "oauth_token"] as const)(
+    "asked for by %s: the claim waits for an owner (announced), who decides the typed address",
+    async (requestedByKind) => {
+      const { refund, token, organizationId } = await claimableRefund({ requestedByKind });
+      expect(await claim(token, buyer)).toMatchObject({ status: "pending", toAddress: buyer });
+      expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
+        status: "REQUIRES_APPROVAL",
+        toAddress: buyer,
+        claimedAt: now,
+        decidedByUserId: null,
+      });
+      const owner = await db().membership.findFirstOrThrow({
+        where: { organizationId, role: "OWNER" },
+        include: { user: true },
+      });
+      const announced = await db().devEmail.findFirstOrThrow({
+        where: { to: owner.user.email, subject: { contains: "Confirm or reject" } },
+      });
+      expect(announced.text).toContain(buyer);
+      // The link stays used: a second claim cannot change the address the owner reads.
+      const other = getAddress(`0x${"ab".repeat(20)}`);
+      expect(await refusal(claim(token, other))).toMatchObject({ status: 410, code: "claim_used" });
+      expect((await getPublicRefundClaim(db(), token, now)).status).toBe("pending");
+      const decided = await decideRefund(db(), organizationId, {
+        id: refund.id,
+        userId: owner.userId,
+        decision: "confirm",
+      });
+      expect(decided).toMatchObject({ status: "PENDING", toAddress: buyer, decidedByUserId: owner.userId });
+    },
+  );
+
+  it("asked for by an owner, or proven by the emailed code: pending at once", async () => {
+    const byOwner = await claimableRefund({ requestedByKind: "user" });
+    await claim(byOwner.token, buyer);
+    expect((await db().refund.findUniqueOrThrow({ where: { id: byOwner.refund.id } })).status).toBe(
+      "PENDING",
+    );
+    const email = `proven-${Date.now()}@example.com`;
+    const proven = await claimableRefund({ requestedByKind: "api_key", email });
+    await sendClaimCode(db(), proven.token, now);
+    await claim(proven.token, buyer, buyer, await emailedCode(email));
+    expect((await db().refund.findUniqueOrThrow({ where: { id: proven.refund.id } })).status).toBe("PENDING");
   });
 });

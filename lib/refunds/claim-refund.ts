@@ -2,6 +2,8 @@ import { getAddress, isAddress, zeroAddress } from "viem";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { gone, invalidRequest, notFound, type ServiceError } from "../errors";
+import { announceRefundProposal } from "./announce-refund-proposal";
+import { mayClaimWithoutOwner } from "./check-refund-destination";
 import { checkClaimCode, claimCodeTriesAllowed, noClaimCode } from "./claim-code";
 import { hashClaimToken } from "./claim-token";
 import { claimExpiredReason, expireRefundClaim } from "./expire-refund-claim";
@@ -62,7 +64,8 @@ export function closedClaim(refund: ClaimableRefund): ServiceError {
 }
 
 /**
- * The buyer claims a refund: PENDING_CLAIM → PENDING with their address. Single use (checked
+ * The buyer claims a refund: PENDING_CLAIM → PENDING with their address (→ REQUIRES_APPROVAL, for
+ * an owner to decide, when a credential asked for it and no emailed code proved the claim). Single use (checked
  * under the row's lock), refused once the link has expired or been re-sent, and, when the buyer's
  * email is known, only with the one-time code emailed there (lib/refunds/claim-code.ts).
  */
@@ -72,7 +75,8 @@ export async function claimRefund(
   now = new Date(),
 ): Promise<PublicRefundClaim> {
   let refund = await findRefundByClaimToken(database, input.token);
-  if (refund.status === "REQUIRES_APPROVAL") throw notFound("refund claim", "token");
+  // A proposal waits for an owner; once claimed, the buyer still follows their refund.
+  if (refund.status === "REQUIRES_APPROVAL" && !refund.claimedAt) throw notFound("refund claim", "token");
   // The expiry commits on its own: the refusal below must not roll it back.
   const expired = await database.$transaction((tx) => expireRefundClaim(tx, refund, now));
   if (expired) refund = { ...refund, ...expired };
@@ -112,9 +116,15 @@ export async function claimRefund(
       }
       if (check !== "ok") return { kind: check } as const;
     }
+    // The link's holder is not known to be the buyer unless the emailed code proved it; a link a
+    // credential asked for (its answer carried the link) then waits for an owner to decide the
+    // address, or a stolen key could claim it for itself (lib/refunds/check-refund-destination.ts).
+    const status = mayClaimWithoutOwner(current)
+      ? next
+      : (nextRefundStatus(current.status, "claim_unproven") ?? next);
     const claimed = await tx.refund.update({
       where: { id: refund.id },
-      data: { status: next, toAddress, claimedAt: now, ...noClaimCode },
+      data: { status, toAddress, claimedAt: now, ...noClaimCode },
     });
     return { kind: "claimed", claimed } as const;
   });
@@ -143,5 +153,6 @@ export async function claimRefund(
       );
   }
   const { claimed } = outcome;
+  await announceRefundProposal(database, claimed);
   return serializePublicRefundClaim({ ...refund, ...claimed });
 }

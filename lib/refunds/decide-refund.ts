@@ -32,9 +32,10 @@ export async function decideRefund(
     }
     const current = await tx.refund.findFirst({
       where: { id: input.id, organizationId },
-      select: { destination: true },
+      select: { destination: true, claimedAt: true },
     });
-    const claim = current?.destination === "CLAIM";
+    // A claim link still to open; a claimed one waits for the owner only to pay its address.
+    const claim = current?.destination === "CLAIM" && !current.claimedAt;
     return applyRefundEvent(
       tx,
       organizationId,

@@ -12,7 +12,8 @@ import { serializePublicRefundClaim } from "./serialize-public-refund-claim";
 export async function getPublicRefundClaim(database: Db, token: string, now = new Date()) {
   const refund = await findRefundByClaimToken(database, token);
   // A proposal's link is not the buyer's until an owner approves it.
-  if (refund.status === "REQUIRES_APPROVAL") throw notFound("refund claim", "token");
+  // A proposal waits for an owner; once claimed, the buyer still follows their refund.
+  if (refund.status === "REQUIRES_APPROVAL" && !refund.claimedAt) throw notFound("refund claim", "token");
   const expired = await database.$transaction((tx) => expireRefundClaim(tx, refund, now));
   return serializePublicRefundClaim(expired ? { ...refund, ...expired } : refund);
 }

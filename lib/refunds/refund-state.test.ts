@@ -6,6 +6,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["REQUIRES_APPROVAL", "approve_claim", "PENDING_CLAIM"],
   ["REQUIRES_APPROVAL", "approve_send", "PENDING"],
   ["REQUIRES_APPROVAL", "reject", "FAILED"],
+  ["REQUIRES_APPROVAL", "claim_unproven", null],
   ["REQUIRES_APPROVAL", "claim", null],
   ["REQUIRES_APPROVAL", "cancel", null],
   ["REQUIRES_APPROVAL", "expire", null],
@@ -18,6 +19,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["PENDING_CLAIM", "approve_claim", null],
   ["PENDING_CLAIM", "approve_send", null],
   ["PENDING_CLAIM", "reject", null],
+  ["PENDING_CLAIM", "claim_unproven", "REQUIRES_APPROVAL"],
   ["PENDING_CLAIM", "claim", "PENDING"],
   ["PENDING_CLAIM", "cancel", "FAILED"],
   ["PENDING_CLAIM", "expire", "FAILED"],
@@ -30,6 +32,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["PENDING", "approve_claim", null],
   ["PENDING", "approve_send", null],
   ["PENDING", "reject", null],
+  ["PENDING", "claim_unproven", null],
   ["PENDING", "claim", null],
   ["PENDING", "cancel", "FAILED"],
   ["PENDING", "expire", null],
@@ -42,6 +45,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["SUBMITTED", "approve_claim", null],
   ["SUBMITTED", "approve_send", null],
   ["SUBMITTED", "reject", null],
+  ["SUBMITTED", "claim_unproven", null],
   ["SUBMITTED", "claim", null],
   ["SUBMITTED", "cancel", null],
   ["SUBMITTED", "expire", null],
@@ -54,6 +58,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["SUCCEEDED", "approve_claim", null],
   ["SUCCEEDED", "approve_send", null],
   ["SUCCEEDED", "reject", null],
+  ["SUCCEEDED", "claim_unproven", null],
   ["SUCCEEDED", "claim", null],
   ["SUCCEEDED", "cancel", null],
   ["SUCCEEDED", "expire", null],
@@ -66,6 +71,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["FAILED", "approve_claim", null],
   ["FAILED", "approve_send", null],
   ["FAILED", "reject", null],
+  ["FAILED", "claim_unproven", null],
   ["FAILED", "claim", null],
   ["FAILED", "cancel", null],
   ["FAILED", "expire", null],
@@ -79,7 +85,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
 
 describe("refund state machine", () => {
   it("covers every status and event pair", () => {
-    expect(table).toHaveLength(refundStatuses.length * 12);
+    expect(table).toHaveLength(refundStatuses.length * 13);
   });
 
   it.each(table)("%s --%s--> %s", (status, event, next) => {

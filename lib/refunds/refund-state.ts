@@ -3,6 +3,8 @@
 //   REQUIRES_APPROVAL --approve_claim--> PENDING_CLAIM  (an owner confirmed an agent's claim link)
 //   REQUIRES_APPROVAL --approve_send--> PENDING         (an owner confirmed an agent's refund)
 //   PENDING_CLAIM --claim--> PENDING                    (the buyer entered an address)
+//   PENDING_CLAIM --claim_unproven--> REQUIRES_APPROVAL (a credential's link was claimed without the
+//                                                        emailed code: an owner decides the address)
 //   PENDING --wait--> PENDING                           (refund wallet too low: the reason is shown)
 //   PENDING --submit--> SUBMITTED                       (signed, recorded, broadcast)
 //   SUBMITTED --replace|reorg--> SUBMITTED              (fee bump, or re-broadcast after a reorg)
@@ -28,6 +30,7 @@ export type RefundEvent =
   | "approve_send"
   | "reject"
   | "claim"
+  | "claim_unproven"
   | "cancel"
   | "expire"
   | "wait"
@@ -42,6 +45,7 @@ const transitions: Record<RefundEvent, Partial<Record<RefundStatus, RefundStatus
   approve_send: { REQUIRES_APPROVAL: "PENDING" },
   reject: { REQUIRES_APPROVAL: "FAILED" },
   claim: { PENDING_CLAIM: "PENDING" },
+  claim_unproven: { PENDING_CLAIM: "REQUIRES_APPROVAL" },
   cancel: { PENDING_CLAIM: "FAILED", PENDING: "FAILED" },
   expire: { PENDING_CLAIM: "FAILED" },
   wait: { PENDING: "PENDING" },

@@ -169,6 +169,7 @@ type RefundInput = {
   toAddress?: string | null;
   requestedByKind?: string;
   claimedAt?: Date | null;
+  claimEmail?: string | null;
   decidedByUserId?: string | null;
 };
 
@@ -190,6 +191,7 @@ async function createRefund(
       destination: input.destination ?? "PAYER",
       toAddress: input.toAddress === undefined ? invoice.payer : input.toAddress,
       claimedAt: input.claimedAt ?? null,
+      claimEmail: input.claimEmail ?? null,
       decidedByUserId: input.decidedByUserId ?? null,
       requestedByKind: input.requestedByKind ?? "api_key",
       requestedByName: "Test key",
@@ -526,6 +528,28 @@ describe("where refunds may go", () => {
     ["to the zero address (payer unknown)", { amount: "1", toAddress: zeroAddress }, "no_destination"],
     ["a claim nobody claimed", { amount: "1", destination: "CLAIM", toAddress: other }, "not_claimed"],
     [
+      "a claim an API key asked for, claimed with no emailed code, no owner decided",
+      {
+        amount: "1",
+        destination: "CLAIM",
+        toAddress: other,
+        claimedAt: new Date(),
+        requestedByKind: "api_key",
+      },
+      "claim_not_decided_by_owner",
+    ],
+    [
+      "a claim an agent asked for, claimed with no emailed code, no owner decided",
+      {
+        amount: "1",
+        destination: "CLAIM",
+        toAddress: other,
+        claimedAt: new Date(),
+        requestedByKind: "agent_credential",
+      },
+      "claim_not_decided_by_owner",
+    ],
+    [
       "an address an agent named, no owner decided",
       { amount: "1", destination: "ADDRESS", toAddress: other, requestedByKind: "agent_credential" },
       "address_not_decided_by_owner",
@@ -623,15 +647,30 @@ describe("where refunds may go", () => {
     expect(await usdcBalance(to)).toBe(parseUnits("9", 6));
   });
 
-  it("sends a claimed claim and an owner-confirmed agent's address", async () => {
+  it("sends claims an owner asked for, proven by the emailed code, or an owner decided, and an owner-confirmed agent's address", async () => {
     const invoice = await paidInvoice("40", payer);
     const claimTo = freshAddress();
     const decidedTo = freshAddress();
+    const claimed = { destination: "CLAIM", claimedAt: new Date() } as const;
     const claim = await createRefund(invoice, {
+      ...claimed,
       amount: "3",
-      destination: "CLAIM",
       toAddress: claimTo,
-      claimedAt: new Date(),
+      requestedByKind: "user",
+    });
+    const provenTo = freshAddress();
+    const proven = await createRefund(invoice, {
+      ...claimed,
+      amount: "1",
+      toAddress: provenTo,
+      claimEmail: "buyer@example.com",
+    });
+    const ownerTo = freshAddress();
+    const ownerDecided = await createRefund(invoice, {
+      ...claimed,
+      amount: "2",
+      toAddress: ownerTo,
+      decidedByUserId: "usr_owner",
     });
     const decided = await createRefund(invoice, {
       amount: "4",
@@ -640,9 +679,11 @@ describe("where refunds may go", () => {
       requestedByKind: "agent_credential",
       decidedByUserId: "usr_owner",
     });
-    const done = await refundUntilSettled([claim.id, decided.id]);
-    expect(done.map((refund) => refund.status)).toEqual(["SUCCEEDED", "SUCCEEDED"]);
+    const done = await refundUntilSettled([claim.id, decided.id, proven.id, ownerDecided.id]);
+    expect(done.map((refund) => refund.status)).toEqual(["SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
     expect(await usdcBalance(claimTo)).toBe(parseUnits("3", 6));
+    expect(await usdcBalance(provenTo)).toBe(parseUnits("1", 6));
+    expect(await usdcBalance(ownerTo)).toBe(parseUnits("2", 6));
     expect(await usdcBalance(decidedTo)).toBe(parseUnits("4", 6));
   });
 });

@@ -140,7 +140,7 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
                     action={confirmRefundAction}
                     label="Confirm refund"
                     question={
-                      refund.destination === "CLAIM"
+                      refund.destination === "CLAIM" && !refund.claimedAt
                         ? `Open a claim link for ${amount}?`
                         : `Send ${amount} to ${refund.toAddress}?`
                     }
