@@ -18,6 +18,10 @@ const booleanFlag = z
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 
+const usdAmount = z
+  .string()
+  .regex(/^[0-9]{1,9}(\.[0-9]{1,6})?$/, { error: "must be a USD amount such as 5 or 2.50" });
+
 const wholeNumber = (min: number, max: number, error = `must be a whole number from ${min} to ${max}`) =>
   z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 
@@ -214,11 +218,9 @@ export const configSchema = z
       })
       .optional(),
     SERVICE_X402_GAS_MULTIPLE: wholeNumber(0, 1_000_000).default(10),
-    SERVICE_X402_DAILY_GAS_BUDGET_USD: z
-      .string()
-      .regex(/^[0-9]{1,9}(\.[0-9]{1,6})?$/, { error: "must be a USD amount such as 5 or 2.50" })
-      .default("5"),
+    SERVICE_X402_DAILY_GAS_BUDGET_USD: usdAmount.default("5"),
     SERVICE_X402_COUNT_DEVNET_GAS: booleanFlag.default(false),
+    SERVICE_AUTO_REFUND_MIN_USD: usdAmount.default("1"),
     SERVICE_DEVNET: booleanFlag.optional(),
     SERVICE_DEVNET_PORT: wholeNumber(1, 65535, "must be a port number").default(8545),
     NEXTAUTH_URL: httpUrl.optional(),
@@ -339,6 +341,9 @@ export const configSchema = z
         dailyGasBudgetUsd: env.SERVICE_X402_DAILY_GAS_BUDGET_USD,
         countDevnetGas: env.SERVICE_X402_COUNT_DEVNET_GAS,
       },
+      // An overpayment worth less than this (USD, at the invoice's locked rate) is not refunded
+      // automatically: its own transfer's gas would eat much of it (lib/refunds/refund-overpayment.ts).
+      autoRefundMinUsd: env.SERVICE_AUTO_REFUND_MIN_USD,
       // Unset: /api/metrics answers 404 and /api/health shows no details.
       metricsToken: env.SERVICE_METRICS_TOKEN,
       health: {

@@ -15,9 +15,11 @@ import { metrics } from "../metrics/metrics";
 import { formatDecimal, fromBaseUnits, toBaseUnits } from "../money/decimal";
 import { estimateTransferGas, nativeTransferGas } from "../signer/estimate-transfer-gas";
 import type { UnsignedTransaction } from "../signer/sign-transaction";
+import { announceRefundProposal } from "./announce-refund-proposal";
 import { checkPayerOnChain } from "./check-payer-on-chain";
 import { checkRefundDestination } from "./check-refund-destination";
 import { fundDevnetRefundWallet } from "./fund-devnet-refund-wallet";
+import { isContractAddress } from "./is-contract-address";
 import { nextRefundStatus, type RefundStatus } from "./refund-state";
 import {
   finishRefund,
@@ -34,7 +36,8 @@ import {
 // flight is held back from its wallet's balance; then pending refunds go out in the order they
 // were created while the wallet can pay them, and together never more than it holds. Once one
 // cannot be paid, later ones in that token wait behind it (a big refund is not starved by small
-// ones); one the signer refuses fails with the reason.
+// ones); one the signer refuses fails with the reason. An automatic overpayment refund whose payer
+// is a contract (a router or bridge that may not pass it back to the buyer) is held for an owner.
 
 /** Refunds of each status handled per organization and pass. */
 const refundsPerPass = 200;
@@ -250,6 +253,18 @@ async function startRefund(
     await finishRefund(context, refund, { event: "fail", failureReason: refusal?.message ?? "" });
     return "FAILED";
   }
+  // Read on chain here, whatever the row says: nobody asked for this refund, so money goes to a
+  // contract only once an owner has looked at it.
+  if (
+    refund.requestedByKind === "automatic" &&
+    !refund.decidedByUserId &&
+    (await isContractAddress(context.client, refund.toAddress as string))
+  )
+    return hold(
+      context,
+      refund,
+      `The payer ${refund.toAddress} is a contract (a router, bridge or exchange may not pass the refund back to the buyer): an owner decides.`,
+    );
   const coin = network.tokens.find((candidate) => !candidate.address)?.symbol ?? "coin";
   const key = token.address ? token.symbol : coinKey;
   if (budget.blocked.has(key) || budget.blocked.has(coinKey))
@@ -303,6 +318,21 @@ async function startRefund(
   if (token.address) budget.tokens.set(token.symbol, (budget.tokens.get(token.symbol) ?? 0n) - amount);
   await signForRefund(context, refund, "submit", unsigned);
   return "SUBMITTED";
+}
+
+/** PENDING → REQUIRES_APPROVAL with the reason, announced to every owner as a proposal is. */
+async function hold(context: RefundContext, refund: PendingRefund, reason: string): Promise<RefundStatus> {
+  const status = nextRefundStatus(refund.status, "hold");
+  if (!status) throw new Error(`refund ${refund.id}: hold does not apply in ${refund.status}`);
+  const { count } = await context.database.refund.updateMany({
+    where: { id: refund.id, organizationId: refund.organizationId, status: refund.status },
+    data: { status, pendingReason: reason },
+  });
+  if (count === 0) return refund.status;
+  log.warn({ refundId: refund.id, network: context.network.id }, `refund held for an owner: ${reason}`);
+  const held = await context.database.refund.findUniqueOrThrow({ where: { id: refund.id } });
+  await announceRefundProposal(context.database, held);
+  return status;
 }
 
 /** Stays PENDING with the reason shown to the merchant (written when it changes). */

@@ -9,6 +9,7 @@ const kindLabels: Record<string, string> = {
   api_key: "an API key",
   agent_credential: "an agent credential",
   oauth_token: "an app connected with OAuth",
+  automatic: "the organization's automatic overpayment refunds",
 };
 
 /** The dashboard page where an owner confirms or rejects a refund waiting for approval. */
@@ -18,7 +19,8 @@ export function refundPath(id: string) {
 
 /**
  * Tells every owner of a refund a credential asked for beyond what it may decide (an agent's or
- * OAuth token's beyond its cap, any credential's to an address it names), with the page to
+ * OAuth token's beyond its cap, any credential's to an address it names), or that the signer held
+ * (an automatic overpayment refund to a contract; its pendingReason says why), with the page to
  * confirm or reject it. A failed email is logged as an error and does not undo
  * the proposal; the dashboard lists it either way.
  */
@@ -48,6 +50,7 @@ export async function announceRefundProposal(database: Db, refund: Refund) {
     `Invoice: ${refund.invoiceId}`,
     `To: ${destination}`,
     `Reason: ${refund.reason ?? "none given"}`,
+    ...(refund.pendingReason ? [`Held because: ${refund.pendingReason}`] : []),
     `Asked by: ${refund.requestedByName} (${kindLabels[refund.requestedByKind] ?? refund.requestedByKind})`,
     `Agents may refund payers up to ${formatDecimal(organization.refundAgentDailyCapUsd)} USD a day on their own; their claim links, and an address named by any credential (an API key too), always need an owner.`,
     "",

@@ -331,12 +331,22 @@ describe("an owner's decision, cancelling and re-sending", () => {
 });
 
 describe("automatic overpayment refunds", () => {
-  async function overpaid(autoRefundOverpayments: boolean, fromAddress: string | null) {
+  async function overpaid(
+    autoRefundOverpayments: boolean,
+    fromAddress: string | null,
+    invoiceAmounts: { amount: string; amountUsd: string; paid: string } = {
+      amount: "40",
+      amountUsd: "40",
+      paid: "45.5",
+    },
+  ) {
+    const { amount, amountUsd, paid } = invoiceAmounts;
     const { organization } = await createTestOrganization();
     await db().organization.update({ where: { id: organization.id }, data: { autoRefundOverpayments } });
     const invoice = await createTestPaidInvoice(organization.id, {
-      amount: "40",
-      payments: [{ amount: "45.5", fromAddress, status: "CONFIRMING" }],
+      amount,
+      amountUsd,
+      payments: [{ amount: paid, fromAddress, status: "CONFIRMING" }],
     });
     await db().invoice.update({
       where: { id: invoice.id },
@@ -364,5 +374,27 @@ describe("automatic overpayment refunds", () => {
     ["the payer is unknown", true, null],
   ])("refunds nothing when %s", async (_name, setting, fromAddress) => {
     expect(await overpaid(setting, fromAddress)).toEqual([]);
+  });
+
+  // SERVICE_AUTO_REFUND_MIN_USD (default 1), valued at the invoice's locked rate, not in tokens:
+  // the case → the refund made automatically (none: left to the merchant, as with the setting off),
+  // for the invoice (amount, its USD price) and what was paid.
+  const floor: [string, string | null, { amount: string; amountUsd: string; paid: string }][] = [
+    ["below the floor: $0.99 over", null, { amount: "40", amountUsd: "40", paid: "40.99" }],
+    ["at the floor: $1.00 over", "1", { amount: "40", amountUsd: "40", paid: "41" }],
+    [
+      "below the floor in USD, though more in tokens",
+      null,
+      { amount: "0.02", amountUsd: "80", paid: "0.0202" },
+    ],
+    [
+      "at the floor in USD, a fraction of a token",
+      "0.00025",
+      { amount: "0.02", amountUsd: "80", paid: "0.02025" },
+    ],
+  ];
+  it.each(floor)("overpaid %s → refund %s", async (_name, expected, invoice) => {
+    const refunds = await overpaid(true, payer, invoice);
+    expect(refunds.map((refund) => refund.amount.toString())).toEqual(expected ? [expected] : []);
   });
 });

@@ -44,6 +44,8 @@ export async function decideRefund(
       refusal,
       () => ({
         ...decided,
+        // Why it was held no longer holds it.
+        pendingReason: null,
         ...(claim ? openClaim(input.id, now) : {}),
       }),
     );

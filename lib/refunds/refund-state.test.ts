@@ -11,6 +11,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["REQUIRES_APPROVAL", "cancel", null],
   ["REQUIRES_APPROVAL", "expire", null],
   ["REQUIRES_APPROVAL", "wait", null],
+  ["REQUIRES_APPROVAL", "hold", null],
   ["REQUIRES_APPROVAL", "submit", null],
   ["REQUIRES_APPROVAL", "replace", null],
   ["REQUIRES_APPROVAL", "reorg", null],
@@ -24,6 +25,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["PENDING_CLAIM", "cancel", "FAILED"],
   ["PENDING_CLAIM", "expire", "FAILED"],
   ["PENDING_CLAIM", "wait", null],
+  ["PENDING_CLAIM", "hold", null],
   ["PENDING_CLAIM", "submit", null],
   ["PENDING_CLAIM", "replace", null],
   ["PENDING_CLAIM", "reorg", null],
@@ -37,6 +39,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["PENDING", "cancel", "FAILED"],
   ["PENDING", "expire", null],
   ["PENDING", "wait", "PENDING"],
+  ["PENDING", "hold", "REQUIRES_APPROVAL"],
   ["PENDING", "submit", "SUBMITTED"],
   ["PENDING", "replace", null],
   ["PENDING", "reorg", null],
@@ -50,6 +53,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["SUBMITTED", "cancel", null],
   ["SUBMITTED", "expire", null],
   ["SUBMITTED", "wait", null],
+  ["SUBMITTED", "hold", null],
   ["SUBMITTED", "submit", null],
   ["SUBMITTED", "replace", "SUBMITTED"],
   ["SUBMITTED", "reorg", "SUBMITTED"],
@@ -63,6 +67,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["SUCCEEDED", "cancel", null],
   ["SUCCEEDED", "expire", null],
   ["SUCCEEDED", "wait", null],
+  ["SUCCEEDED", "hold", null],
   ["SUCCEEDED", "submit", null],
   ["SUCCEEDED", "replace", null],
   ["SUCCEEDED", "reorg", null],
@@ -76,6 +81,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
   ["FAILED", "cancel", null],
   ["FAILED", "expire", null],
   ["FAILED", "wait", null],
+  ["FAILED", "hold", null],
   ["FAILED", "submit", null],
   ["FAILED", "replace", null],
   ["FAILED", "reorg", null],
@@ -85,7 +91,7 @@ const table: [RefundStatus, RefundEvent, RefundStatus | null][] = [
 
 describe("refund state machine", () => {
   it("covers every status and event pair", () => {
-    expect(table).toHaveLength(refundStatuses.length * 13);
+    expect(table).toHaveLength(refundStatuses.length * 14);
   });
 
   it.each(table)("%s --%s--> %s", (status, event, next) => {

@@ -6,6 +6,8 @@
 //   PENDING_CLAIM --claim_unproven--> REQUIRES_APPROVAL (a credential's link was claimed without the
 //                                                        emailed code: an owner decides the address)
 //   PENDING --wait--> PENDING                           (refund wallet too low: the reason is shown)
+//   PENDING --hold--> REQUIRES_APPROVAL                 (the signer will not pay an automatic refund
+//                                                        to a contract unless an owner confirms it)
 //   PENDING --submit--> SUBMITTED                       (signed, recorded, broadcast)
 //   SUBMITTED --replace|reorg--> SUBMITTED              (fee bump, or re-broadcast after a reorg)
 //   SUBMITTED --confirm--> SUCCEEDED                    (the transfer is at confirmation depth)
@@ -34,6 +36,7 @@ export type RefundEvent =
   | "cancel"
   | "expire"
   | "wait"
+  | "hold"
   | "submit"
   | "replace"
   | "reorg"
@@ -49,6 +52,7 @@ const transitions: Record<RefundEvent, Partial<Record<RefundStatus, RefundStatus
   cancel: { PENDING_CLAIM: "FAILED", PENDING: "FAILED" },
   expire: { PENDING_CLAIM: "FAILED" },
   wait: { PENDING: "PENDING" },
+  hold: { PENDING: "REQUIRES_APPROVAL" },
   submit: { PENDING: "SUBMITTED" },
   replace: { SUBMITTED: "SUBMITTED" },
   reorg: { SUBMITTED: "SUBMITTED" },

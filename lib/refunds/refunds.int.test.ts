@@ -59,6 +59,8 @@ beforeAll(async () => {
   network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2, priceFeeds });
   process.env.SERVICE_NETWORKS = JSON.stringify([network]);
   process.env.SERVICE_HD_MNEMONIC = mnemonic;
+  // Owners are told of refunds held for them through the development mailbox.
+  process.env.SERVICE_DEV_MAILBOX = "true";
   signerNetwork = { ...network, devnet: false };
 }, 120_000);
 afterAll(async () => devnet?.stop());
@@ -685,5 +687,64 @@ describe("where refunds may go", () => {
     expect(await usdcBalance(provenTo)).toBe(parseUnits("1", 6));
     expect(await usdcBalance(ownerTo)).toBe(parseUnits("2", 6));
     expect(await usdcBalance(decidedTo)).toBe(parseUnits("4", 6));
+  });
+});
+
+describe("automatic overpayment refunds to a contract", () => {
+  // The payer's code at refund time (set on chain after it paid) and who asked → where the refund
+  // ends after the signer's passes. A contract's code here is the test USDC's own bytecode.
+  const delegated = `0xef0100${"ab".repeat(20)}`;
+  const cases: [string, "none" | "contract" | "delegated", string, "SUCCEEDED" | "REQUIRES_APPROVAL"][] = [
+    ["an EOA payer, automatic: paid", "none", "automatic", "SUCCEEDED"],
+    ["a contract payer, automatic: held for an owner", "contract", "automatic", "REQUIRES_APPROVAL"],
+    [
+      "an EIP-7702 delegated EOA, automatic: paid (its key still rules it)",
+      "delegated",
+      "automatic",
+      "SUCCEEDED",
+    ],
+    ["a contract payer, an API key's own refund: paid as asked", "contract", "api_key", "SUCCEEDED"],
+  ];
+
+  it.each(cases)("%s", async (_name, code, requestedByKind, expected) => {
+    const payer = freshAddress();
+    const invoice = await paidInvoice("40", payer);
+    if (code !== "none") {
+      const bytecode =
+        code === "contract" ? await devnet.client.getCode({ address: usdcAddress() }) : delegated;
+      await rpc("hardhat_setCode", [payer, bytecode]);
+    }
+    const refund = await createRefund(invoice, { amount: "2", requestedByKind });
+    const [done] = await refundUntilSettled([refund.id]);
+    expect(done.status).toBe(expected);
+    const owner = await db().membership.findFirstOrThrow({
+      where: { organizationId: invoice.organizationId, role: "OWNER" },
+      include: { user: true },
+    });
+    const emails = await db().devEmail.findMany({ where: { to: owner.user.email } });
+    if (expected === "SUCCEEDED") {
+      expect(await usdcBalance(payer)).toBe(parseUnits("2", 6));
+      expect(emails).toHaveLength(0);
+      return;
+    }
+    expect(done.transactions).toHaveLength(0);
+    expect(done.pendingReason).toMatch(/is a contract/);
+    expect(await usdcBalance(payer)).toBe(0n);
+    expect(emails).toHaveLength(1);
+    expect(emails[0].subject).toMatch(/^Confirm or reject: refund of 2 USDC/);
+    expect(emails[0].text).toContain(`/dashboard/refunds/${refund.id}`);
+    expect(emails[0].text).toMatch(/Held because: The payer .* is a contract/);
+    // Held, it stays held: later passes neither send it nor tell the owners again.
+    await pass();
+    expect(await db().devEmail.count({ where: { to: owner.user.email } })).toBe(1);
+    // An owner confirms: the signer then pays the contract, as the owner decided.
+    await decideRefund(db(), invoice.organizationId, {
+      id: refund.id,
+      userId: owner.userId,
+      decision: "confirm",
+    });
+    const [confirmed] = await refundUntilSettled([refund.id]);
+    expect(confirmed).toMatchObject({ status: "SUCCEEDED", pendingReason: null });
+    expect(await usdcBalance(payer)).toBe(parseUnits("2", 6));
   });
 });

@@ -97,7 +97,12 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
               ],
               ["Transaction", <RefundTransaction key="tx" refund={refund} />],
               ["Reason", refund.reason],
-              ["Waiting because", refund.status === "PENDING" ? refund.pendingReason : null],
+              [
+                "Waiting because",
+                refund.status === "PENDING" || refund.status === "REQUIRES_APPROVAL"
+                  ? refund.pendingReason
+                  : null,
+              ],
               ["Failed because", refund.failureReason],
               [
                 "Invoice",

@@ -1,0 +1,15 @@
+import type { Address, PublicClient } from "viem";
+
+/** EIP-7702: an account's code that only delegates to a contract; the account's key still rules it. */
+const delegationPrefix = "0xef0100";
+
+/**
+ * Whether `address` is a contract on chain (a router, bridge or exchange's contract that may not
+ * pass money back to the buyer), read at the latest block. An account whose only code is an
+ * EIP-7702 delegation is a person's wallet, not a contract. A node that cannot answer throws.
+ */
+export async function isContractAddress(client: PublicClient, address: string): Promise<boolean> {
+  const code = await client.getCode({ address: address as Address });
+  if (!code || code === "0x") return false;
+  return !(code.length === 2 + 23 * 2 && code.toLowerCase().startsWith(delegationPrefix));
+}
