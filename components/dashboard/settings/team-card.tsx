@@ -26,7 +26,8 @@ function TeamRow({
           <span className="truncate" title={email}>
             {email}
           </span>
-          {you ? <span className="shrink-0 font-normal text-slate-600">(you)</span> : null}
+          {/* The space keeps "email (you)" one phrase to screen readers and copy; flex gap draws it. */}
+          {you ? <span className="shrink-0 font-normal text-slate-600"> (you)</span> : null}
         </p>
         <p className="text-xs text-slate-500">{detail}</p>
       </div>
