@@ -1,7 +1,7 @@
 // Where the app of a running `npm start` answers, for commands run from a second terminal
 // (`npm run devnet:pay`): the start records its address in the data directory, as it does its
 // embedded database's (scripts/database.ts), so they find it on whatever PORT it was given.
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { config } from "../lib/config";
 
@@ -9,6 +9,8 @@ const appFile = () => path.join(path.resolve(config().dataDir), "app.json");
 
 /** Records the app's address for other commands; returns the function that forgets it. */
 export async function recordRunningApp(url: string): Promise<() => Promise<void>> {
+  // A start without an embedded database (a DATABASE_URL, an e2e instance) may not have made it yet.
+  await mkdir(path.dirname(appFile()), { recursive: true });
   await writeFile(appFile(), JSON.stringify({ url, pid: process.pid }), { mode: 0o600 });
   return () => rm(appFile(), { force: true });
 }
