@@ -7,8 +7,8 @@ import { processWide } from "../process-wide";
 import { measureRefundWallets } from "../refunds/measure-refund-wallets";
 import { countSubscriptionsByStatus } from "../subscriptions/count-subscriptions-by-status";
 import { getSweepStats } from "../sweeps/get-sweep-stats";
+import { listReportedWallets } from "../sweeps/list-reported-wallets";
 import { measureDeliveryQueue } from "../webhooks/measure-delivery-queue";
-import { listFacilitatorWallets } from "../x402/list-facilitator-wallets";
 
 /**
  * The gauges read from the database at scrape time; a domain adds one with `registerStateGauge`
@@ -202,9 +202,9 @@ function registerEach(database: Db) {
         })),
       ),
   });
-  let facilitatorWallets: ReturnType<typeof listFacilitatorWallets> | undefined;
+  let facilitatorWallets: ReturnType<typeof listReportedWallets> | undefined;
   const readFacilitatorWallets = () => {
-    facilitatorWallets ??= listFacilitatorWallets(database).finally(() => {
+    facilitatorWallets ??= listReportedWallets(database, "facilitator").finally(() => {
       facilitatorWallets = undefined;
     });
     return facilitatorWallets;

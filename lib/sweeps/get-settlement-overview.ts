@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { listGasWallets } from "./report-gas-wallet";
+import { listReportedWallets } from "./list-reported-wallets";
 
 /** Explorer transaction pages of the preset networks; other networks show the bare hash. */
 const explorers: Record<string, string> = {
@@ -21,7 +21,7 @@ export function transactionUrl(network: string, hash: string): string | null {
 export async function getSettlementOverview(database: Db, organizationId: string, networks: string[]) {
   const [wallets, gasWallets, counts] = await Promise.all([
     database.settlementWallet.findMany({ where: { organizationId }, orderBy: { network: "asc" } }),
-    listGasWallets(database),
+    listReportedWallets(database, "gas"),
     database.sweep.groupBy({ by: ["status"], where: { organizationId }, _count: { _all: true } }),
   ]);
   const byNetwork = new Map(wallets.map((wallet) => [wallet.network, wallet.address]));

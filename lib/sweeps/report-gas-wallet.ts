@@ -2,7 +2,7 @@ import type { PublicClient } from "viem";
 import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import { log } from "../log";
-import { fromBaseUnits, Money } from "../money/decimal";
+import { fromBaseUnits } from "../money/decimal";
 import { nativeTransferGas, tokenTransferGas } from "../signer/estimate-transfer-gas";
 
 /** The gas wallet warns below what this many ERC-20 sweeps' top-ups cost at current fees. */
@@ -43,26 +43,4 @@ export async function reportGasWallet(
     create: { network: network.id, ...data },
     update: data,
   });
-}
-
-export type GasWalletView = {
-  network: string;
-  address: string;
-  balance: string;
-  threshold: string;
-  low: boolean;
-  checkedAt: string;
-};
-
-/** What the sweeper last reported, per network (none when no sweeper has run). */
-export async function listGasWallets(database: Db): Promise<GasWalletView[]> {
-  const rows = await database.gasWallet.findMany({ orderBy: { network: "asc" } });
-  return rows.map((row) => ({
-    network: row.network,
-    address: row.address,
-    balance: new Money(row.balance.toFixed()).toFixed(),
-    threshold: new Money(row.threshold.toFixed()).toFixed(),
-    low: row.low,
-    checkedAt: row.checkedAt.toISOString(),
-  }));
 }

@@ -19,9 +19,9 @@ import { requireMember } from "@/lib/http/dashboard-session";
 import { getRefundWallets, type UnitAmount } from "@/lib/refunds/get-refund-wallets";
 import { listOpenSettlementChanges } from "@/lib/settlement/list-settlement-changes";
 import { getSettlementOverview } from "@/lib/sweeps/get-settlement-overview";
+import { listReportedWallets } from "@/lib/sweeps/list-reported-wallets";
 import { listSweeps, sweepListQuery } from "@/lib/sweeps/list-sweeps";
 import { readPageQuery } from "@/lib/validation/read-page-query";
-import { listFacilitatorWallets } from "@/lib/x402/list-facilitator-wallets";
 import { x402GasToday } from "@/lib/x402/x402-gas";
 import { retrySweepAction } from "./actions";
 
@@ -45,7 +45,7 @@ export default async function SettlementPage({
       listOpenSettlementChanges(db(), member.organization.id),
       getRefundWallets(db(), member.organization.id),
       x402GasToday(db(), member.organization.id),
-      listFacilitatorWallets(db()),
+      listReportedWallets(db(), "facilitator"),
     ]);
 
   const columns: Column<Row>[] = [
