@@ -7,6 +7,7 @@ import {
   type PublicClient,
   parseTransaction,
 } from "viem";
+import { isContractAddress } from "../chains/is-contract-address";
 import { findToken, type NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import type { Invoice, Payment, Refund } from "../generated/prisma/client";
@@ -19,7 +20,6 @@ import { announceRefundProposal } from "./announce-refund-proposal";
 import { checkPayerOnChain } from "./check-payer-on-chain";
 import { checkRefundDestination } from "./check-refund-destination";
 import { fundDevnetRefundWallet } from "./fund-devnet-refund-wallet";
-import { isContractAddress } from "./is-contract-address";
 import { nextRefundStatus, type RefundStatus } from "./refund-state";
 import {
   finishRefund,

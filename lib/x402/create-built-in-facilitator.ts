@@ -3,8 +3,10 @@ import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements, SupportedResponse } from "@x402/core/types";
 import { type ExactEIP3009Payload, isEIP3009Payload, isPermit2Payload } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
+import { isContractAddress } from "../chains/is-contract-address";
 import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
+import { clientFor } from "../payments/watch-networks";
 import { sweeperKeysFromMnemonic } from "../sweeps/sweeper-keys";
 import { createFacilitatorSigner } from "./create-facilitator-signer";
 import { caip2Network, x402Networks } from "./x402-networks";
@@ -29,6 +31,8 @@ export const ownX402Payee =
  * pays for nothing else (another token, Permit2, a wallet deployment), and it settles only to a
  * payee `ownsPayee` vouches for (`ownX402Payee`: a deposit address of this service's own
  * organizations awaiting that very authorization), so it is no gas relay for any token holder.
+ * Its payers sign with a key: a contract's signature is its code's answer (ERC-1271), which may
+ * say yes to verify's simulation and no to the settlement, after the wallet paid the gas.
  */
 export function createBuiltInFacilitator(options: {
   mnemonic: string;
@@ -67,6 +71,19 @@ export function createBuiltInFacilitator(options: {
     return undefined;
   }
 
+  /**
+   * `payer_not_supported` when the authorization's signer is a contract (an EIP-7702 delegated
+   * account signs with its key and is taken); undefined when it is not. An unreadable chain throws.
+   */
+  async function payerRefusal(payload: PaymentPayload, requirements: PaymentRequirements) {
+    const asset = assets.find((candidate) => candidate.network === requirements.network);
+    // refusal() found the requirements' asset, so its network is configured.
+    const network = options.networks.find((candidate) => candidate.id === asset?.networkId) as NetworkConfig;
+    const { authorization } = payload.payload as ExactEIP3009Payload;
+    const contract = await isContractAddress(clientFor(network), String(authorization.from));
+    return contract ? "payer_not_supported" : undefined;
+  }
+
   /** The settlement's payee is one this service vouches for, with the authorization it awaits. */
   async function ownPayee(payload: PaymentPayload, requirements: PaymentRequirements) {
     const asset = assets.find(
@@ -90,12 +107,12 @@ export function createBuiltInFacilitator(options: {
 
   return {
     verify: async (payload, requirements) => {
-      const reason = refusal(payload, requirements);
+      const reason = refusal(payload, requirements) ?? (await payerRefusal(payload, requirements));
       if (reason) return { isValid: false, invalidReason: reason };
       return facilitator.verify(payload, requirements);
     },
     settle: async (payload, requirements) => {
-      const reason = refusal(payload, requirements);
+      const reason = refusal(payload, requirements) ?? (await payerRefusal(payload, requirements));
       if (reason)
         return { success: false, errorReason: reason, transaction: "", network: requirements.network };
       if (!(await ownPayee(payload, requirements)))

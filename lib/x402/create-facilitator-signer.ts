@@ -27,6 +27,10 @@ const confirmationTimeoutMs = 120_000;
  * just took). Not lib/signer's database allocation: that exists to re-send a recorded sweep or
  * refund after a crash, while a settlement that fails is only reported, its authorization left
  * unused for the payer's retry. One process per network should settle (docs/operations.md, "x402").
+ *
+ * Reads and estimates are at the `pending` block: a payer's balance that a transfer waiting in
+ * the mempool already spends (another settlement's, or the payer's own) does not pass verify's
+ * simulation, nor a settlement's estimate, a second time.
  */
 export function createFacilitatorSigner(
   network: NetworkConfig,
@@ -52,7 +56,7 @@ export function createFacilitatorSigner(
       client.estimateFeesPerGas(),
       // A transfer that would revert (an authorization used meanwhile, an expired window) fails
       // here, before it costs gas.
-      client.estimateGas({ account: account.address, to, data }),
+      client.estimateGas({ account: account.address, to, data, blockTag: "pending" }),
     ]);
     const nonce = Math.max(pending, nextNonce);
     const raw = await account.signTransaction({
@@ -81,7 +85,12 @@ export function createFacilitatorSigner(
     {
       address: account.address,
       readContract: (args) =>
-        client.readContract({ ...args, abi: args.abi as Abi, args: args.args ?? [] } as never),
+        client.readContract({
+          ...args,
+          abi: args.abi as Abi,
+          args: args.args ?? [],
+          blockTag: "pending",
+        } as never),
       verifyTypedData: (args) => client.verifyTypedData(args as never),
       writeContract: (args) => {
         const data = encodeFunctionData({

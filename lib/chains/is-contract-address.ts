@@ -4,9 +4,10 @@ import type { Address, PublicClient } from "viem";
 const delegationPrefix = "0xef0100";
 
 /**
- * Whether `address` is a contract on chain (a router, bridge or exchange's contract that may not
- * pass money back to the buyer), read at the latest block. An account whose only code is an
- * EIP-7702 delegation is a person's wallet, not a contract. A node that cannot answer throws.
+ * Whether `address` is a contract on chain, read at the latest block: a refund's router or bridge
+ * that may not pass money back to the buyer (lib/refunds), an x402 payer whose signature is code
+ * that may answer otherwise when settled (lib/x402). An account whose only code is an EIP-7702
+ * delegation is a person's wallet, not a contract. A node that cannot answer throws.
  */
 export async function isContractAddress(client: PublicClient, address: string): Promise<boolean> {
   const code = await client.getCode({ address: address as Address });
