@@ -13,7 +13,7 @@ import { priceInvoice } from "../payments/price-invoice";
 import { serializeRecurring } from "../subscriptions/serialize-recurring";
 import { x402FacilitatorClient } from "./facilitator-client";
 import { findX402Resource, type X402Resource, type X402ResourceRef } from "./find-x402-resource";
-import { checkX402GasBudget, coversSettlementGas } from "./x402-gas";
+import { checkX402GasBudget, coversSettlementGas, x402PriceBelowGas } from "./x402-gas";
 import type { X402PaymentRequiredBody } from "./x402-objects";
 import type { X402Quote } from "./x402-quote-token";
 import { findX402Payable, type X402Payable, x402Payables, x402Requirements } from "./x402-requirements";
@@ -86,25 +86,31 @@ async function quoteEach(database: Db, resource: X402Resource, ref: X402Resource
     }),
   );
   const options = quotes.filter((entry) => entry !== undefined && entry !== "below_gas");
-  if (options.length === 0 && quotes.includes("below_gas"))
-    throw new ServiceError(
-      409,
-      "invalid_request_error",
-      "x402_price_below_gas",
-      "This price is too low to settle over x402 (the network's gas would take too much of it); pay on the hosted page.",
-    );
+  if (options.length === 0 && quotes.includes("below_gas")) throw x402PriceBelowGas();
   return options;
 }
 
-/** A session already paying on an x402 asset is offered only that one, for what is still due. */
-function quoteInvoice(invoice: Invoice, ref: X402ResourceRef, now: Date): [X402Quote, X402Payable][] {
+/**
+ * A session already paying on an x402 asset is offered only that one, for what is still due, if
+ * that covers the gas multiple as a fresh price would (409 `x402_price_below_gas`): a session paid
+ * all but a cent is not settled at our gas.
+ */
+async function quoteInvoice(
+  invoice: Invoice,
+  ref: X402ResourceRef,
+  now: Date,
+): Promise<[X402Quote, X402Payable][]> {
   const asset = findX402Payable(invoice.network, invoice.token);
   if (!asset) return [];
-  const remaining = Money.max(
-    new Money(invoice.amountDue.toString()).minus(invoice.amountPaid.toString()),
-    0,
-  );
+  const due = new Money(invoice.amountDue.toString());
+  const remaining = Money.max(due.minus(invoice.amountPaid.toString()), 0);
   const amountDue = remaining.toFixed(asset.token.decimals);
+  // What is still due in USD, at the invoice's locked rate.
+  const amountUsd = new Money(invoice.amountUsd.toString())
+    .times(remaining)
+    .div(due)
+    .toFixed(2, Money.ROUND_HALF_UP);
+  if (!(await coversSettlementGas(asset.network, amountUsd, now))) throw x402PriceBelowGas();
   const quote: X402Quote = {
     resource: ref,
     network: invoice.network,
@@ -112,7 +118,7 @@ function quoteInvoice(invoice: Invoice, ref: X402ResourceRef, now: Date): [X402Q
     amount: parseUnits(amountDue, asset.token.decimals).toString(),
     amountDue,
     rate: invoice.rate.toString(),
-    amountUsd: invoice.amountUsd.toString(),
+    amountUsd,
     quotedAt: invoice.quotedAt.toISOString(),
     quoteSource: invoice.quoteSource,
     quoteExpiresAt: invoice.quoteExpiresAt?.toISOString() ?? null,
@@ -133,8 +139,8 @@ export type X402Offer = { paymentRequired: PaymentRequired; body: X402PaymentReq
  * per EIP-3009 token, each quote signed and paying a deposit address nobody else uses. Nothing is
  * stored. A session that already has an invoice is offered only the rest of that invoice (409
  * `payment_started_elsewhere` when its token cannot be paid over x402). A network whose gas the
- * price does not cover is left out (409 `x402_price_below_gas` when none is left), and an
- * organization past its daily gas budget is refused (429 `x402_gas_budget_exhausted`).
+ * price (or that rest) does not cover is left out (409 `x402_price_below_gas` when none is left),
+ * and an organization past its daily gas budget is refused (429 `x402_gas_budget_exhausted`).
  */
 export async function quoteX402Payment(
   database: Db,
@@ -147,7 +153,9 @@ export async function quoteX402Payment(
   const row = resource.kind === "paylink" ? resource.paylink : resource.session;
   await checkX402GasBudget(database, row.organizationId, now);
   const invoice = resource.kind === "checkout_session" ? resource.invoice : null;
-  const options = invoice ? quoteInvoice(invoice, ref, now) : await quoteEach(database, resource, ref, now);
+  const options = invoice
+    ? await quoteInvoice(invoice, ref, now)
+    : await quoteEach(database, resource, ref, now);
   if (invoice && options.length === 0) {
     throw new ServiceError(
       409,

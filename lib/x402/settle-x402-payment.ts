@@ -32,7 +32,15 @@ import { findAuthorizationUse } from "./find-authorization-use";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { x402Unavailable } from "./quote-x402-payment";
 import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
-import { checkX402GasBudget, settledGasUsd } from "./x402-gas";
+import {
+  checkX402GasBudget,
+  coversSettlementGas,
+  reserveX402Gas,
+  type SettlementGasEstimates,
+  settledGasUsd,
+  settlementGasEstimates,
+  x402PriceBelowGas,
+} from "./x402-gas";
 import { readX402Quote, type X402Quote } from "./x402-quote-token";
 import { findX402Payable, type X402Payable, x402Requirements } from "./x402-requirements";
 
@@ -85,8 +93,8 @@ const copyWaitMs = 60_000;
 const leaseRenewalMs = 10_000;
 export const settlerLeaseMs = 30_000;
 
-/** The latest time a JavaScript Date holds, in seconds. */
-const maxDateSeconds = 8.64e12;
+/** How far an authorization's validBefore may pass the quote's window: the agent's clock may run ahead. */
+const clockSkewSeconds = 60;
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -250,9 +258,28 @@ const isUniqueViolation = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 
 /**
+ * An authorization valid now and for no longer than the quote asked (its maxTimeoutSeconds, and a
+ * minute for the agent's clock): one valid for ages would stay a claim on the payer's balance,
+ * and on our gas, long after the quote.
+ */
+function checkValidityWindow(authorization: Authorization, maxTimeoutSeconds: number, now: Date) {
+  const seconds = BigInt(Math.floor(now.getTime() / 1000));
+  if (BigInt(authorization.validAfter) > seconds)
+    throw paymentRefused("authorization_not_yet_valid", "The authorization's validAfter is in the future.");
+  if (BigInt(authorization.validBefore) > seconds + BigInt(maxTimeoutSeconds + clockSkewSeconds))
+    throw paymentRefused(
+      "authorization_valid_too_long",
+      `The authorization's validBefore is more than the quote's ${maxTimeoutSeconds} seconds away; sign it as quoted.`,
+    );
+}
+
+/**
  * Verified, the payment gets its invoice and its X402Settlement row in one transaction, so the
  * watcher follows the deposit address before any transfer. The transaction first takes a lock on
- * the authorization: a copy waits there, then finds the row and answers its result instead.
+ * the payer: a copy of the authorization waits there, then finds the row and answers its result
+ * instead, and another authorization of the payer's is refused while one of its settlements is
+ * under way (`payer_busy`), so one balance backs one settlement at a time. Then the
+ * organization's gas budget decides, under its own lock (`reserveX402Gas`).
  */
 async function recordPayment(
   database: Db,
@@ -261,16 +288,27 @@ async function recordPayment(
     asset: X402Payable;
     key: SettlementKey;
     authorization: Authorization;
+    gasEstimates: SettlementGasEstimates;
     now: Date;
   },
 ): Promise<{ row: X402Settlement; created: boolean }> {
-  const { quote, asset, key, authorization, now } = input;
+  const { quote, asset, key, authorization, gasEstimates, now } = input;
+  const { network, asset: token, payer } = key;
   try {
     return await transactWithEvents(database, async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`x402:${Object.values(key).join(":")}`}))`;
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`x402:${network}:${token}:${payer}`}))`;
       const existing = await tx.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
       if (existing) return { row: existing, created: false };
+      const settling = await tx.x402Settlement.count({
+        where: { network, asset: token, payer, status: "SETTLING" },
+      });
+      if (settling > 0)
+        throw paymentRefused(
+          "payer_busy",
+          "Another payment from this payer is still being settled; send this one again once it is.",
+        );
       const invoice = await invoiceFor(tx, quote, asset, now);
+      await reserveX402Gas(tx, invoice.organizationId, gasEstimates, now);
       const row = await tx.x402Settlement.create({
         data: {
           id: newId("x402Settlement"),
@@ -280,8 +318,8 @@ async function recordPayment(
           ...key,
           amount: authorization.value,
           payTo: quote.payTo.toLowerCase(),
-          // An authorization may be valid "forever" (any uint256): capped at the latest Date.
-          validBefore: new Date(Math.min(Number(authorization.validBefore), maxDateSeconds) * 1000),
+          // At most the quote's window away (checkValidityWindow).
+          validBefore: new Date(Number(authorization.validBefore) * 1000),
           createdAt: now,
         },
       });
@@ -519,8 +557,11 @@ async function settleOnce(
   }
   if (now.getTime() > new Date(quote.expiresAt).getTime())
     throw paymentRefused("quote_expired", "The quote has expired; ask again.");
+  checkValidityWindow(authorization, requirements.maxTimeoutSeconds, now);
+  if (!(await coversSettlementGas(asset.network, quote.amountUsd, now))) throw x402PriceBelowGas();
   const organizationId = await organizationOf(database, ref);
   if (organizationId) await checkX402GasBudget(database, organizationId, now);
+  const gasEstimates = await settlementGasEstimates(now);
 
   const verified = await facilitator.verify(paymentPayload, requirements).catch((error): VerifyResponse => {
     if (error instanceof VerifyError) return { isValid: false, invalidReason: error.invalidReason };
@@ -538,7 +579,14 @@ async function settleOnce(
     throw paymentRefused(reason, `The payment is not valid (${reason}).`);
   }
 
-  const { row, created } = await recordPayment(database, { quote, asset, key, authorization, now });
+  const { row, created } = await recordPayment(database, {
+    quote,
+    asset,
+    key,
+    authorization,
+    gasEstimates,
+    now,
+  });
   if (!created) {
     await checkSameResource(database, row, ref, quote);
     return storedResult(database, row.id, recover);

@@ -1,13 +1,14 @@
 import type { Hex } from "viem";
 import type { NetworkConfig } from "../chains/networks";
 import { config } from "../config";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { ServiceError } from "../errors";
 import { log } from "../log";
 import { fromBaseUnits, Money } from "../money/decimal";
 import { clientFor } from "../payments/watch-networks";
 import { findUsdPrice } from "../prices/find-usd-price";
 import { processWide } from "../process-wide";
+import { x402Networks } from "./x402-networks";
 
 // What x402's gasless payments cost this service: the facilitator wallet pays each settlement's
 // gas, for every tenant. So a network is offered only for prices that cover several settlements'
@@ -64,6 +65,15 @@ export async function coversSettlementGas(network: NetworkConfig, amountUsd: str
   return gas !== undefined && new Money(amountUsd).gte(gas.times(gasMultiple));
 }
 
+/** Why a price is not offered over x402: 409 `x402_price_below_gas`. */
+export const x402PriceBelowGas = () =>
+  new ServiceError(
+    409,
+    "invalid_request_error",
+    "x402_price_below_gas",
+    "This price is too low to settle over x402 (the network's gas would take too much of it); pay on the hosted page.",
+  );
+
 /** What a settled transaction's gas cost, in USD (0 where gas is not counted); undefined if unread. */
 export async function settledGasUsd(network: NetworkConfig, transaction: string, now = new Date()) {
   if (!countsGas(network)) return new Money(0);
@@ -79,11 +89,33 @@ export async function settledGasUsd(network: NetworkConfig, transaction: string,
 const startOfUtcDay = (now: Date) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
+const nextUtcDay = (now: Date) => new Date(startOfUtcDay(now).getTime() + 24 * 60 * 60 * 1000);
+
+export type SettlementGasEstimates = Map<string, Money | undefined>;
+
+/** One settlement's gas now, per x402 network id (undefined where unreadable): read ahead of a transaction. */
+export async function settlementGasEstimates(now = new Date()): Promise<SettlementGasEstimates> {
+  const networks = new Set(x402Networks().map((asset) => asset.networkId));
+  const settled = config().networks.filter((network) => networks.has(network.id));
+  return new Map(
+    await Promise.all(
+      settled.map(async (network) => [network.id, await settlementGasUsd(network, now)] as const),
+    ),
+  );
+}
+
 /**
- * An organization's x402 gas today (since midnight UTC) against its budget: settled gas as
- * recorded, and each settlement still under way (or whose gas could not be read) at the estimate.
+ * An organization's x402 gas today (since midnight UTC) against its budget, from the database
+ * alone: the gas recorded on its settlements, whatever their outcome (a reverted transfer paid its
+ * gas too), and at the estimate each one that sent or may still send a transaction and has none
+ * recorded (under way, or its gas unread). A refused payment that sent nothing costs nothing.
  */
-export async function x402GasToday(database: Db, organizationId: string, now = new Date()) {
+async function gasSpentToday(
+  database: Db | Tx,
+  organizationId: string,
+  estimates: SettlementGasEstimates,
+  now: Date,
+) {
   const since = startOfUtcDay(now);
   const [recorded, open] = await Promise.all([
     database.x402Settlement.aggregate({
@@ -91,14 +123,18 @@ export async function x402GasToday(database: Db, organizationId: string, now = n
       _sum: { gasUsd: true },
     }),
     database.x402Settlement.findMany({
-      where: { organizationId, createdAt: { gte: since }, gasUsd: null, status: { not: "FAILED" } },
+      where: {
+        organizationId,
+        createdAt: { gte: since },
+        gasUsd: null,
+        OR: [{ status: { not: "FAILED" } }, { transaction: { not: null } }],
+      },
       select: { network: true },
     }),
   ]);
   let spent = new Money(recorded._sum.gasUsd?.toString() ?? 0);
-  for (const { network: id } of open) {
-    const network = config().networks.find((candidate) => candidate.id === id);
-    const estimate = network && (await settlementGasUsd(network, now));
+  for (const { network } of open) {
+    const estimate = estimates.get(network);
     if (estimate) spent = spent.plus(estimate);
   }
   return {
@@ -108,15 +144,16 @@ export async function x402GasToday(database: Db, organizationId: string, now = n
   };
 }
 
-const nextUtcDay = (now: Date) => new Date(startOfUtcDay(now).getTime() + 24 * 60 * 60 * 1000);
+/** An organization's x402 gas today against its daily budget, as the Settlement page shows it. */
+export async function x402GasToday(database: Db, organizationId: string, now = new Date()) {
+  return gasSpentToday(database, organizationId, await settlementGasEstimates(now), now);
+}
 
-/**
- * Refuses a new x402 payment for an organization whose settlements spent their gas budget for
- * the day: 429 `x402_gas_budget_exhausted`, with Retry-After until midnight UTC. The buyer may
- * still pay on the hosted page; payments already presented still answer their result.
- */
-export async function checkX402GasBudget(database: Db, organizationId: string, now = new Date()) {
-  const { spentUsd, budgetUsd, resetsAt } = await x402GasToday(database, organizationId, now);
+/** 429 `x402_gas_budget_exhausted` unless the organization's gas today is below its budget. */
+function checkBudget(
+  { spentUsd, budgetUsd, resetsAt }: Awaited<ReturnType<typeof gasSpentToday>>,
+  now: Date,
+) {
   if (spentUsd.lt(budgetUsd)) return;
   const retryAfter = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
   throw new ServiceError(
@@ -127,4 +164,31 @@ export async function checkX402GasBudget(database: Db, organizationId: string, n
     undefined,
     { "Retry-After": String(retryAfter) },
   );
+}
+
+/**
+ * Refuses a new x402 payment for an organization whose settlements spent their gas budget for
+ * the day: 429 `x402_gas_budget_exhausted`, with Retry-After until midnight UTC. The buyer may
+ * still pay on the hosted page; payments already presented still answer their result. An early
+ * answer only: concurrent payments all pass it, and `reserveX402Gas` decides.
+ */
+export async function checkX402GasBudget(database: Db, organizationId: string, now = new Date()) {
+  checkBudget(await x402GasToday(database, organizationId, now), now);
+}
+
+/**
+ * Decides, in the transaction that records a payment's settlement, whether the organization's
+ * budget still takes it (`checkX402GasBudget`'s 429 if not). It holds the organization's lock until
+ * the transaction ends, so of concurrent payments each counts the ones recorded before it: the
+ * budget is exceeded by one settlement's gas at most. `estimates` are read before the
+ * transaction, which so waits on no chain.
+ */
+export async function reserveX402Gas(
+  tx: Tx,
+  organizationId: string,
+  estimates: SettlementGasEstimates,
+  now: Date,
+) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`x402-gas:${organizationId}`}))`;
+  checkBudget(await gasSpentToday(tx, organizationId, estimates, now), now);
 }

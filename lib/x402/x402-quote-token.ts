@@ -19,6 +19,7 @@ export const x402QuoteSchema = z.strictObject({
   amount: z.string().regex(/^[0-9]+$/),
   amountDue: z.string(),
   rate: z.string(),
+  /** What this quote pays in USD (of an existing invoice: what is still due). */
   amountUsd: z.string(),
   quotedAt: z.iso.datetime(),
   quoteSource: z.string(),

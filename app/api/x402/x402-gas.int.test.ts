@@ -10,16 +10,20 @@ process.env.SERVICE_X402_GAS_MULTIPLE = "10";
 process.env.SERVICE_X402_DAILY_GAS_BUDGET_USD = "0.000001";
 process.env.SERVICE_METRICS_TOKEN = "metrics-token-for-tests-0123456789";
 
+import { randomBytes } from "node:crypto";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { newId } from "@/lib/ids";
+import { scanNetwork } from "@/lib/payments/scan-network";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { reportFacilitatorWallets } from "@/lib/x402/report-facilitator-wallets";
 import { settlementGasUsd } from "@/lib/x402/x402-gas";
 import { callRoute } from "@/scripts/test-support/call-route";
+import { createTestInvoice } from "@/scripts/test-support/fixtures";
 import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { sendX402Payment, serveX402App, type X402App, x402Agent } from "@/scripts/test-support/x402-app";
 
@@ -93,6 +97,101 @@ describe("x402 gas", () => {
     const other = await app.paylink(price(20));
     expect((await pay(other.url)).status).toBe(200);
     expect(await devnet.usdcBalance(account.address)).toBe(balance - parseUnits(price(20), 6));
+  });
+
+  it("takes concurrent payments only while the budget lasts: of three at once, one settles", async () => {
+    const { url, organization } = await app.paylink(price(20));
+    // One after another: the funder mints to each.
+    const agents = [
+      await x402Agent(devnet, "100"),
+      await x402Agent(devnet, "100"),
+      await x402Agent(devnet, "100"),
+    ];
+    const payments = await Promise.all(
+      agents.map(async ({ client }) =>
+        client.createPaymentPayload(
+          decodePaymentRequiredHeader((await fetch(url)).headers.get("PAYMENT-REQUIRED") as string),
+        ),
+      ),
+    );
+    const answers = await Promise.all(payments.map((payment) => sendX402Payment(url, payment)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429, 429]);
+    for (const answer of answers.filter((each) => each.status === 429))
+      expect((await answer.json()).error.code).toBe("x402_gas_budget_exhausted");
+    const balances = await Promise.all(agents.map(({ account }) => devnet.usdcBalance(account.address)));
+    expect(balances.map(String).sort()).toEqual(
+      [parseUnits("100", 6) - parseUnits(price(20), 6), parseUnits("100", 6), parseUnits("100", 6)]
+        .map(String)
+        .sort(),
+    );
+    expect(await db().x402Settlement.count({ where: { organizationId: organization.id } })).toBe(1);
+  });
+
+  describe("counts each settlement of the day that cost gas (the budget is less than one settlement's)", () => {
+    const cases: [string, "SETTLING" | "SETTLED" | "FAILED", boolean, string | null, number][] = [
+      ["a settled transfer's recorded gas", "SETTLED", true, "0.01", 429],
+      ["a reverted transfer's recorded gas (FAILED)", "FAILED", true, "0.01", 429],
+      [
+        "a FAILED settlement that sent a transaction whose gas was not read: at the estimate",
+        "FAILED",
+        true,
+        null,
+        429,
+      ],
+      ["a settlement under way: at the estimate", "SETTLING", false, null, 429],
+      ["a FAILED settlement that sent nothing: nothing", "FAILED", false, null, 402],
+    ];
+    it.each(cases)("%s", async (_name, status, sent, gas, answer) => {
+      const { url, organization } = await app.paylink(price(20));
+      const invoice = await createTestInvoice(organization.id, { amount: price(20), status: "CONFIRMED" });
+      await db().x402Settlement.create({
+        data: {
+          id: newId("x402Settlement"),
+          organizationId: organization.id,
+          invoiceId: invoice.id,
+          resourceKind: "paylink",
+          network: "devnet",
+          asset: devnet.usdc.toLowerCase(),
+          payer: `0x${randomBytes(20).toString("hex")}`,
+          nonce: `0x${randomBytes(32).toString("hex")}`,
+          amount: parseUnits(price(20), 6).toString(),
+          payTo: invoice.depositAddress,
+          validBefore: new Date(Date.now() + 300_000),
+          status,
+          transaction: sent ? `0x${randomBytes(32).toString("hex")}` : null,
+          gasUsd: gas,
+        },
+      });
+      const response = await fetch(url);
+      expect(response.status).toBe(answer);
+      if (answer === 429) expect((await response.json()).error.code).toBe("x402_gas_budget_exhausted");
+    });
+  });
+
+  describe("applies the gas multiple to what a session still owes", () => {
+    const cases: [string, (due: string) => string, number, string | null][] = [
+      [
+        "all but a cent paid: 409 x402_price_below_gas",
+        (due) => (Number(due) - 0.01).toFixed(2),
+        409,
+        "x402_price_below_gas",
+      ],
+      ["a cent paid: the rest is offered", () => "0.01", 402, null],
+    ];
+    it.each(cases)("%s", async (_name, paid, status, code) => {
+      const { id, url } = await app.session(price(20));
+      const started = await callRoute(
+        (await import("@/app/api/public/payments/route")).POST,
+        "/api/public/payments",
+        { body: { checkoutSessionId: id, network: "devnet", token: "USDC" } },
+      );
+      expect(started.status).toBe(201);
+      await devnet.mintUsdc(started.json.depositAddress, paid(price(20)));
+      await scanNetwork(db(), config().networks[0]!, devnet.client);
+      const response = await fetch(url);
+      expect(response.status).toBe(status);
+      if (code) expect((await response.json()).error.code).toBe(code);
+    });
   });
 
   it("reports the facilitator wallet for the FacilitatorWalletLow alert", async () => {

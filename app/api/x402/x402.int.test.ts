@@ -7,9 +7,10 @@ import { randomUUID } from "node:crypto";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import type { x402Client } from "@x402/fetch";
-import { getAddress, type Hex, parseUnits } from "viem";
+import { getAddress, type Hex, type LocalAccount, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createRefund } from "@/app/api/private/refunds/route";
+import { testUsdcEip3009 } from "@/lib/chains/devnet";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { metrics } from "@/lib/metrics/metrics";
@@ -317,6 +318,7 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
       client: x402Client;
       required: PaymentRequired;
       account: Hex;
+      signer: LocalAccount;
     }) => Promise<PaymentPayload>;
   };
   const cases: Case[] = [
@@ -365,6 +367,61 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
       },
     },
     {
+      name: "an authorization valid for ages (a uint256 validBefore)",
+      code: "authorization_valid_too_long",
+      payment: async ({ client, required }) => {
+        const payment = await signed(client, {
+          ...required,
+          accepts: [{ ...required.accepts[0], maxTimeoutSeconds: 10 ** 15 }],
+        });
+        return { ...payment, accepted: required.accepts[0] };
+      },
+    },
+    {
+      name: "an authorization valid for longer than the quote's window and a minute",
+      code: "authorization_valid_too_long",
+      payment: async ({ client, required }) => {
+        const [option] = required.accepts;
+        const payment = await signed(client, {
+          ...required,
+          accepts: [{ ...option, maxTimeoutSeconds: option.maxTimeoutSeconds + 120 }],
+        });
+        return { ...payment, accepted: option };
+      },
+    },
+    {
+      name: "an authorization not valid yet (validAfter in the future)",
+      code: "authorization_not_yet_valid",
+      payment: async ({ client, required, signer }) => {
+        const payment = await signed(client, required);
+        const authorization: Record<string, string> = {
+          ...(payment.payload.authorization as Record<string, string>),
+          validAfter: String(Math.floor(Date.now() / 1000) + 3600),
+        };
+        const signature = await signer.signTypedData({
+          domain: { ...testUsdcEip3009, chainId: 31337, verifyingContract: devnet.usdc },
+          types: {
+            TransferWithAuthorization: [
+              { name: "from", type: "address" },
+              { name: "to", type: "address" },
+              { name: "value", type: "uint256" },
+              { name: "validAfter", type: "uint256" },
+              { name: "validBefore", type: "uint256" },
+              { name: "nonce", type: "bytes32" },
+            ],
+          },
+          primaryType: "TransferWithAuthorization",
+          message: {
+            ...authorization,
+            value: BigInt(authorization.value),
+            validAfter: BigInt(authorization.validAfter),
+            validBefore: BigInt(authorization.validBefore),
+          } as never,
+        });
+        return { ...payment, payload: { authorization, signature } };
+      },
+    },
+    {
       name: "a quote past its expiry",
       code: "quote_expired",
       payment: ({ client, required }) => {
@@ -398,7 +455,7 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
     const before = await devnet.usdcBalance(account.address);
     const response = await send(
       url,
-      await payment({ client, required: paymentRequired, account: account.address }),
+      await payment({ client, required: paymentRequired, account: account.address, signer: account }),
     );
     expect(response.status).toBe(402);
     const body = await response.json();
@@ -528,19 +585,6 @@ describe("exactly once", () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get("PAYMENT-RESPONSE")).toBe(headers[0]);
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
-  });
-
-  it("takes an authorization valid for ages (any uint256 validBefore)", async () => {
-    const { url } = await paylink("1.00");
-    const { account, client } = await agent("5");
-    const { paymentRequired } = await quote(url);
-    const payment = await signed(client, {
-      ...paymentRequired,
-      accepts: [{ ...paymentRequired.accepts[0], maxTimeoutSeconds: 10 ** 15 }],
-    });
-    const response = await send(url, { ...payment, accepted: paymentRequired.accepts[0] });
-    expect(response.status).toBe(200);
-    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("4", 6));
   });
 
   it("refuses a second authorization on a quote already paid", async () => {
