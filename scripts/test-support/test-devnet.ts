@@ -33,6 +33,8 @@ export type TestDevnet = Devnet & {
   wallet: WalletClient<ReturnType<typeof http>, typeof hardhat, typeof devnetFunder>;
   rpc: (method: string, params?: unknown[]) => Promise<unknown>;
   mine: (blocks?: number) => Promise<unknown>;
+  /** The transactions the node holds unmined (with automine off). */
+  pendingTransactions: () => Promise<unknown[]>;
   /** Mints `amount` test USDC to `to` (a payment, as far as the watcher can tell); waits for its receipt. */
   mintUsdc: (to: string, amount: string) => Promise<Hex>;
   /** Sends `amount` ETH from the funded account; waits for its receipt. */
@@ -80,6 +82,8 @@ export async function startTestDevnet(options: {
     wallet,
     rpc,
     mine: (blocks = 1) => rpc("hardhat_mine", [`0x${blocks.toString(16)}`]),
+    pendingTransactions: async () =>
+      ((await rpc("eth_getBlockByNumber", ["pending", false])) as { transactions: unknown[] }).transactions,
     mintUsdc: async (to, amount) =>
       confirmed(
         await wallet.writeContract({

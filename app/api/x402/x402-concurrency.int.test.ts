@@ -43,12 +43,6 @@ afterAll(async () => {
   await devnet?.stop();
 });
 
-/** The transactions the node holds unmined. */
-async function pendingTransactions(): Promise<unknown[]> {
-  const block = (await devnet.rpc("eth_getBlockByNumber", ["pending", false])) as { transactions: unknown[] };
-  return block.transactions;
-}
-
 /** `work`'s answer, or a failure when it takes longer than `ms` (the app would be stalled). */
 async function within<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -88,7 +82,7 @@ describe("ten concurrent copies of one x402 payment on one database connection",
     ).finally(() => {
       settled = true;
     });
-    for (let waited = 0; (await pendingTransactions()).length === 0; waited += 50) {
+    for (let waited = 0; (await devnet.pendingTransactions()).length === 0; waited += 50) {
       if (waited > 20_000) throw new Error("the settlement was never submitted");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

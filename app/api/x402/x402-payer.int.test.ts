@@ -37,14 +37,8 @@ const facilitatorBalance = () =>
     address: sweeperKeysFromMnemonic(hardhatMnemonic).facilitatorWallet(devnet.network.chainId).address,
   });
 
-/** The transactions the node holds unmined. */
-async function pendingTransactions(): Promise<unknown[]> {
-  const block = (await devnet.rpc("eth_getBlockByNumber", ["pending", false])) as { transactions: unknown[] };
-  return block.transactions;
-}
-
 async function untilPending(count: number) {
-  for (let waited = 0; (await pendingTransactions()).length < count; waited += 50) {
+  for (let waited = 0; (await devnet.pendingTransactions()).length < count; waited += 50) {
     if (waited > 20_000) throw new Error("nothing was submitted");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -125,7 +119,7 @@ describe("one balance backs one settlement", () => {
       expect((await response.json()).error.code).toBe("invalid_exact_evm_insufficient_balance");
       // The official client asks afresh and is refused alike.
       expect((await pay(url)).status).toBe(402);
-      expect(await pendingTransactions()).toHaveLength(1);
+      expect(await devnet.pendingTransactions()).toHaveLength(1);
       expect(await facilitatorBalance()).toBe(gas);
       expect(await db().x402Settlement.count({ where: { organizationId: organization.id } })).toBe(0);
     } finally {
@@ -152,7 +146,7 @@ describe("one balance backs one settlement", () => {
         code: "payer_busy",
         message: expect.stringMatching(/again/),
       });
-      expect(await pendingTransactions()).toHaveLength(1);
+      expect(await devnet.pendingTransactions()).toHaveLength(1);
       expect(await db().x402Settlement.count({ where: { organizationId: second.organization.id } })).toBe(0);
     } finally {
       await devnet.rpc("evm_setAutomine", [true]);

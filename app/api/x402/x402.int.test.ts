@@ -6,6 +6,7 @@ process.env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE = "100";
 import { randomUUID } from "node:crypto";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
+import { authorizationTypes } from "@x402/evm";
 import type { x402Client } from "@x402/fetch";
 import { getAddress, type Hex, type LocalAccount, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -400,16 +401,7 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
         };
         const signature = await signer.signTypedData({
           domain: { ...testUsdcEip3009, chainId: 31337, verifyingContract: devnet.usdc },
-          types: {
-            TransferWithAuthorization: [
-              { name: "from", type: "address" },
-              { name: "to", type: "address" },
-              { name: "value", type: "uint256" },
-              { name: "validAfter", type: "uint256" },
-              { name: "validBefore", type: "uint256" },
-              { name: "nonce", type: "bytes32" },
-            ],
-          },
+          types: authorizationTypes,
           primaryType: "TransferWithAuthorization",
           message: {
             ...authorization,
