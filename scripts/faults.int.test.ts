@@ -1,23 +1,32 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
-import { parseUnits } from "viem";
+import { createWalletClient, erc20Abi, http, parseUnits, zeroAddress } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { config } from "@/lib/config";
 import { db, disconnectDb } from "@/lib/db/client";
 import { applyMigrations } from "@/lib/db/schema-engine";
 import { recordEvents } from "@/lib/events/record-event";
+import { newId } from "@/lib/ids";
+import { scanNetwork } from "@/lib/payments/scan-network";
+import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { startBackgroundJobs, stopBackgroundJobs } from "@/lib/tasks/start-background-jobs";
 import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
 import { appRoutes } from "@/scripts/test-support/app-routes";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import {
+  createTestOrganization,
+  setTestSettlementWallets,
+  startTestPayment,
+} from "@/scripts/test-support/fixtures";
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
 import {
   type RestartablePostgres,
   startRestartablePostgres,
 } from "@/scripts/test-support/restartable-postgres";
 import { serveApp } from "@/scripts/test-support/serve-route";
-import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { sendX402Payment, x402Agent } from "@/scripts/test-support/x402-app";
 
@@ -251,14 +260,74 @@ async function startAppProcess() {
   return { child, url };
 }
 
-// The app as a process of its own (API routes and job engine, scripts/test-support/app-process.ts),
-// SIGKILLed with webhook attempts cut off mid-answer and an x402 settlement's transfer in the
-// mempool, then started again on the same database and devnet. Most of the time is the two
-// startups (tsx loading every route, about 30 s each on a loaded 2-core machine). Sweeps and
-// refunds killed mid-transfer are not held in flight here yet: scripts/sweeper.int.test.ts and
-// lib/refunds/refunds.int.test.ts kill their own processes at that moment.
+const signerKeys = sweeperKeysFromMnemonic(hardhatMnemonic);
+
+/**
+ * The signer's work for the app process to have in flight: a store with a settlement wallet, an
+ * invoice of 40 USDC its buyer paid (confirmed here, before the app starts) and a refund of 16 to
+ * that buyer. The deposit address and the store's refund wallet already hold coin for their fees,
+ * so neither waits on a top-up (scripts/sweeper.int.test.ts kills the sweeper during one): with
+ * mining off, each one's transfer is its only transaction. Returns what to read back and the
+ * addresses whose transfers are the sweep's and the refund's.
+ */
+async function signerWorkDue() {
+  const store = await createTestOrganization("Sweep Store");
+  const settlementWallet = privateKeyToAccount(generatePrivateKey()).address;
+  await setTestSettlementWallets(store.organization.id, [{ network: "devnet", address: settlementWallet }]);
+  const buyer = privateKeyToAccount(generatePrivateKey());
+  await devnet.sendEth(buyer.address, "1");
+  await devnet.mintUsdc(buyer.address, "40");
+  const invoice = await startTestPayment(store.organization.id, "USDC", "40.00");
+  const wallet = createWalletClient({ account: buyer, chain: hardhat, transport: http(devnet.rpcUrl) });
+  await devnet.client.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: devnet.usdc,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [invoice.depositAddress as `0x${string}`, parseUnits("40", 6)],
+    }),
+  });
+  await devnet.sendEth(invoice.depositAddress, "0.01");
+  const refundWallet = signerKeys.refundWallet(store.organization.refundWalletIndex, devnet.network.chainId);
+  await devnet.sendEth(refundWallet.address, "1");
+  await devnet.mintUsdc(refundWallet.address, "100");
+  await scanNetwork(db(), devnet.network, devnet.client);
+  const payment = await db().payment.findFirstOrThrow({
+    where: { invoiceId: invoice.id, status: "CONFIRMED" },
+  });
+  const refund = await db().refund.create({
+    data: {
+      id: newId("refund"),
+      organizationId: store.organization.id,
+      invoiceId: invoice.id,
+      checkoutSessionId: invoice.checkoutSessionId,
+      network: "devnet",
+      token: "USDC",
+      amount: "16",
+      amountUsd: "16",
+      status: "PENDING",
+      destination: "PAYER",
+      toAddress: payment.fromAddress,
+      requestedByKind: "api_key",
+      requestedByName: "Test key",
+    },
+  });
+  return {
+    invoiceId: invoice.id,
+    refundId: refund.id,
+    settlementWallet,
+    buyer: buyer.address,
+    senders: [invoice.depositAddress, refundWallet.address].map((address) => address.toLowerCase()),
+  };
+}
+
+// The app as a process of its own (API routes, job engine and, as on the zero-setup start, the
+// signer: scripts/test-support/app-process.ts), SIGKILLed with webhook attempts cut off mid-answer
+// and the transfers of an x402 settlement, a sweep and a refund in the mempool, then started again
+// on the same database and devnet after a block took them. Most of the time is the two startups
+// (tsx loading every route, about 30 s each on a loaded 2-core machine).
 describe("the app killed (SIGKILL) with side effects in flight", () => {
-  it("delivers each webhook event and settles the x402 payment once after a restart", async () => {
+  it("delivers each webhook event, settles the x402 payment, sweeps and refunds once after a restart", async () => {
     // Only the child process works from here on: this file's in-process engine stops.
     await stopBackgroundJobs();
     const shop = await createTestOrganization("Kill Store");
@@ -291,44 +360,69 @@ describe("the app killed (SIGKILL) with side effects in flight", () => {
       },
     });
     const buyer = await x402Agent(devnet, "10");
+    const due = await signerWorkDue();
+    // The facilitator's gas, so its settlement's transfer is its only transaction too.
+    await devnet.sendEth(signerKeys.facilitatorWallet(devnet.network.chainId).address, "10");
 
+    // Blocks only when the test mines them: every transfer the app sends waits in the mempool.
+    await devnet.rpc("evm_setAutomine", [false]);
     let running = await startAppProcess();
     const resource = `${running.url}/api/x402/paylinks/${paylink.id}`;
     const quote = await fetch(resource);
     const payment = await buyer.client.createPaymentPayload(
       decodePaymentRequiredHeader(quote.headers.get("PAYMENT-REQUIRED") as string),
     );
-    // Blocks only when the test mines them: the settlement's transfer waits in the mempool.
-    await devnet.rpc("evm_setAutomine", [false]);
     const firstCopy = sendX402Payment(resource, payment).catch(() => undefined);
     const settlement = () =>
       db().x402Settlement.findFirst({ where: { organizationId: shop.organization.id } });
-    const pending = async () =>
-      ((await devnet.rpc("eth_getBlockByNumber", ["pending", true])) as { transactions: { to: string }[] })
-        .transactions;
-    // The facilitator's wallet may be topped up with gas first: mine that, never the transfer.
+    const sweep = () =>
+      db().sweep.findFirst({ where: { invoiceId: due.invoiceId }, include: { transactions: true } });
+    const refund = () =>
+      db().refund.findUniqueOrThrow({ where: { id: due.refundId }, include: { transactions: true } });
+    /** Who sent the transactions waiting in the mempool, and whether one is the x402 transfer. */
+    const pending = async () => {
+      const { transactions } = (await devnet.rpc("eth_getBlockByNumber", ["pending", true])) as {
+        transactions: { from: string; to: string }[];
+      };
+      const senders = transactions.map((transaction) => transaction.from.toLowerCase());
+      return {
+        signer: due.senders.every((sender) => senders.includes(sender)),
+        x402: transactions.some(
+          (transaction) =>
+            transaction.to?.toLowerCase() === devnet.usdc.toLowerCase() &&
+            !due.senders.includes(transaction.from.toLowerCase()),
+        ),
+      };
+    };
     await expect
       .poll(
-        async () => {
-          const transfer = (await pending()).some(
-            (transaction) => transaction.to?.toLowerCase() === devnet.usdc.toLowerCase(),
-          );
-          if (!transfer && (await pending()).length > 0) await devnet.rpc("evm_mine");
-          return `${(await settlement())?.status} ${transfer}`;
-        },
-        { timeout: 30_000, interval: 250 },
+        async () => ({
+          settlement: (await settlement())?.status,
+          sweep: (await sweep())?.status,
+          refund: (await refund()).status,
+          mempool: await pending(),
+        }),
+        { timeout: 60_000, interval: 250 },
       )
-      .toBe("SETTLING true");
+      .toEqual({
+        settlement: "SETTLING",
+        sweep: "SUBMITTED",
+        refund: "SUBMITTED",
+        mempool: { signer: true, x402: true },
+      });
     await expect.poll(() => held.received.length, { timeout: 30_000 }).toBeGreaterThan(0);
 
     killGroup(running.child);
     await new Promise((resolve) => running.child.once("exit", resolve));
     await firstCopy;
     expect(held.received.every((request) => request.outcome !== "answered")).toBe(true);
+    // Nothing was mined while the app ran: the block mined now takes all three transfers.
+    expect(await devnet.usdcBalance(due.settlementWallet)).toBe(0n);
+    expect(await devnet.usdcBalance(due.buyer)).toBe(0n);
     await devnet.rpc("evm_setAutomine", [true]);
     await devnet.mine(1);
     // The dead process's claims lapse within their lease (two minutes for a delivery, 30 s for
-    // a settlement, 60 s for a task): lapse them now, as the clock would.
+    // a settlement, 60 s for a task, the signer's included): lapse them now, as the clock would.
     await db().webhookDelivery.updateMany({
       where: { lockedUntil: { not: null } },
       data: { lockedUntil: new Date(Date.now() - 1000) },
@@ -349,6 +443,33 @@ describe("the app killed (SIGKILL) with side effects in flight", () => {
     const invoice = await db().invoice.findUniqueOrThrow({ where: { id: row?.invoiceId } });
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
 
+    // The restarted signer finds its transfers mined: the sweep and the refund complete, once.
+    await expect
+      .poll(async () => [(await sweep())?.status, (await refund()).status], { timeout: 60_000 })
+      .toEqual(["CONFIRMED", "SUCCEEDED"]);
+    expect(await db().sweep.count({ where: { invoiceId: due.invoiceId } })).toBe(1);
+    expect((await sweep())?.transactions.map((transaction) => transaction.kind)).toEqual(["TRANSFER"]);
+    expect((await refund()).transactions).toHaveLength(1);
+    expect(
+      await db().event.count({
+        where: { type: "refund.succeeded", payload: { path: ["refund", "id"], equals: due.refundId } },
+      }),
+    ).toBe(1);
+    const transfersTo = async (to: string) =>
+      (
+        await devnet.client.getContractEvents({
+          address: devnet.usdc,
+          abi: erc20Abi,
+          eventName: "Transfer",
+          args: { to: to as `0x${string}` },
+          fromBlock: 0n,
+        })
+      ).filter((log) => log.args.from !== zeroAddress);
+    expect(await transfersTo(due.settlementWallet)).toHaveLength(1);
+    expect(await devnet.usdcBalance(due.settlementWallet)).toBe(parseUnits("40", 6));
+    expect(await transfersTo(due.buyer)).toHaveLength(1);
+    expect(await devnet.usdcBalance(due.buyer)).toBe(parseUnits("16", 6));
+
     // Every event of the store's reached the receiver and was answered once.
     const events = await db().event.findMany({ where: { organizationId: shop.organization.id } });
     expect(events.length).toBeGreaterThanOrEqual(6);
@@ -361,5 +482,5 @@ describe("the app killed (SIGKILL) with side effects in flight", () => {
     expect(new Set(answeredIds())).toEqual(new Set(events.map((event) => event.id)));
     killGroup(running.child);
     await held.close();
-  }, 180_000);
+  }, 240_000);
 });
