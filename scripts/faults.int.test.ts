@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { connect, type Socket } from "node:net";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { createWalletClient, erc20Abi, http, parseUnits, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -230,6 +231,116 @@ describe("the chain's RPC unreachable while buyers pay", () => {
       .toBe("ok");
     await expectEachEventDeliveredOnce();
   });
+});
+
+/** What a slow client got before the server closed its connection, or "still open" at the guard. */
+type SlowOutcome = { answer: string; closed: "by the server" | "still open" };
+
+/**
+ * Opens a connection to `url`'s port and plays `client` on it (dripping bytes every 100 ms where
+ * it drips) without ever finishing its request or closing; resolves when the server closes it,
+ * or after `guardMs` (then closing it itself).
+ */
+function slowClient(url: string, client: (socket: Socket) => () => void, guardMs: number) {
+  return new Promise<SlowOutcome>((resolve) => {
+    const socket = connect(Number(new URL(url).port), "127.0.0.1");
+    let answer = "";
+    let stop = () => {};
+    const guard = setTimeout(() => {
+      stop();
+      socket.destroy();
+      resolve({ answer, closed: "still open" });
+    }, guardMs);
+    socket.on("connect", () => {
+      stop = client(socket);
+    });
+    socket.on("data", (chunk: Buffer) => {
+      answer += chunk.toString("latin1");
+    });
+    // Drips written after the server closed the connection fail: what counts is the close.
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      stop();
+      clearTimeout(guard);
+      resolve({ answer, closed: "by the server" });
+    });
+  });
+}
+
+/** Writes `text` a byte every 100 ms; returns what stops it. */
+function drip(socket: Socket, text: string) {
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (sent < text.length) socket.write(text[sent++]);
+  }, 100);
+  return () => clearInterval(timer);
+}
+
+const slowClients: [string, (socket: Socket) => () => void][] = [
+  ["connects and sends nothing", () => () => {}],
+  [
+    "drips headers that never end",
+    (socket) => drip(socket, `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ${"a".repeat(5_000)}`),
+  ],
+  [
+    "sends a chunked body that never ends",
+    (socket) => {
+      socket.write("POST /api/checkout-sessions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+      return drip(socket, "1\r\n{\r\n".repeat(1_000));
+    },
+  ],
+  [
+    "drips a body short of its Content-Length",
+    (socket) => {
+      socket.write("POST /api/checkout-sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n");
+      return drip(socket, " ".repeat(5_000));
+    },
+  ],
+];
+
+// The bound on a request under load: many clients that never finish theirs, of each kind, hold
+// connections open to the server of `npm start` (scripts/app-server.ts, here with bounds of 1 s for
+// headers and 2 s for the whole request instead of 20 s and 30 s) while other clients use the API.
+describe("slow clients holding connections open", () => {
+  it("each gets 408 and its connection closed, while every other request is answered", async () => {
+    const front = await serveApp(await appRoutes(), config().baseUrl, { headersMs: 1_000, requestMs: 2_000 });
+    try {
+      const slow = Promise.all(
+        slowClients.flatMap(([name, client]) =>
+          Array.from({ length: 50 }, async () => ({
+            name,
+            ...(await slowClient(front.url, client, 30_000)),
+          })),
+        ),
+      );
+      let slowDone = false;
+      void slow.then(() => {
+        slowDone = true;
+      });
+      // Ordinary requests, one after another, until every slow client is closed.
+      const answered: string[] = [];
+      do {
+        const health = await fetch(`${front.url}/api/health`, { signal: AbortSignal.timeout(30_000) });
+        const created = await fetch(`${front.url}/api/checkout-sessions`, {
+          method: "POST",
+          headers: { ...merchant.auth, "content-type": "application/json", "idempotency-key": randomUUID() },
+          body: JSON.stringify({ amount: "3.00", currency: "USD" }),
+          signal: AbortSignal.timeout(30_000),
+        });
+        answered.push(`health ${health.status}`, `create ${created.status}`);
+      } while (!slowDone);
+      expect(new Set(answered)).toEqual(new Set(["health 200", "create 200"]));
+
+      const outcomes = await slow;
+      expect(outcomes).toHaveLength(200);
+      for (const outcome of outcomes) {
+        expect(outcome, outcome.name).toMatchObject({ closed: "by the server" });
+        expect(outcome.answer, outcome.name).toMatch(/^HTTP\/1\.1 408 /);
+      }
+    } finally {
+      await front.close();
+    }
+  }, 60_000);
 });
 
 /** SIGKILL a child's whole process group: no shutdown hooks, whatever it started dies with it. */

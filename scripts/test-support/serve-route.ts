@@ -1,6 +1,8 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { NextRequest } from "next/server";
+import { createAppServer, type requestBounds } from "../app-server";
 import { type AppRoute, matchRoute } from "./app-routes";
 import { contractProblems } from "./openapi-contract";
 
@@ -18,12 +20,19 @@ export function serveRoute(handlers: Partial<Record<string, RouteHandler>>, base
   return serveRoutes(baseUrl, () => ({ handlers, params: {} }));
 }
 
-/** Serves the app's API routes (see appRoutes) on a real HTTP port, routed as Next.js routes them. */
-export function serveApp(routes: AppRoute[], baseUrl: string) {
-  return serveRoutes(baseUrl, (pathname) => {
-    const found = matchRoute(routes, pathname);
-    return found && { handlers: found.route.handlers, params: found.params };
-  });
+/**
+ * Serves the app's API routes (see appRoutes) on a real HTTP port, routed as Next.js routes them;
+ * with `bounds`, behind the server of `npm start` (scripts/app-server.ts) bounding requests so.
+ */
+export function serveApp(routes: AppRoute[], baseUrl: string, bounds?: typeof requestBounds) {
+  return serveRoutes(
+    baseUrl,
+    (pathname) => {
+      const found = matchRoute(routes, pathname);
+      return found && { handlers: found.route.handlers, params: found.params };
+    },
+    bounds,
+  );
 }
 
 async function serveRoutes(
@@ -31,10 +40,11 @@ async function serveRoutes(
   route: (
     pathname: string,
   ) => { handlers: Partial<Record<string, unknown>>; params: Record<string, string> } | undefined,
+  bounds?: typeof requestBounds,
 ) {
   // The client on the other end is not the test: a broken contract fails the test at close.
   const contractBreaks: string[] = [];
-  const server = createServer((incoming, outgoing) => {
+  const handle = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", async () => {
@@ -68,7 +78,15 @@ async function serveRoutes(
       outgoing.writeHead(response.status, Object.fromEntries(response.headers));
       outgoing.end(answer);
     });
-  });
+  };
+  const server = bounds
+    ? createAppServer({
+        root: path.resolve(import.meta.dirname, "../.."),
+        handle,
+        isStopping: () => false,
+        bounds,
+      })
+    : createServer(handle);
   // As scripts/serve.ts: with Node's 5 s, a client reusing a connection just as the server closed
   // it got a reset (seen under load, when a test's requests were more than 5 s apart).
   server.keepAliveTimeout = 65_000;
