@@ -492,9 +492,7 @@ describe("the app killed (SIGKILL) with side effects in flight", () => {
       db().refund.findUniqueOrThrow({ where: { id: due.refundId }, include: { transactions: true } });
     /** Who sent the transactions waiting in the mempool, and whether one is the x402 transfer. */
     const pending = async () => {
-      const { transactions } = (await devnet.rpc("eth_getBlockByNumber", ["pending", true])) as {
-        transactions: { from: string; to: string }[];
-      };
+      const transactions = await devnet.pendingTransactions();
       const senders = transactions.map((transaction) => transaction.from.toLowerCase());
       return {
         signer: due.senders.every((sender) => senders.includes(sender)),

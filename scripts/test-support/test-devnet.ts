@@ -34,7 +34,7 @@ export type TestDevnet = Devnet & {
   rpc: (method: string, params?: unknown[]) => Promise<unknown>;
   mine: (blocks?: number) => Promise<unknown>;
   /** The transactions the node holds unmined (with automine off). */
-  pendingTransactions: () => Promise<unknown[]>;
+  pendingTransactions: () => Promise<{ from: string; to: string | null }[]>;
   /** Mints `amount` test USDC to `to` (a payment, as far as the watcher can tell); waits for its receipt. */
   mintUsdc: (to: string, amount: string) => Promise<Hex>;
   /** Sends `amount` ETH from the funded account; waits for its receipt. */
@@ -83,7 +83,11 @@ export async function startTestDevnet(options: {
     rpc,
     mine: (blocks = 1) => rpc("hardhat_mine", [`0x${blocks.toString(16)}`]),
     pendingTransactions: async () =>
-      ((await rpc("eth_getBlockByNumber", ["pending", false])) as { transactions: unknown[] }).transactions,
+      (
+        (await rpc("eth_getBlockByNumber", ["pending", true])) as {
+          transactions: { from: string; to: string | null }[];
+        }
+      ).transactions,
     mintUsdc: async (to, amount) =>
       confirmed(
         await wallet.writeContract({
