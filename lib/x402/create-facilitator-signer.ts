@@ -51,13 +51,21 @@ export function createFacilitatorSigner(
       await fundDevnetFacilitatorWallet(network, client, account.address);
       funded = true;
     }
-    const [pending, fees, gas] = await Promise.all([
+    const [pending, fees] = await Promise.all([
       client.getTransactionCount({ address: account.address, blockTag: "pending" }),
       client.estimateFeesPerGas(),
-      // A transfer that would revert (an authorization used meanwhile, an expired window) fails
-      // here, before it costs gas.
-      client.estimateGas({ account: account.address, to, data, blockTag: "pending" }),
     ]);
+    // A transfer that would revert (an authorization used meanwhile, an expired window) fails
+    // here, before it costs gas; estimated at the fees it is sent with, as a node otherwise runs
+    // it at gas price 0, where a signature checked by code (an EIP-7702 delegate's) may differ.
+    const gas = await client.estimateGas({
+      account: account.address,
+      to,
+      data,
+      blockTag: "pending",
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
     const nonce = Math.max(pending, nextNonce);
     const raw = await account.signTransaction({
       to,

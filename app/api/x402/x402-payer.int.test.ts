@@ -58,42 +58,56 @@ const erc1271Yes = "0x631626ba7e60e01b60005260206000f3";
 // ...or only at gas price 0, as in an eth_call, and reverts in a real transaction.
 const erc1271YesAtGasPriceZero = "0x3a15600957600080fd5b631626ba7e60e01b60005260206000f3";
 const delegate = "0x000000000000000000000000000000000000d1e7";
+const gatedDelegate = "0x000000000000000000000000000000000000d1e8";
+
+/** A fresh agent pays a new paylink, its address holding `code` once it signed. */
+async function payWithCode(code: Hex) {
+  await devnet.rpc("hardhat_setCode", [delegate, erc1271Yes]);
+  await devnet.rpc("hardhat_setCode", [gatedDelegate, erc1271YesAtGasPriceZero]);
+  const { url, organization } = await app.paylink("1.00");
+  const { account, client } = await x402Agent(devnet, "5");
+  const payment = await signedPayment(url, client);
+  await devnet.rpc("hardhat_setCode", [account.address, code]);
+  const gas = await facilitatorBalance();
+  const response = await sendX402Payment(url, payment);
+  const settlements = await db().x402Settlement.findMany({ where: { organizationId: organization.id } });
+  return { response, settlements, account, gas };
+}
 
 describe("a payer with code", () => {
-  const cases: [string, () => Hex, number, string | null][] = [
+  const cases: [string, Hex, number, string | null][] = [
     [
       "a contract wallet whose signature holds only at gas price 0: 402 payer_not_supported, nothing sent",
-      () => erc1271YesAtGasPriceZero,
+      erc1271YesAtGasPriceZero,
       402,
       "payer_not_supported",
     ],
-    ["a contract that signs anything: 402 payer_not_supported", () => erc1271Yes, 402, "payer_not_supported"],
-    [
-      "an EIP-7702 delegated EOA (its key still rules it): paid",
-      () => concat(["0xef0100", delegate]),
-      200,
-      null,
-    ],
+    ["a contract that signs anything: 402 payer_not_supported", erc1271Yes, 402, "payer_not_supported"],
+    ["an EIP-7702 delegated EOA (its key still rules it): paid", concat(["0xef0100", delegate]), 200, null],
   ];
 
   it.each(cases)("%s", async (_name, code, status, errorCode) => {
-    await devnet.rpc("hardhat_setCode", [delegate, erc1271Yes]);
-    const { url, organization } = await app.paylink("1.00");
-    const { account, client } = await x402Agent(devnet, "5");
-    const payment = await signedPayment(url, client);
-    await devnet.rpc("hardhat_setCode", [account.address, code()]);
-    const gas = await facilitatorBalance();
-
-    const response = await sendX402Payment(url, payment);
+    const { response, settlements, account, gas } = await payWithCode(code);
     expect(response.status).toBe(status);
     if (errorCode === null) {
+      expect(settlements).toMatchObject([{ status: "SETTLED" }]);
       expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("4", 6));
       return;
     }
     expect((await response.json()).error).toMatchObject({ code: errorCode, message: expect.any(String) });
+    expect(settlements).toHaveLength(0);
     expect(await facilitatorBalance()).toBe(gas);
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("5", 6));
-    expect(await db().x402Settlement.count({ where: { organizationId: organization.id } })).toBe(0);
+  });
+
+  it("an EIP-7702 delegated EOA whose delegate signs only at gas price 0 is not paid, and nothing is sent", async () => {
+    // Verification may pass (its simulation runs at gas price 0); the settlement's estimate, at
+    // the fees it would be sent with, fails.
+    const { response, settlements, account, gas } = await payWithCode(concat(["0xef0100", gatedDelegate]));
+    expect(response.status).not.toBe(200);
+    expect(settlements.filter((row) => row.transaction !== null)).toHaveLength(0);
+    expect(await facilitatorBalance()).toBe(gas);
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("5", 6));
   });
 });
 
