@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, type Merchant, test } from "./fixtures";
+import { expect, type Merchant, saveDevnetWallet, test } from "./fixtures";
 
 // The merchant's dashboard as people see it on a 390 px phone and a 1280 px laptop, in light and
 // dark: every page the navigation lists (reached through the phone's menu) and the detail pages,
@@ -105,16 +105,7 @@ test("every dashboard page at 390 and 1280 px, light and dark: reachable from th
   test.setTimeout(480_000);
   mkdirSync(screens, { recursive: true });
   const auth = { authorization: `Bearer ${merchant.apiKey}` };
-  expect(
-    (
-      await request.put("/api/private/organization/current", {
-        headers: auth,
-        data: {
-          settlementWallets: [{ network: "devnet", address: "0x000000000000000000000000000000000000e2E5" }],
-        },
-      })
-    ).status(),
-  ).toBe(200);
+  await saveDevnetWallet(page, "0x000000000000000000000000000000000000e2E5");
   const paid = await invoiceOf(request, merchant, "USDC", true);
   await invoiceOf(request, merchant, "ETH", false);
   await expect

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, saveDevnetWallet, test } from "./fixtures";
 
 // The zero-setup start runs the sweeper in-process with a funded gas wallet on its devnet: a paid
 // invoice's USDC reaches the settlement wallet, and the Settlement page shows every movement.
@@ -16,11 +16,7 @@ test("settlement: a paid invoice is swept to the settlement wallet and listed wi
   ).toBeVisible();
 
   const wallet = "0x000000000000000000000000000000000000e2E5";
-  const updated = await request.put("/api/private/organization/current", {
-    headers: auth,
-    data: { settlementWallets: [{ network: "devnet", address: wallet }] },
-  });
-  expect(updated.status()).toBe(200);
+  await saveDevnetWallet(page, wallet);
 
   const created = await request.post("/api/checkout-sessions", {
     headers: { ...auth, "idempotency-key": `settle-${Date.now()}` },

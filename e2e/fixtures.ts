@@ -92,6 +92,20 @@ export async function signIn(page: Page, email: string) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/**
+ * The owner signed in on `page` sets the devnet settlement wallet on Settings: the network's first
+ * wallet, in force at once while nothing waits to be paid there (an API key's would wait for an
+ * owner, docs/api.md).
+ */
+export async function saveDevnetWallet(page: Page, address: string) {
+  await page.goto("/dashboard/settings");
+  await page.getByLabel("Local devnet").fill(address);
+  await page.getByRole("button", { name: "Save wallets" }).click();
+  await expect(
+    page.getByText("Saved. Changes of a wallet are listed above with when they take effect."),
+  ).toBeVisible();
+}
+
 /** Opens the link of the newest email to `email` in the development mailbox. */
 export async function openMailboxLink(page: Page, email: string) {
   await page.goto("/dev/mailbox");

@@ -2,6 +2,7 @@ import { config } from "../config";
 import type { Tx } from "../db/client";
 import type { SettlementChange } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { countWaitingInvoices } from "./count-waiting-invoices";
 import { nextSettlementChangeStatus } from "./settlement-change-state";
 
 /** Serialises every change of one organization's wallets (requests, decisions, the sweeper's apply). */
@@ -36,12 +37,22 @@ export async function applySettlementChange(tx: Tx, change: SettlementChange): P
 }
 
 /**
- * When a decided change takes effect: a network's first wallet at once when nothing waits to be
- * swept there (there is nothing to divert), any other change after SERVICE_SETTLEMENT_CHANGE_DELAY,
- * so every owner has time to see the announcement and cancel it. `fundsWaiting`: received value on
- * the network's deposit addresses that the new wallet would be paid (countWaitingInvoices).
+ * When a decided change takes effect: a network's first wallet at once only when an owner decided
+ * it and nothing waits to be paid there (countWaitingInvoices: no received value left on deposit
+ * addresses, no invoice still open to payment), so there is nothing to divert; any other change,
+ * and every change a credential (API key, agent, OAuth app) decided, after
+ * SERVICE_SETTLEMENT_CHANGE_DELAY, so every owner has time to see the announcement and cancel it.
  */
-export function effectiveAtFor(previousAddress: string | null, now: Date, fundsWaiting: boolean): Date {
-  if (previousAddress === null && !fundsWaiting) return now;
-  return new Date(now.getTime() + config().settlementChangeDelayMs);
+export async function effectiveAtFor(
+  tx: Tx,
+  organizationId: string,
+  change: { network: string; previousAddress: string | null },
+  decidedByOwner: boolean,
+  now: Date,
+): Promise<Date> {
+  const atOnce =
+    decidedByOwner &&
+    change.previousAddress === null &&
+    (await countWaitingInvoices(tx, organizationId, change.network, now)) === 0;
+  return atOnce ? now : new Date(now.getTime() + config().settlementChangeDelayMs);
 }

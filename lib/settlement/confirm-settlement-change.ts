@@ -1,13 +1,13 @@
 import type { Db } from "../db/client";
+import { notFound } from "../errors";
 import { announceSettlementChanges } from "./announce-settlement-change";
 import { applySettlementChange, effectiveAtFor, lockSettlement } from "./apply-settlement-change";
-import { countWaitingInvoices } from "./count-waiting-invoices";
 import { decideSettlementChange, type SettlementDecision } from "./decide-settlement-change";
 
 /**
  * An owner confirms a proposal: like the owner's own change, it sets a network's first wallet at
- * once while nothing waits to be swept there, and otherwise takes effect after the delay; older open changes for the network are
- * cancelled. Every owner is told.
+ * once while nothing waits to be paid there, and otherwise takes effect after the delay; older
+ * open changes for the network are cancelled. Every owner is told.
  */
 export async function confirmSettlementChange(
   database: Db,
@@ -18,16 +18,22 @@ export async function confirmSettlementChange(
   const change = await database.$transaction(async (tx) => {
     await lockSettlement(tx, organizationId);
     const proposal = await tx.settlementChange.findFirst({ where: { id: decision.id, organizationId } });
+    if (!proposal) throw notFound("settlement change", "id");
     // The wallet in force now, which may differ from the one the proposal saw.
-    const inForce = proposal
-      ? await tx.settlementWallet.findFirst({ where: { organizationId, network: proposal.network } })
-      : null;
+    const inForce = await tx.settlementWallet.findFirst({
+      where: { organizationId, network: proposal.network },
+    });
     const previousAddress = inForce?.address ?? null;
-    const fundsWaiting =
-      !!proposal?.address && (await countWaitingInvoices(tx, organizationId, proposal.network)) > 0;
     const confirmed = await decideSettlementChange(tx, organizationId, decision, "confirm", now, {
       previousAddress,
-      effectiveAt: effectiveAtFor(previousAddress, now, fundsWaiting),
+      // The owner confirming decides it, as if they had asked for it.
+      effectiveAt: await effectiveAtFor(
+        tx,
+        organizationId,
+        { network: proposal.network, previousAddress },
+        true,
+        now,
+      ),
     });
     await tx.settlementChange.updateMany({
       where: {

@@ -12,8 +12,8 @@ import { serveRoute } from "@/scripts/test-support/serve-route";
 import { confirmSettlementChange } from "./confirm-settlement-change";
 import { type ProposedBy, requestSettlementChange } from "./request-settlement-change";
 
-// With no delay, "after the delay" is at once: a credential's change that would pay funds waiting
-// on deposit addresses becomes a proposal an owner confirms instead.
+// With no delay, "after the delay" is at once: a credential's change would be in force before any
+// owner heard of it, so it becomes a proposal an owner confirms instead.
 let app: Awaited<ReturnType<typeof serveRoute>>;
 beforeAll(async () => {
   app = await serveRoute({ GET, PUT }, config().baseUrl);
@@ -64,14 +64,20 @@ const asked = (kind: ProposedBy["kind"]) => ({ kind, name: `a ${kind}` });
 describe("settlement changes with no delay configured", () => {
   it.each([
     // [who asks, what waits on the network, wallet in force before, resulting status]
+    // A credential's change is never in force before an owner heard of it: with no delay, an
+    // owner confirms it, whatever waits.
     ["api_key", "confirmed", null, "PROPOSED"],
     ["api_key", "confirming", null, "PROPOSED"],
     ["api_key", "confirmed", previous, "PROPOSED"],
-    ["api_key", "swept", null, "APPLIED"],
-    ["api_key", "none", null, "APPLIED"],
-    ["api_key", "none", previous, "APPLIED"],
+    ["api_key", "swept", null, "PROPOSED"],
+    ["api_key", "none", null, "PROPOSED"],
+    ["api_key", "none", previous, "PROPOSED"],
+    ["agent", "none", null, "PROPOSED"],
+    ["oauth", "none", null, "PROPOSED"],
+    // An owner decides: with no delay, at once.
     ["owner", "confirmed", null, "APPLIED"],
     ["owner", "confirmed", previous, "APPLIED"],
+    ["owner", "none", null, "APPLIED"],
   ] as const)("%s with %s funds, wallet in force %s: %s", async (kind, waiting, inForce, status) => {
     const { organization } = await organizationWith(waiting);
     if (inForce)

@@ -6,7 +6,6 @@ import { consumeRateLimit } from "../rate-limit/rate-limit";
 import { announceSettlementChanges } from "./announce-settlement-change";
 import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
 import { applySettlementChange, effectiveAtFor, lockSettlement } from "./apply-settlement-change";
-import { countWaitingInvoices } from "./count-waiting-invoices";
 import type { SettlementChangeStatus } from "./settlement-change-state";
 
 export type ProposedBy = {
@@ -27,13 +26,13 @@ export type SettlementChangeRequest = {
 
 /**
  * Turns a new wallet list into one change per network whose address differs from the wallet in
- * force. A proposal waits for an owner; a decided change is scheduled after the delay, except a
- * network's first wallet while nothing waits to be swept there, which is applied at once. With no
- * delay configured, a credential's change that would pay waiting funds at once becomes a proposal
- * instead: a stolen API key must not collect what waits on deposit addresses. A request for a
- * network supersedes the older open changes for it, except that a proposal never cancels what was
- * scheduled. Every owner is told of each change. At most 30 requests an hour per organization
- * (429 after).
+ * force. A proposal waits for an owner; a decided change is scheduled after the delay, except an
+ * owner's first wallet for a network while nothing waits to be paid there, which is applied at
+ * once (effectiveAtFor). A credential's change never takes effect before owners heard of it: with
+ * no delay configured it becomes a proposal instead, so a stolen API key collects neither what
+ * waits on deposit addresses nor what buyers pay next. A request for a network supersedes the
+ * older open changes for it, except that a proposal never cancels what was scheduled. Every owner
+ * is told of each change. At most 30 requests an hour per organization (429 after).
  */
 export async function requestSettlementChange(
   database: Db,
@@ -56,17 +55,19 @@ export async function requestSettlementChange(
     );
     const wanted = new Map(request.wallets.map((wallet) => [wallet.network, wallet.address]));
     const networks = [...new Set([...inForce.keys(), ...wanted.keys()])].sort();
+    const byOwner = request.proposedBy.kind === "owner";
     const changes: SettlementChange[] = [];
     for (const network of networks) {
       const previousAddress = inForce.get(network) ?? null;
       const address = wanted.get(network) ?? null;
       if (address === previousAddress) continue;
-      const fundsWaiting = address !== null && (await countWaitingInvoices(tx, organizationId, network)) > 0;
       let effectiveAt =
-        request.decision === "allow" ? effectiveAtFor(previousAddress, now, fundsWaiting) : null;
-      // No delay configured (the zero-setup start): a credential would collect waiting funds at once.
-      if (effectiveAt && effectiveAt <= now && fundsWaiting && request.proposedBy.kind !== "owner")
-        effectiveAt = null;
+        request.decision === "allow"
+          ? await effectiveAtFor(tx, organizationId, { network, previousAddress }, byOwner, now)
+          : null;
+      // No delay configured (the zero-setup start): a credential's change would be in force before
+      // any owner heard of it, so an owner confirms it instead.
+      if (effectiveAt && effectiveAt <= now && !byOwner) effectiveAt = null;
       const status: SettlementChangeStatus = effectiveAt ? "SCHEDULED" : "PROPOSED";
       const superseded: SettlementChangeStatus[] =
         status === "PROPOSED" ? ["PROPOSED"] : ["PROPOSED", "SCHEDULED"];

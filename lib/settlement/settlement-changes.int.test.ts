@@ -8,7 +8,12 @@ import { db } from "@/lib/db/client";
 import { newId, randomBase62 } from "@/lib/ids";
 import { clientAddressHeader } from "@/lib/net/client-address";
 import { callRoute } from "@/scripts/test-support/call-route";
-import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
+import {
+  createTestAgentCredential,
+  createTestInvoice,
+  createTestOrganization,
+  setTestSettlementWallets,
+} from "@/scripts/test-support/fixtures";
 import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
 import { cancelSettlementChange } from "./cancel-settlement-change";
 import { confirmSettlementChange } from "./confirm-settlement-change";
@@ -58,7 +63,7 @@ async function ownerId(organizationId: string) {
 const owner = (email: string) => ({ kind: "owner" as const, name: email });
 
 describe("settlement wallet changes", () => {
-  it("applies a network's first wallet at once and schedules a change of it after the delay", async () => {
+  it("schedules an API key's first wallet for a network, and a change of it, after the delay", async () => {
     expect(config().settlementChangeDelayMs).toBe(delayMs);
     const { organization, auth, ownerEmails } = await organizationWithOwners();
     const first = await callRoute(PUT, path, {
@@ -67,8 +72,17 @@ describe("settlement wallet changes", () => {
       body: { settlementWallets: [{ network: "base", address: walletA }] },
     });
     expect(first.status).toBe(200);
-    expect(first.json.data.settlementWallets).toEqual([{ network: "base", address: walletA }]);
-    expect(first.json.data.pendingSettlementWallets).toEqual([]);
+    // Nothing waits on base, but what buyers pay next would go there: owners hear of it first.
+    expect(first.json.data.settlementWallets).toEqual([]);
+    const [firstPending] = first.json.data.pendingSettlementWallets;
+    expect(firstPending).toMatchObject({ network: "base", address: walletA, status: "scheduled" });
+    expect(Date.parse(firstPending.effectiveAt) - Date.parse(firstPending.proposedAt)).toBe(delayMs);
+    expect(await applyDueSettlementChanges(db(), new Date(Date.parse(firstPending.effectiveAt) - 1000))).toBe(
+      0,
+    );
+    expect(await walletsOf(organization.id)).toEqual([]);
+    expect(await applyDueSettlementChanges(db(), new Date(firstPending.effectiveAt))).toBe(1);
+    expect(await walletsOf(organization.id)).toEqual([{ network: "base", address: walletA }]);
 
     const changed = await callRoute(PUT, path, {
       method: "PUT",
@@ -110,12 +124,8 @@ describe("settlement wallet changes", () => {
   });
 
   it("turns an agent's change into a proposal that changes nothing until an owner confirms it", async () => {
-    const { organization, auth, ownerEmails, member } = await organizationWithOwners();
-    await callRoute(PUT, path, {
-      method: "PUT",
-      headers: auth,
-      body: { settlementWallets: [{ network: "base", address: walletA }] },
-    });
+    const { organization, ownerEmails, member } = await organizationWithOwners();
+    await setTestSettlementWallets(organization.id, [{ network: "base", address: walletA }]);
     const agent = await createTestAgentCredential(organization.id, "write");
     const proposed = await callRoute(PUT, path, {
       method: "PUT",
@@ -277,5 +287,86 @@ describe("settlement wallet changes", () => {
       (await callRoute(PUT, path, { method: "PUT", headers: other.auth, body: { settlementWallets: [] } }))
         .status,
     ).toBe(200);
+  });
+
+  it.each([
+    // [what the organization has on the network, whether an owner's first wallet waits the delay]
+    ["nothing", false],
+    ["an invoice awaiting payment", true],
+    ["a partially paid invoice", true],
+    ["an invoice whose payment is confirming", true],
+    ["an overdue invoice still watched for a late payment", true],
+    ["an overdue invoice past the late window, nothing received", false],
+    ["a confirmed invoice not swept yet", true],
+    ["a confirmed invoice swept", false],
+    ["an open invoice on another network", false],
+  ] as const)("an owner's first wallet with %s: delayed %s", async (what, delayed) => {
+    const { organization } = await createTestOrganization();
+    const invoiceIn = (
+      status: "AWAITING_PAYMENT" | "PARTIALLY_PAID" | "CONFIRMING" | "CONFIRMED" | "OVERDUE",
+    ) => createTestInvoice(organization.id, { amount: "10", status });
+    const paid = async (invoiceId: string, status: "CONFIRMED" | "CONFIRMING") =>
+      db().payment.create({
+        data: {
+          id: newId("payment"),
+          organizationId: organization.id,
+          invoiceId,
+          txHash: `0x${randomBase62(32).toLowerCase()}`,
+          logIndex: 0,
+          amount: "10",
+          blockNumber: 1n,
+          blockHash: "0x01",
+          status,
+        },
+      });
+    if (what === "an invoice awaiting payment") await invoiceIn("AWAITING_PAYMENT");
+    if (what === "a partially paid invoice") await invoiceIn("PARTIALLY_PAID");
+    if (what === "an invoice whose payment is confirming")
+      await paid((await invoiceIn("CONFIRMING")).id, "CONFIRMING");
+    if (what === "an overdue invoice still watched for a late payment") await invoiceIn("OVERDUE");
+    if (what === "an overdue invoice past the late window, nothing received") {
+      const invoice = await invoiceIn("OVERDUE");
+      await db().invoice.update({
+        where: { id: invoice.id },
+        data: { deadline: new Date(Date.now() - 25 * hour) },
+      });
+    }
+    if (what.startsWith("a confirmed invoice")) {
+      const invoice = await invoiceIn("CONFIRMED");
+      await db().invoice.update({
+        where: { id: invoice.id },
+        data: { deadline: new Date(Date.now() - 25 * hour) },
+      });
+      await paid(invoice.id, "CONFIRMED");
+      if (what === "a confirmed invoice swept")
+        await db().sweep.create({
+          data: {
+            id: newId("sweep"),
+            organizationId: organization.id,
+            invoiceId: invoice.id,
+            network: "devnet",
+            token: "USDC",
+            strategy: "GAS_TOP_UP",
+            status: "CONFIRMED",
+            fromAddress: invoice.depositAddress,
+            toAddress: walletB,
+            amount: "10",
+          },
+        });
+    }
+    if (what === "an open invoice on another network") {
+      const invoice = await invoiceIn("AWAITING_PAYMENT");
+      await db().invoice.update({ where: { id: invoice.id }, data: { network: "base" } });
+    }
+    const [change] = await requestSettlementChange(db(), organization.id, {
+      wallets: [{ network: "devnet", address: walletA }],
+      decision: "allow",
+      proposedBy: owner("o@example.com"),
+      clientAddress: null,
+    });
+    expect(change.status).toBe(delayed ? "SCHEDULED" : "APPLIED");
+    expect(await walletsOf(organization.id)).toEqual(
+      delayed ? [] : [{ network: "devnet", address: walletA }],
+    );
   });
 });

@@ -38,8 +38,15 @@ afterAll(async () => {
 
 const freshAddress = () => getAddress(`0x${crypto.randomUUID().replaceAll("-", "").padEnd(40, "7")}`) as Hex;
 
-/** An organization with a second owner and a member, and a USDC invoice paid and confirmed. */
-async function paidOrganization(amount: string) {
+/** The buyer's USDC reaches the deposit address and the watcher confirms it. */
+async function buyerPays(depositAddress: Hex, amount: string) {
+  await devnet.mintUsdc(depositAddress, amount);
+  await devnet.mine(2);
+  await scanNetwork(db(), devnet.network, devnet.client);
+}
+
+/** An organization with a second owner and a member, so announcements can be counted per person. */
+async function organizationWithPeople() {
   const org = await createTestOrganization();
   for (const role of ["OWNER", "MEMBER"] as const) {
     const user = await db().user.create({
@@ -52,16 +59,21 @@ async function paidOrganization(amount: string) {
       data: { id: newId("membership"), organizationId: org.organization.id, userId: user.id, role },
     });
   }
-  const invoice = await startTestPayment(org.organization.id, "USDC", amount);
-  await devnet.mintUsdc(invoice.depositAddress, amount);
-  await devnet.mine(2);
-  await scanNetwork(db(), devnet.network, devnet.client);
-  const owners = await db().membership.findMany({
+  const members = await db().membership.findMany({
     where: { organizationId: org.organization.id },
     include: { user: true },
   });
-  return { ...org, invoice, people: owners.map(({ role, user }) => ({ role, email: user.email })) };
+  return { ...org, people: members.map(({ role, user }) => ({ role, email: user.email })) };
 }
+
+/** Such an organization with a USDC invoice opened: paid and confirmed, or not yet. */
+async function organizationWithInvoice(amount: string, paid: boolean) {
+  const org = await organizationWithPeople();
+  const invoice = await startTestPayment(org.organization.id, "USDC", amount);
+  if (paid) await buyerPays(invoice.depositAddress as Hex, amount);
+  return { ...org, invoice };
+}
+const paidOrganization = (amount: string) => organizationWithInvoice(amount, true);
 
 /** Sweeper passes (plan, sign, confirm) with a block mined after each, as the sweeper runs them. */
 async function sweepPasses(passes = 6) {
@@ -79,8 +91,48 @@ const putWallets = (authorization: string, address: string) =>
     body: JSON.stringify({ settlementWallets: [{ network: "devnet", address }] }),
   });
 
-describe("a network's first settlement wallet while paid invoices wait there", () => {
-  it("from an API key: scheduled after the delay, every owner emailed, nothing swept until it is due", async () => {
+type People = { role: string; email: string }[];
+
+/**
+ * The API key's change is scheduled after the full delay, and every owner (not the member) was
+ * told before it takes effect, with the page to cancel it.
+ */
+async function expectScheduledAndAnnounced(organizationId: string, people: People, wallet: Hex) {
+  const [change] = await db().settlementChange.findMany({ where: { organizationId } });
+  expect(change).toMatchObject({ status: "SCHEDULED", previousAddress: null, proposedByKind: "api_key" });
+  const delay = (change.effectiveAt as Date).getTime() - change.createdAt.getTime();
+  expect(delay).toBe(config().settlementChangeDelayMs);
+  for (const person of people) {
+    const mails = await db().devEmail.findMany({ where: { to: person.email } });
+    if (person.role === "OWNER") {
+      expect(mails).toHaveLength(1);
+      expect(mails[0].text).toContain(wallet);
+      expect(mails[0].text).toContain(`/dashboard/settlement/changes/${change.id}`);
+      expect(mails[0].text).toContain("stay on their deposit addresses");
+    } else expect(mails).toHaveLength(0);
+  }
+  return change;
+}
+
+/** The sweeper runs an hour before the change is due: the money stays where it is; once due, it moves. */
+async function expectSweptOnlyWhenDue(
+  change: { effectiveAt: Date | null },
+  invoice: { id: string; depositAddress: string },
+  wallet: Hex,
+  amount: string,
+) {
+  await applyDueSettlementChanges(db(), new Date((change.effectiveAt as Date).getTime() - 3600_000));
+  await sweepPasses();
+  expect(await db().sweep.count({ where: { invoiceId: invoice.id } })).toBe(0);
+  expect(await devnet.usdcBalance(wallet)).toBe(0n);
+  expect(await devnet.usdcBalance(invoice.depositAddress as Hex)).toBe(parseUnits(amount, 6));
+  await applyDueSettlementChanges(db(), change.effectiveAt as Date);
+  await sweepPasses();
+  expect(await devnet.usdcBalance(wallet)).toBe(parseUnits(amount, 6));
+}
+
+describe("a network's first settlement wallet from an API key", () => {
+  it("while a paid invoice waits there: scheduled after the delay, every owner emailed, nothing swept until it is due", async () => {
     const { organization, auth, invoice, people } = await paidOrganization("40");
     const wallet = freshAddress();
     const answer = await putWallets(auth.authorization, wallet);
@@ -88,34 +140,30 @@ describe("a network's first settlement wallet while paid invoices wait there", (
     const body = await answer.json();
     expect(body.data.settlementWallets).toEqual([]);
     expect(body.data.pendingSettlementWallets).toMatchObject([{ address: wallet, status: "scheduled" }]);
+    const change = await expectScheduledAndAnnounced(organization.id, people, wallet);
+    await expectSweptOnlyWhenDue(change, invoice, wallet, "40");
+  });
 
-    const [change] = await db().settlementChange.findMany({ where: { organizationId: organization.id } });
-    expect(change).toMatchObject({ status: "SCHEDULED", previousAddress: null, proposedByKind: "api_key" });
-    const delay = (change.effectiveAt as Date).getTime() - change.createdAt.getTime();
-    expect(delay).toBe(config().settlementChangeDelayMs);
+  it("while an invoice awaits payment: the buyer pays within the delay, and nothing is swept to it until it is due", async () => {
+    const { organization, auth, invoice, people } = await organizationWithInvoice("25", false);
+    const wallet = freshAddress();
+    const answer = await putWallets(auth.authorization, wallet);
+    expect((await answer.json()).data.settlementWallets).toEqual([]);
+    const change = await expectScheduledAndAnnounced(organization.id, people, wallet);
+    await buyerPays(invoice.depositAddress as Hex, "25");
+    expect((await db().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe("CONFIRMED");
+    await expectSweptOnlyWhenDue(change, invoice, wallet, "25");
+  });
 
-    // Every owner is told before it takes effect, with the page to cancel it; the member is not.
-    for (const person of people) {
-      const mails = await db().devEmail.findMany({ where: { to: person.email } });
-      if (person.role === "OWNER") {
-        expect(mails).toHaveLength(1);
-        expect(mails[0].text).toContain(wallet);
-        expect(mails[0].text).toContain(`/dashboard/settlement/changes/${change.id}`);
-        expect(mails[0].text).toContain("stay on their deposit addresses");
-      } else expect(mails).toHaveLength(0);
-    }
-
-    // The sweeper runs, an hour before the change is due: the money stays where it is.
-    await applyDueSettlementChanges(db(), new Date((change.effectiveAt as Date).getTime() - 3600_000));
-    await sweepPasses();
-    expect(await db().sweep.count({ where: { invoiceId: invoice.id } })).toBe(0);
-    expect(await devnet.usdcBalance(wallet)).toBe(0n);
-    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("40", 6));
-
-    // Once due, the next pass pays the wallet.
-    await applyDueSettlementChanges(db(), change.effectiveAt as Date);
-    await sweepPasses();
-    expect(await devnet.usdcBalance(wallet)).toBe(parseUnits("40", 6));
+  it("with nothing waiting at all: still scheduled, so what buyers pay next is not swept to it before it is due", async () => {
+    const { organization, auth, people } = await organizationWithPeople();
+    const wallet = freshAddress();
+    const answer = await putWallets(auth.authorization, wallet);
+    expect((await answer.json()).data.settlementWallets).toEqual([]);
+    const change = await expectScheduledAndAnnounced(organization.id, people, wallet);
+    const invoice = await startTestPayment(organization.id, "USDC", "7");
+    await buyerPays(invoice.depositAddress as Hex, "7");
+    await expectSweptOnlyWhenDue(change, invoice, wallet, "7");
   });
 
   it("cancelled by an owner before it is due: nothing is ever paid to it", async () => {
@@ -134,13 +182,5 @@ describe("a network's first settlement wallet while paid invoices wait there", (
     expect(await db().settlementWallet.count({ where: { organizationId: organization.id } })).toBe(0);
     expect(await devnet.usdcBalance(wallet)).toBe(0n);
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("11", 6));
-  });
-
-  it("with nothing waiting (the invoice swept, or none paid), a first wallet is in force at once", async () => {
-    const { organization, auth } = await createTestOrganization();
-    await startTestPayment(organization.id, "USDC", "5"); // opened, never paid
-    const wallet = freshAddress();
-    const answer = await putWallets(auth.authorization, wallet);
-    expect((await answer.json()).data.settlementWallets).toEqual([{ network: "devnet", address: wallet }]);
   });
 });

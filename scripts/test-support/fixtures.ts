@@ -22,8 +22,9 @@ export async function createTestOrganization(name = "Test Store") {
 }
 
 /**
- * Sets the organization's settlement wallets as its API key would: a network's first wallet is
- * in force at once while no payment waits to be swept there (any other change waits out the delay).
+ * Sets the organization's settlement wallets as an owner in the dashboard would: a network's first
+ * wallet is in force at once while nothing waits to be paid there (any other change, and any
+ * credential's, waits out the delay).
  */
 export function setTestSettlementWallets(
   organizationId: string,
@@ -32,7 +33,7 @@ export function setTestSettlementWallets(
   return requestSettlementChange(db(), organizationId, {
     wallets,
     decision: "allow",
-    proposedBy: { kind: "api_key", name: "Test key" },
+    proposedBy: { kind: "owner", name: "owner@example.com" },
     clientAddress: null,
   });
 }

@@ -33,7 +33,7 @@ export const settlementTools: ToolHandlers<"service_settlement_" | "service_swee
       `Replace the settlement wallets of "${current.name}": now ${listWallets(current.settlementWallets)}; after: ${listWallets(update.settlementWallets ?? [])}. ${
         context.decision === "propose"
           ? "This connection only proposes it: every owner is emailed and it takes effect only if an owner confirms it in the dashboard."
-          : "Every owner is emailed; a changed wallet takes effect after the settlement change delay (a network's first wallet at once). Received payments will then be swept to the new addresses; a wrong address loses the money."
+          : "Every owner is emailed; each change takes effect after the settlement change delay, first wallets too (with no delay configured, only once an owner confirms it). Received payments will then be swept to the new addresses; a wrong address loses the money."
       }`,
       { settlementWallets: current.settlementWallets, pending: current.pendingSettlementWallets },
     );

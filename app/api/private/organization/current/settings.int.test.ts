@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { applyDueSettlementChanges } from "@/lib/settlement/apply-due-settlement-changes";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
 import { GET, PUT } from "./route";
@@ -8,7 +9,7 @@ const path = "/api/private/organization/current";
 const address = "0x52908400098527886E0F7030069857D2E4169EE7"; // EIP-55 test vector
 
 describe("PUT /api/private/organization/current", () => {
-  it("updates name, settlement wallets (checksummed) and the default webhook URL", async () => {
+  it("updates name and the default webhook URL at once; settlement wallets (checksummed) after the delay", async () => {
     const { auth, organization } = await createTestOrganization();
     const response = await callRoute(PUT, path, {
       method: "PUT",
@@ -23,17 +24,27 @@ describe("PUT /api/private/organization/current", () => {
       },
     });
     expect(response.status).toBe(200);
+    // An API key's wallets wait out SERVICE_SETTLEMENT_CHANGE_DELAY (24 h with DATABASE_URL), first
+    // ones too: owners are emailed and may cancel them before any payment goes there.
+    const pending = response.json.data.pendingSettlementWallets;
     expect(response.json.data).toEqual({
       id: organization.id,
       object: "organization",
       name: "Renamed Store",
       webhookUrl: "https://shop.example/webhooks",
-      settlementWallets: [
-        { network: "base", address },
-        { network: "devnet", address },
+      settlementWallets: [],
+      pendingSettlementWallets: [
+        {
+          id: pending[0].id,
+          network: "base",
+          address,
+          status: "scheduled",
+          proposedBy: { kind: "api_key", name: expect.any(String) },
+          proposedAt: expect.any(String),
+          effectiveAt: expect.any(String),
+        },
+        expect.objectContaining({ network: "devnet", address, status: "scheduled" }),
       ],
-      // The networks' first wallets: in force at once, nothing left pending.
-      pendingSettlementWallets: [],
       apiVersion: "2026-11-26",
       subscriptionGraceDays: 3,
       refundAgentDailyCapUsd: "100.00",
@@ -42,14 +53,25 @@ describe("PUT /api/private/organization/current", () => {
       createdAt: organization.createdAt.toISOString(),
     });
     expect((await callRoute(GET, path, { headers: auth })).json.data).toEqual(response.json.data);
+    const effectiveAt = Date.parse(pending[0].effectiveAt);
+    expect(effectiveAt - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+
+    // Once due, they are in force.
+    await applyDueSettlementChanges(db(), new Date(effectiveAt));
+    expect((await callRoute(GET, path, { headers: auth })).json.data).toMatchObject({
+      settlementWallets: [
+        { network: "base", address },
+        { network: "devnet", address },
+      ],
+      pendingSettlementWallets: [],
+    });
 
     const cleared = await callRoute(PUT, path, {
       method: "PUT",
       headers: auth,
       body: { webhookUrl: null, settlementWallets: [] },
     });
-    // Removing wallets in force waits out SERVICE_SETTLEMENT_CHANGE_DELAY (24 h with DATABASE_URL):
-    // sweeps go on to them meanwhile.
+    // Removing wallets in force waits out the delay too: sweeps go on to them meanwhile.
     expect(cleared.json.data).toMatchObject({
       name: "Renamed Store",
       webhookUrl: null,
@@ -62,8 +84,6 @@ describe("PUT /api/private/organization/current", () => {
         { network: "devnet", address: null, status: "scheduled", proposedBy: { kind: "api_key" } },
       ],
     });
-    const effectiveAt = Date.parse(cleared.json.data.pendingSettlementWallets[0].effectiveAt);
-    expect(effectiveAt - Date.now()).toBeGreaterThan(23.9 * 3600_000);
   });
 
   it("sets the subscription grace period (0 to 30 days) and reads it back", async () => {
