@@ -32,7 +32,8 @@ export type SettlementChangeRequest = {
  * no delay configured it becomes a proposal instead, so a stolen API key collects neither what
  * waits on deposit addresses nor what buyers pay next. A request for a network supersedes the
  * older open changes for it, except that a proposal never cancels what was scheduled. Every owner
- * is told of each change. At most 30 requests an hour per organization (429 after).
+ * is told of each change. At most 30 requests an hour per organization from credentials, and
+ * another 30 from its owners (429 after).
  */
 export async function requestSettlementChange(
   database: Db,
@@ -42,7 +43,11 @@ export async function requestSettlementChange(
 ): Promise<SettlementChange[]> {
   const now = options.now ?? new Date();
   // Each change emails every owner: a runaway (or hijacked) caller must not bury the one that counts.
-  await consumeRateLimit("settlementChange", organizationId);
+  // Owners count apart, so credentials spending the budget cannot lock them out of fixing things.
+  await consumeRateLimit(
+    "settlementChange",
+    request.proposedBy.kind === "owner" ? `${organizationId}:owners` : organizationId,
+  );
   await applyDueSettlementChanges(database, now, organizationId);
   const created = await database.$transaction(async (tx) => {
     await options.alongside?.(tx);

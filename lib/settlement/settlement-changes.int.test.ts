@@ -281,6 +281,14 @@ describe("settlement wallet changes", () => {
       await db().settlementChange.count({ where: { organizationId: organization.id, address: walletC } }),
     ).toBe(0);
     expect((await inbox(ownerEmails[0])).length).toBe(mailBefore);
+    // Owners have a budget of their own: a flooding credential cannot keep them from fixing things.
+    const [fixed] = await requestSettlementChange(db(), organization.id, {
+      wallets: [{ network: "base", address: walletC }],
+      decision: "allow",
+      proposedBy: owner(ownerEmails[0]),
+      clientAddress: null,
+    });
+    expect(fixed).toMatchObject({ status: "APPLIED", address: walletC });
     // Other organizations are not affected.
     const other = await createTestOrganization();
     expect(
