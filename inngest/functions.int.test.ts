@@ -42,6 +42,7 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
       ["expire-checkout-sessions", [{ cron: "* * * * *" }]],
       ["expire-refund-claims", [{ cron: "* * * * *" }]],
       ["resolve-x402-settlements", [{ cron: "* * * * *" }]],
+      ["deliver-settlement-announcements", [{ cron: "* * * * *" }]],
       ["purge-idempotency-keys", [{ cron: "17 * * * *" }]],
       ["purge-oauth-records", [{ cron: "23 * * * *" }]],
       ["purge-agent-setups", [{ cron: "29 * * * *" }]],

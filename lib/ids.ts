@@ -60,6 +60,7 @@ export const idPrefixes = {
   refund: "rfd",
   organizationLogo: "logo",
   settlementChange: "stc",
+  settlementAnnouncement: "sta",
   x402Settlement: "x402",
 } as const;
 

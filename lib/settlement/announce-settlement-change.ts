@@ -1,8 +1,7 @@
-import { sendEmail } from "../auth/send-email";
 import { config } from "../config";
-import type { Db } from "../db/client";
+import type { Tx } from "../db/client";
 import type { SettlementChange } from "../generated/prisma/client";
-import { log } from "../log";
+import { newId } from "../ids";
 
 const kindLabels: Record<string, string> = {
   owner: "an owner, in the dashboard",
@@ -61,34 +60,38 @@ function announcementOf(
 }
 
 /**
- * Tells every owner of the organization of each change: a proposal with the page to confirm or
- * reject it, a decided change with when it takes effect and how to cancel it. A failed email is
- * logged as an error and does not undo the change; the dashboard lists it either way.
+ * Writes, inside the transaction that made the changes, one announcement per change and owner (a
+ * proposal with the page to confirm or reject it, a decided change with when it takes effect and
+ * how to cancel it): they commit or roll back with the changes. Returns their ids, which the
+ * caller sends once the transaction committed (deliverSettlementAnnouncements); what is not sent
+ * then, the deliver-settlement-announcements task sends later.
  */
-export async function announceSettlementChanges(
-  database: Db,
+export async function recordSettlementAnnouncements(
+  tx: Tx,
   organizationId: string,
   changes: SettlementChange[],
-) {
-  if (changes.length === 0) return;
-  const organization = await database.organization.findUniqueOrThrow({
+  now: Date,
+): Promise<string[]> {
+  if (changes.length === 0) return [];
+  const organization = await tx.organization.findUniqueOrThrow({
     where: { id: organizationId },
     select: {
       name: true,
       memberships: { where: { role: "OWNER" }, select: { user: { select: { email: true } } } },
     },
   });
-  for (const change of changes) {
+  const rows = changes.flatMap((change) => {
     const email = announcementOf(change, organization.name);
-    for (const { user } of organization.memberships) {
-      try {
-        await sendEmail(database, { to: user.email, ...email });
-      } catch (error) {
-        log.error(
-          { err: error, organizationId, settlementChangeId: change.id, alert: true },
-          "a settlement change could not be announced to an owner",
-        );
-      }
-    }
-  }
+    return organization.memberships.map(({ user }) => ({
+      id: newId("settlementAnnouncement"),
+      organizationId,
+      settlementChangeId: change.id,
+      to: user.email,
+      ...email,
+      nextAttemptAt: now,
+      createdAt: now,
+    }));
+  });
+  await tx.settlementAnnouncement.createMany({ data: rows });
+  return rows.map((row) => row.id);
 }

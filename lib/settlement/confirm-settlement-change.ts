@@ -1,8 +1,9 @@
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
-import { announceSettlementChanges } from "./announce-settlement-change";
+import { recordSettlementAnnouncements } from "./announce-settlement-change";
 import { applySettlementChange, effectiveAtFor, lockSettlement } from "./apply-settlement-change";
 import { decideSettlementChange, type SettlementDecision } from "./decide-settlement-change";
+import { sendAnnouncementsNow } from "./deliver-settlement-announcements";
 
 /**
  * An owner confirms a proposal: like the owner's own change, it sets a network's first wallet at
@@ -15,7 +16,7 @@ export async function confirmSettlementChange(
   decision: SettlementDecision,
   now = new Date(),
 ) {
-  const change = await database.$transaction(async (tx) => {
+  const { change, announcements } = await database.$transaction(async (tx) => {
     await lockSettlement(tx, organizationId);
     const proposal = await tx.settlementChange.findFirst({ where: { id: decision.id, organizationId } });
     if (!proposal) throw notFound("settlement change", "id");
@@ -44,10 +45,15 @@ export async function confirmSettlementChange(
       },
       data: { status: "CANCELLED", decidedAt: now },
     });
-    if (confirmed.effectiveAt && confirmed.effectiveAt <= now && (await applySettlementChange(tx, confirmed)))
-      return { ...confirmed, status: "APPLIED" as const };
-    return confirmed;
+    const decided =
+      confirmed.effectiveAt && confirmed.effectiveAt <= now && (await applySettlementChange(tx, confirmed))
+        ? { ...confirmed, status: "APPLIED" as const }
+        : confirmed;
+    return {
+      change: decided,
+      announcements: await recordSettlementAnnouncements(tx, organizationId, [decided], now),
+    };
   });
-  await announceSettlementChanges(database, organizationId, [change]);
+  await sendAnnouncementsNow(database, announcements, now);
   return change;
 }

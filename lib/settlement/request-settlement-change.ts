@@ -3,9 +3,10 @@ import type { AlongsideWork, Db } from "../db/client";
 import type { SettlementChange } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { consumeRateLimit } from "../rate-limit/rate-limit";
-import { announceSettlementChanges } from "./announce-settlement-change";
+import { recordSettlementAnnouncements } from "./announce-settlement-change";
 import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
 import { applySettlementChange, effectiveAtFor, lockSettlement } from "./apply-settlement-change";
+import { sendAnnouncementsNow } from "./deliver-settlement-announcements";
 import type { SettlementChangeStatus } from "./settlement-change-state";
 
 export type ProposedBy = {
@@ -49,7 +50,7 @@ export async function requestSettlementChange(
     request.proposedBy.kind === "owner" ? `${organizationId}:owners` : organizationId,
   );
   await applyDueSettlementChanges(database, now, organizationId);
-  const created = await database.$transaction(async (tx) => {
+  const { created, announcements } = await database.$transaction(async (tx) => {
     await options.alongside?.(tx);
     await lockSettlement(tx, organizationId);
     const inForce = new Map(
@@ -108,8 +109,11 @@ export async function requestSettlementChange(
         changes.push(change);
       }
     }
-    return changes;
+    return {
+      created: changes,
+      announcements: await recordSettlementAnnouncements(tx, organizationId, changes, now),
+    };
   });
-  await announceSettlementChanges(database, organizationId, created);
+  await sendAnnouncementsNow(database, announcements, now);
   return created;
 }

@@ -9,6 +9,7 @@ import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
 import { expireRefundClaims } from "../refunds/expire-refund-claims";
+import { deliverSettlementAnnouncements } from "../settlement/deliver-settlement-announcements";
 import { processDueSubscriptions } from "../subscriptions/process-due-subscriptions";
 import { reconcileConfiguredNetworks } from "../sweeps/reconcile-deposit-balances";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
@@ -76,6 +77,15 @@ export const backgroundTasks: PeriodicTask[] = [
     intervalMs: 60_000,
     cron: "* * * * *",
     run: (database) => resolveStuckX402Settlements(database),
+  },
+  // Owners' emails about settlement changes that were not sent right after their commit (a crash,
+  // a mail outage); each pass claims its rows, so every instance runs it.
+  {
+    name: "deliver-settlement-announcements",
+    intervalMs: 30_000,
+    cron: "* * * * *",
+    everyInstance: true,
+    run: (database) => deliverSettlementAnnouncements(database),
   },
   // Hourly purges, at different minutes under Inngest so they don't all start at once.
   {

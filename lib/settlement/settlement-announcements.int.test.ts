@@ -1,0 +1,165 @@
+// Announcements are read from the development mailbox.
+process.env.SERVICE_DEV_MAILBOX = "true";
+
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db/client";
+import { newId, randomBase62 } from "@/lib/ids";
+import { runTaskOnce } from "@/lib/jobs/periodic-task";
+import { backgroundTasks } from "@/lib/tasks/background-tasks";
+import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { confirmSettlementChange } from "./confirm-settlement-change";
+import { announcementGiveUpMs, deliverSettlementAnnouncements } from "./deliver-settlement-announcements";
+import { requestSettlementChange } from "./request-settlement-change";
+
+// The mail server, as the announcements reach it: down while `mailDown` is set.
+const mail = vi.hoisted(() => ({ down: false }));
+vi.mock("@/lib/auth/send-email", async (original) => {
+  const real = await original<typeof import("@/lib/auth/send-email")>();
+  return {
+    ...real,
+    sendEmail: (...args: Parameters<typeof real.sendEmail>) =>
+      mail.down
+        ? Promise.reject(new Error("connect ECONNREFUSED (mail server down)"))
+        : real.sendEmail(...args),
+  };
+});
+afterEach(() => {
+  mail.down = false;
+});
+
+const walletA = "0x52908400098527886E0F7030069857D2E4169EE7";
+const minute = 60_000;
+
+/** An organization with two owners and a member: the owners, and only they, are announced to. */
+async function organizationWithOwners() {
+  const org = await createTestOrganization();
+  const emails: Record<string, string> = {};
+  for (const role of ["OWNER", "MEMBER"] as const) {
+    const user = await db().user.create({
+      data: {
+        id: newId("user"),
+        email: `${role.toLowerCase()}-${randomBase62(8).toLowerCase()}@example.com`,
+      },
+    });
+    await db().membership.create({
+      data: { id: newId("membership"), organizationId: org.organization.id, userId: user.id, role },
+    });
+    emails[role] = user.email;
+  }
+  const owners = await db().membership.findMany({
+    where: { organizationId: org.organization.id, role: "OWNER" },
+    include: { user: true },
+  });
+  return { ...org, owners: owners.map((owner) => owner.user.email), member: emails.MEMBER };
+}
+
+const mailTo = (to: string, settlementChangeId: string) =>
+  db().devEmail.findMany({ where: { to, text: { contains: settlementChangeId } } });
+
+const apiKeyAsks = (organizationId: string) =>
+  requestSettlementChange(db(), organizationId, {
+    wallets: [{ network: "devnet", address: walletA }],
+    decision: "allow",
+    proposedBy: { kind: "api_key", name: "Default key" },
+    clientAddress: "203.0.113.9",
+  });
+
+/** The task both job engines run (in process, and Inngest's cron), one pass at `now`. */
+async function taskPass(now: Date) {
+  vi.setSystemTime(now);
+  try {
+    const task = backgroundTasks.find((candidate) => candidate.name === "deliver-settlement-announcements");
+    expect(task).toBeDefined();
+    await runTaskOnce(db(), task as (typeof backgroundTasks)[number], "test", AbortSignal.timeout(30_000));
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+describe("settlement change announcements (an outbox)", () => {
+  it("are written with the change and sent once to every owner right after the commit", async () => {
+    const { organization, owners, member } = await organizationWithOwners();
+    const [change] = await apiKeyAsks(organization.id);
+    for (const owner of owners) {
+      const mails = await mailTo(owner, change.id);
+      expect(mails).toHaveLength(1);
+      expect(mails[0].text).toContain(walletA);
+    }
+    expect(await mailTo(member, change.id)).toEqual([]);
+    expect(
+      await db().settlementAnnouncement.findMany({
+        where: { settlementChangeId: change.id },
+        select: { to: true, attempts: true, sentAt: true },
+      }),
+    ).toEqual(expect.arrayContaining(owners.map((to) => ({ to, attempts: 1, sentAt: expect.any(Date) }))));
+    // A later pass of the task sends nothing twice.
+    await taskPass(new Date(Date.now() + 10 * minute));
+    for (const owner of owners) expect(await mailTo(owner, change.id)).toHaveLength(1);
+  });
+
+  it("survive the mail server being down at the commit: the task sends them once it is back", async () => {
+    const { organization, owners } = await organizationWithOwners();
+    mail.down = true;
+    const [change] = await apiKeyAsks(organization.id);
+    // The change stands; nobody has heard of it yet, and the outbox knows.
+    expect(change.status).toBe("SCHEDULED");
+    for (const owner of owners) expect(await mailTo(owner, change.id)).toEqual([]);
+    const waiting = await db().settlementAnnouncement.findMany({ where: { settlementChangeId: change.id } });
+    expect(waiting).toHaveLength(owners.length);
+    for (const row of waiting) expect(row).toMatchObject({ sentAt: null, attempts: 1, lockedUntil: null });
+
+    // Still down at the first retry; back at the next.
+    await taskPass(new Date(Date.now() + 2 * minute));
+    for (const owner of owners) expect(await mailTo(owner, change.id)).toEqual([]);
+    mail.down = false;
+    await taskPass(new Date(Date.now() + 10 * minute));
+    for (const owner of owners) expect(await mailTo(owner, change.id)).toHaveLength(1);
+  });
+
+  it("survive a crash between the commit and the email: a sender's lapsed claim is sent by the next pass", async () => {
+    const { organization, owners } = await organizationWithOwners();
+    const userId = (
+      await db().membership.findFirstOrThrow({ where: { organizationId: organization.id, role: "OWNER" } })
+    ).userId;
+    const [proposal] = await requestSettlementChange(db(), organization.id, {
+      wallets: [{ network: "devnet", address: walletA }],
+      decision: "propose",
+      proposedBy: { kind: "agent", name: "Bot" },
+      clientAddress: null,
+    });
+    // The process dies after the confirmation commits, holding its claim on the emails it was sending.
+    mail.down = true;
+    const confirmed = await confirmSettlementChange(db(), organization.id, { id: proposal.id, userId });
+    mail.down = false;
+    const heldUntil = new Date(Date.now() + 2 * minute);
+    await db().settlementAnnouncement.updateMany({
+      where: { settlementChangeId: proposal.id, sentAt: null },
+      data: { lockedUntil: heldUntil, nextAttemptAt: new Date() },
+    });
+    const confirmationMails = async () =>
+      (
+        await db().devEmail.findMany({
+          where: { text: { contains: proposal.id }, subject: { not: { startsWith: "Confirm or reject" } } },
+        })
+      ).length;
+    expect(confirmed.status).toBe("APPLIED");
+    expect(await confirmationMails()).toBe(0);
+    // While the dead sender's claim holds, nobody else sends (no doubles); after it lapses, all go.
+    await taskPass(new Date(heldUntil.getTime() - 1000));
+    expect(await confirmationMails()).toBe(0);
+    await taskPass(new Date(heldUntil.getTime() + 1000));
+    expect(await confirmationMails()).toBe(owners.length);
+  });
+
+  it("are given up after three days unsent (the dashboard lists the change either way)", async () => {
+    const { organization, owners } = await organizationWithOwners();
+    mail.down = true;
+    const [change] = await apiKeyAsks(organization.id);
+    mail.down = false;
+    const sent = await deliverSettlementAnnouncements(db(), {
+      now: new Date(Date.now() + announcementGiveUpMs + minute),
+    });
+    expect(sent).toBe(0);
+    for (const owner of owners) expect(await mailTo(owner, change.id)).toEqual([]);
+  });
+});
