@@ -3,10 +3,9 @@ process.env.SERVICE_DEV_MAILBOX = "true";
 
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
-import { newId, randomBase62 } from "@/lib/ids";
 import { runTaskOnce } from "@/lib/jobs/periodic-task";
 import { backgroundTasks } from "@/lib/tasks/background-tasks";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestTeam } from "@/scripts/test-support/fixtures";
 import { confirmSettlementChange } from "./confirm-settlement-change";
 import { announcementGiveUpMs, deliverSettlementAnnouncements } from "./deliver-settlement-announcements";
 import { requestSettlementChange } from "./request-settlement-change";
@@ -29,29 +28,6 @@ afterEach(() => {
 
 const walletA = "0x52908400098527886E0F7030069857D2E4169EE7";
 const minute = 60_000;
-
-/** An organization with two owners and a member: the owners, and only they, are announced to. */
-async function organizationWithOwners() {
-  const org = await createTestOrganization();
-  const emails: Record<string, string> = {};
-  for (const role of ["OWNER", "MEMBER"] as const) {
-    const user = await db().user.create({
-      data: {
-        id: newId("user"),
-        email: `${role.toLowerCase()}-${randomBase62(8).toLowerCase()}@example.com`,
-      },
-    });
-    await db().membership.create({
-      data: { id: newId("membership"), organizationId: org.organization.id, userId: user.id, role },
-    });
-    emails[role] = user.email;
-  }
-  const owners = await db().membership.findMany({
-    where: { organizationId: org.organization.id, role: "OWNER" },
-    include: { user: true },
-  });
-  return { ...org, owners: owners.map((owner) => owner.user.email), member: emails.MEMBER };
-}
 
 const mailTo = (to: string, settlementChangeId: string) =>
   db().devEmail.findMany({ where: { to, text: { contains: settlementChangeId } } });
@@ -78,7 +54,7 @@ async function taskPass(now: Date) {
 
 describe("settlement change announcements (an outbox)", () => {
   it("are written with the change and sent once to every owner right after the commit", async () => {
-    const { organization, owners, member } = await organizationWithOwners();
+    const { organization, ownerEmails: owners, memberEmail: member } = await createTestTeam();
     const [change] = await apiKeyAsks(organization.id);
     for (const owner of owners) {
       const mails = await mailTo(owner, change.id);
@@ -98,7 +74,7 @@ describe("settlement change announcements (an outbox)", () => {
   });
 
   it("survive the mail server being down at the commit: the task sends them once it is back", async () => {
-    const { organization, owners } = await organizationWithOwners();
+    const { organization, ownerEmails: owners } = await createTestTeam();
     mail.down = true;
     const [change] = await apiKeyAsks(organization.id);
     // The change stands; nobody has heard of it yet, and the outbox knows.
@@ -117,7 +93,7 @@ describe("settlement change announcements (an outbox)", () => {
   });
 
   it("survive a crash between the commit and the email: a sender's lapsed claim is sent by the next pass", async () => {
-    const { organization, owners } = await organizationWithOwners();
+    const { organization, ownerEmails: owners } = await createTestTeam();
     const userId = (
       await db().membership.findFirstOrThrow({ where: { organizationId: organization.id, role: "OWNER" } })
     ).userId;
@@ -152,7 +128,7 @@ describe("settlement change announcements (an outbox)", () => {
   });
 
   it("are given up after three days unsent (the dashboard lists the change either way)", async () => {
-    const { organization, owners } = await organizationWithOwners();
+    const { organization, ownerEmails: owners } = await createTestTeam();
     mail.down = true;
     const [change] = await apiKeyAsks(organization.id);
     mail.down = false;

@@ -12,6 +12,8 @@ import {
   createTestAgentCredential,
   createTestInvoice,
   createTestOrganization,
+  createTestSweep,
+  createTestTeam,
   setTestSettlementWallets,
 } from "@/scripts/test-support/fixtures";
 import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
@@ -29,29 +31,6 @@ const walletC = "0xde709f2102306220921060314715629080e2fb77"; // EIP-55 vector: 
 
 const hour = 3600_000;
 
-/** An organization with two owners and a member, so announcements can be counted per owner. */
-async function organizationWithOwners() {
-  const org = await createTestOrganization();
-  const people = [];
-  for (const role of ["OWNER", "MEMBER"] as const) {
-    const user = await db().user.create({
-      data: {
-        id: newId("user"),
-        email: `${role.toLowerCase()}-${randomBase62(8).toLowerCase()}@example.com`,
-      },
-    });
-    await db().membership.create({
-      data: { id: newId("membership"), organizationId: org.organization.id, userId: user.id, role },
-    });
-    people.push(user);
-  }
-  const owners = await db().membership.findMany({
-    where: { organizationId: org.organization.id, role: "OWNER" },
-    include: { user: true },
-  });
-  return { ...org, ownerEmails: owners.map((owner) => owner.user.email).sort(), member: people[1] };
-}
-
 const inbox = (to: string) => db().devEmail.findMany({ where: { to }, orderBy: { createdAt: "asc" } });
 const walletsOf = (organizationId: string) =>
   db().settlementWallet.findMany({ where: { organizationId }, select: { network: true, address: true } });
@@ -65,7 +44,7 @@ const owner = (email: string) => ({ kind: "owner" as const, name: email });
 describe("settlement wallet changes", () => {
   it("schedules an API key's first wallet for a network, and a change of it, after the delay", async () => {
     expect(config().settlementChangeDelayMs).toBe(delayMs);
-    const { organization, auth, ownerEmails } = await organizationWithOwners();
+    const { organization, auth, ownerEmails } = await createTestTeam();
     const first = await callRoute(PUT, path, {
       method: "PUT",
       headers: { ...auth, [clientAddressHeader]: "203.0.113.7" },
@@ -124,7 +103,7 @@ describe("settlement wallet changes", () => {
   });
 
   it("turns an agent's change into a proposal that changes nothing until an owner confirms it", async () => {
-    const { organization, ownerEmails, member } = await organizationWithOwners();
+    const { organization, ownerEmails, memberEmail } = await createTestTeam();
     await setTestSettlementWallets(organization.id, [{ network: "base", address: walletA }]);
     const agent = await createTestAgentCredential(organization.id, "write");
     const proposed = await callRoute(PUT, path, {
@@ -163,7 +142,7 @@ describe("settlement wallet changes", () => {
       expect(proposal?.text).toContain("Test agent (an agent credential)");
       expect(proposal?.text).toContain("198.51.100.23");
     }
-    expect(await inbox(member.email)).toEqual([]);
+    expect(await inbox(memberEmail)).toEqual([]);
 
     // The owner confirms: the base wallet existed, so the change waits out the delay.
     const now = new Date();
@@ -195,7 +174,7 @@ describe("settlement wallet changes", () => {
   });
 
   it("rejects and cancels: nothing takes effect, and a decided change cannot be decided again", async () => {
-    const { organization } = await organizationWithOwners();
+    const { organization } = await createTestTeam();
     const userId = await ownerId(organization.id);
     await requestSettlementChange(db(), organization.id, {
       wallets: [{ network: "base", address: walletA }],
@@ -237,7 +216,7 @@ describe("settlement wallet changes", () => {
   });
 
   it("lets a new request supersede older open changes, but never lets a proposal cancel a decided one", async () => {
-    const { organization } = await organizationWithOwners();
+    const { organization } = await createTestTeam();
     const request = (address: string, decision: "allow" | "propose") =>
       requestSettlementChange(db(), organization.id, {
         wallets: [{ network: "base", address }],
@@ -264,7 +243,7 @@ describe("settlement wallet changes", () => {
   });
 
   it("caps change requests per organization, so owners' mail cannot be flooded", async () => {
-    const { organization, ownerEmails } = await organizationWithOwners();
+    const { organization, ownerEmails } = await createTestTeam();
     const agent = await createTestAgentCredential(organization.id, "write");
     const propose = (address: string) =>
       callRoute(PUT, path, {
@@ -347,20 +326,7 @@ describe("settlement wallet changes", () => {
       });
       await paid(invoice.id, "CONFIRMED");
       if (what === "a confirmed invoice swept")
-        await db().sweep.create({
-          data: {
-            id: newId("sweep"),
-            organizationId: organization.id,
-            invoiceId: invoice.id,
-            network: "devnet",
-            token: "USDC",
-            strategy: "GAS_TOP_UP",
-            status: "CONFIRMED",
-            fromAddress: invoice.depositAddress,
-            toAddress: walletB,
-            amount: "10",
-          },
-        });
+        await createTestSweep(organization.id, { status: "CONFIRMED", invoice });
     }
     if (what === "an open invoice on another network") {
       const invoice = await invoiceIn("AWAITING_PAYMENT");

@@ -6,12 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET, PUT } from "@/app/api/private/organization/current/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
-import { newId, randomBase62 } from "@/lib/ids";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { advanceSweeps } from "@/lib/sweeps/advance-sweeps";
 import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
-import { createTestOrganization, startTestPayment } from "@/scripts/test-support/fixtures";
+import { createTestTeam, startTestPayment } from "@/scripts/test-support/fixtures";
 import { serveRoute } from "@/scripts/test-support/serve-route";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
@@ -45,30 +44,9 @@ async function buyerPays(depositAddress: Hex, amount: string) {
   await scanNetwork(db(), devnet.network, devnet.client);
 }
 
-/** An organization with a second owner and a member, so announcements can be counted per person. */
-async function organizationWithPeople() {
-  const org = await createTestOrganization();
-  for (const role of ["OWNER", "MEMBER"] as const) {
-    const user = await db().user.create({
-      data: {
-        id: newId("user"),
-        email: `${role.toLowerCase()}-${randomBase62(8).toLowerCase()}@example.com`,
-      },
-    });
-    await db().membership.create({
-      data: { id: newId("membership"), organizationId: org.organization.id, userId: user.id, role },
-    });
-  }
-  const members = await db().membership.findMany({
-    where: { organizationId: org.organization.id },
-    include: { user: true },
-  });
-  return { ...org, people: members.map(({ role, user }) => ({ role, email: user.email })) };
-}
-
 /** Such an organization with a USDC invoice opened: paid and confirmed, or not yet. */
 async function organizationWithInvoice(amount: string, paid: boolean) {
-  const org = await organizationWithPeople();
+  const org = await createTestTeam();
   const invoice = await startTestPayment(org.organization.id, "USDC", amount);
   if (paid) await buyerPays(invoice.depositAddress as Hex, amount);
   return { ...org, invoice };
@@ -156,7 +134,7 @@ describe("a network's first settlement wallet from an API key", () => {
   });
 
   it("with nothing waiting at all: still scheduled, so what buyers pay next is not swept to it before it is due", async () => {
-    const { organization, auth, people } = await organizationWithPeople();
+    const { organization, auth, people } = await createTestTeam();
     const wallet = freshAddress();
     const answer = await putWallets(auth.authorization, wallet);
     expect((await answer.json()).data.settlementWallets).toEqual([]);

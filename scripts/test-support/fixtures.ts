@@ -38,6 +38,37 @@ export function setTestSettlementWallets(
   });
 }
 
+/**
+ * An organization with a second owner and a member: what is announced to owners (and not to
+ * members) can be counted per person. `ownerEmails` sorted; `memberEmail` the member's.
+ */
+export async function createTestTeam() {
+  const org = await createTestOrganization();
+  for (const role of ["OWNER", "MEMBER"] as const) {
+    const user = await db().user.create({
+      data: {
+        id: newId("user"),
+        email: `${role.toLowerCase()}-${randomBase62(8).toLowerCase()}@example.com`,
+      },
+    });
+    await db().membership.create({
+      data: { id: newId("membership"), organizationId: org.organization.id, userId: user.id, role },
+    });
+  }
+  const memberships = await db().membership.findMany({
+    where: { organizationId: org.organization.id },
+    include: { user: true },
+  });
+  const emailsOf = (role: string) =>
+    memberships.filter((membership) => membership.role === role).map(({ user }) => user.email);
+  return {
+    ...org,
+    people: memberships.map(({ role, user }) => ({ role, email: user.email })),
+    ownerEmails: emailsOf("OWNER").sort(),
+    memberEmail: emailsOf("MEMBER")[0],
+  };
+}
+
 /** An agent credential for the organization, approved by its owner, as check-in hands it out. */
 export async function createTestAgentCredential(organizationId: string, access: "read" | "write" = "write") {
   const owner = await db().membership.findFirstOrThrow({ where: { organizationId, role: "OWNER" } });
