@@ -106,14 +106,17 @@ function checkAccepted(accepted: z.output<typeof paymentPayloadSchema>["accepted
     throw paymentRefused("quote_for_another_resource", "The payment's quote is for another resource.");
   const asset = findX402Payable(quote.network, quote.token);
   if (!asset) throw paymentRefused("quote_invalid", "The payment's network or token is no longer accepted.");
-  const requirements = { ...x402Requirements(quote, asset), extra: accepted.extra };
+  // Ours, `extra` too (the token's EIP-712 domain): the agent's copy is compared, never forwarded.
+  const requirements = x402Requirements(quote, asset);
   const matches =
     accepted.scheme === requirements.scheme &&
     accepted.network === requirements.network &&
     same(accepted.asset, requirements.asset) &&
     accepted.amount === requirements.amount &&
     same(accepted.payTo, requirements.payTo) &&
-    accepted.maxTimeoutSeconds === requirements.maxTimeoutSeconds;
+    accepted.maxTimeoutSeconds === requirements.maxTimeoutSeconds &&
+    accepted.extra.name === requirements.extra?.name &&
+    accepted.extra.version === requirements.extra?.version;
   if (!matches)
     throw paymentRefused(
       "requirements_mismatch",
