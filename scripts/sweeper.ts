@@ -9,7 +9,11 @@ import { closeDb, createDb } from "../lib/db/client";
 import { startPeriodicTask } from "../lib/jobs/periodic-task";
 import { log } from "../lib/log";
 import { sweepNetworksTask } from "../lib/tasks/sweep-networks-task";
-import { createBuiltInFacilitator, ownX402Payee } from "../lib/x402/create-built-in-facilitator";
+import {
+  createBuiltInFacilitator,
+  ownX402Payee,
+  recordX402Broadcast,
+} from "../lib/x402/create-built-in-facilitator";
 import { reportFacilitatorWalletsTask } from "../lib/x402/report-facilitator-wallets";
 import { serveFacilitator } from "../lib/x402/serve-facilitator";
 import { configOrExit } from "./config-or-exit";
@@ -32,6 +36,7 @@ await withDatabase(async (url) => {
           mnemonic,
           networks: settings.networks,
           ownsPayee: ownX402Payee(database),
+          recordsBroadcast: recordX402Broadcast(database),
         }),
         ...served,
         token: settings.x402.facilitatorToken,

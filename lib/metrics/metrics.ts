@@ -84,7 +84,7 @@ function createMetrics() {
     }),
     x402Settlements: new Counter({
       name: "checkout_x402_settlements_total",
-      help: "x402 settlements asked of the facilitator, by result (settled, failed, error: the facilitator could not be asked).",
+      help: "x402 settlements asked of the facilitator, by result (settled, failed, pending: its transfer may still land).",
       labelNames: ["result"] as const,
       registers,
     }),

@@ -28,6 +28,7 @@ beforeAll(async () => {
     mnemonic,
     networks: [devnet.network],
     ownsPayee: async () => true,
+    recordsBroadcast: async () => true,
   });
   facilitatorWallet = sweeperKeysFromMnemonic(mnemonic).facilitatorWallet(devnet.network.chainId).address;
 }, 120_000);

@@ -1,8 +1,9 @@
 import { x402Facilitator } from "@x402/core/facilitator";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements, SupportedResponse } from "@x402/core/types";
-import { type ExactEIP3009Payload, isEIP3009Payload, isPermit2Payload } from "@x402/evm";
+import { type ExactEIP3009Payload, eip3009ABI, isEIP3009Payload, isPermit2Payload } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
+import { type Address, decodeFunctionData, type Hex } from "viem";
 import { isContractAddress } from "../chains/is-contract-address";
 import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
@@ -13,6 +14,8 @@ import { caip2Network, x402Networks } from "./x402-networks";
 
 /** The authorization a settlement would carry out, and where to. */
 export type X402PayeeCheck = { network: string; asset: string; payer: string; nonce: string; payTo: string };
+/** An authorization (network id, token, payer, nonce: lowercase) as its X402Settlement row is keyed. */
+export type X402AuthorizationKey = Omit<X402PayeeCheck, "payTo">;
 
 /**
  * Whether `payment` pays a deposit address of one of this service's organizations that is awaiting
@@ -22,6 +25,22 @@ export const ownX402Payee =
   (database: Db) =>
   async ({ payTo, ...key }: X402PayeeCheck): Promise<boolean> =>
     (await database.x402Settlement.count({ where: { ...key, payTo, status: "SETTLING" } })) === 1;
+
+/**
+ * Records `transaction` on the authorization's SETTLING row before it is broadcast: true for the
+ * first transaction only, so one authorization is sent once (a copy of the settlement, or a
+ * takeover after a lost answer, finds it recorded and sends nothing; the web tier then follows
+ * the recorded one on chain).
+ */
+export const recordX402Broadcast =
+  (database: Db) =>
+  async (key: X402AuthorizationKey, transaction: string): Promise<boolean> =>
+    (
+      await database.x402Settlement.updateMany({
+        where: { ...key, status: "SETTLING", transaction: null },
+        data: { transaction },
+      })
+    ).count === 1;
 
 /**
  * The signing role's x402 facilitator: x402's own facilitator with its EVM `exact` scheme, one
@@ -38,6 +57,7 @@ export function createBuiltInFacilitator(options: {
   mnemonic: string;
   networks: NetworkConfig[];
   ownsPayee: (payment: X402PayeeCheck) => Promise<boolean>;
+  recordsBroadcast: (key: X402AuthorizationKey, transaction: string) => Promise<boolean>;
 }): FacilitatorClient {
   const keys = sweeperKeysFromMnemonic(options.mnemonic);
   const assets = x402Networks(options.networks);
@@ -46,8 +66,28 @@ export function createBuiltInFacilitator(options: {
   for (const network of options.networks) {
     if (chains.has(network.chainId) || !assets.some((asset) => asset.networkId === network.id)) continue;
     chains.add(network.chainId);
-    const signer = createFacilitatorSigner(network, keys.facilitatorWallet(network.chainId));
+    const signer = createFacilitatorSigner(network, keys.facilitatorWallet(network.chainId), (sent) =>
+      beforeBroadcast(network, sent),
+    );
     facilitator.register(caip2Network(network.chainId), new ExactEvmScheme(signer));
+  }
+
+  /**
+   * A settlement's transaction goes out only once recorded on its row (`recordsBroadcast`); its gas
+   * pays for nothing but an authorization's transfer.
+   */
+  async function beforeBroadcast(network: NetworkConfig, sent: { to: Address; data: Hex; hash: Hex }) {
+    const { functionName, args } = decodeFunctionData({ abi: eip3009ABI, data: sent.data });
+    if (functionName !== "transferWithAuthorization")
+      throw new Error(`x402 facilitator sends no ${functionName}`);
+    const key = {
+      network: network.id,
+      asset: sent.to.toLowerCase(),
+      payer: String(args[0]).toLowerCase(),
+      nonce: String(args[5]).toLowerCase(),
+    };
+    if (!(await options.recordsBroadcast(key, sent.hash)))
+      throw new Error("x402 settlement not awaited, or its transaction already sent");
   }
 
   /** Why this facilitator will not take the payment, in x402's error codes; undefined when it will. */

@@ -7,6 +7,7 @@ import {
   encodeFunctionData,
   type Hex,
   http,
+  keccak256,
   type PrivateKeyAccount,
 } from "viem";
 import type { NetworkConfig } from "../chains/networks";
@@ -31,10 +32,15 @@ const confirmationTimeoutMs = 120_000;
  * Reads and estimates are at the `pending` block: a payer's balance that a transfer waiting in
  * the mempool already spends (another settlement's, or the payer's own) does not pass verify's
  * simulation, nor a settlement's estimate, a second time.
+ *
+ * Each transaction, signed, is handed to `beforeBroadcast` with its hash before it is sent: it
+ * records the hash (so a settlement whose send fails after the node took it is known to be
+ * pending) and may refuse by throwing, and then nothing is sent.
  */
 export function createFacilitatorSigner(
   network: NetworkConfig,
   account: PrivateKeyAccount,
+  beforeBroadcast: (transaction: { to: Address; data: Hex; hash: Hex }) => Promise<void>,
 ): FacilitatorEvmSigner {
   const client = createPublicClient({
     transport: http(network.rpcUrl),
@@ -78,6 +84,7 @@ export function createFacilitatorSigner(
       chainId: network.chainId,
       type: "eip1559",
     });
+    await beforeBroadcast({ to, data, hash: keccak256(raw) });
     const hash = await client.sendRawTransaction({ serializedTransaction: raw });
     nextNonce = nonce + 1;
     return hash;

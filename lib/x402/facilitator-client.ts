@@ -2,7 +2,7 @@ import { type FacilitatorClient, HTTPFacilitatorClient } from "@x402/core/server
 import { type Config, config } from "../config";
 import { db } from "../db/client";
 import { processWide } from "../process-wide";
-import { createBuiltInFacilitator, ownX402Payee } from "./create-built-in-facilitator";
+import { createBuiltInFacilitator, ownX402Payee, recordX402Broadcast } from "./create-built-in-facilitator";
 
 /** How long the web tier waits on the facilitator; a settlement waits for its receipt. */
 const facilitatorTimeoutMs = 150_000;
@@ -37,6 +37,7 @@ export function x402FacilitatorClient(settings: Config = config()): FacilitatorC
         networks: settings.networks,
         // The database client is the process's, made when a settlement first needs it.
         ownsPayee: (payment) => ownX402Payee(db())(payment),
+        recordsBroadcast: (key, transaction) => recordX402Broadcast(db())(key, transaction),
       }),
     );
   return undefined;

@@ -1,20 +1,22 @@
 import { config } from "../config";
 import type { Db } from "../db/client";
-import { log } from "../log";
-import { findAuthorizationUse } from "./find-authorization-use";
+import { decideX402Settlement } from "./decide-x402-settlement";
 import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
 
 /** A SETTLING row untouched this long (its lease long lapsed) lost its settler (a crash, a restart). */
 export const stuckSettlementMs = 5 * 60_000;
 
 /**
- * Decides x402 settlements a crash left SETTLING, from the chain: the authorization used means the
- * transfer happened (SETTLED, with its transaction when found); unused after its window closed
- * means it never will (FAILED, a paylink's invoice withdrawn). One still open is left for the
- * payer's next copy of the payment (lib/x402/settle-x402-payment.ts). A live settlement renews its
- * row's lease (`updatedAt`) and is skipped; each decision is one short statement that only a
- * still-SETTLING row takes, so the chain is read holding no connection and no lock, and a
- * settler finishing meanwhile wins. Returns how many rows it decided.
+ * Decides x402 settlements left SETTLING (a crash, a lost answer, a transfer still pending) from
+ * the chain, by the rule a settler follows (lib/x402/decide-x402-settlement.ts): the authorization
+ * used means the transfer happened (SETTLED, with its transaction when found); unused once the
+ * chain is past its window means it never will (FAILED, a paylink's invoice withdrawn). Anything
+ * else may still land and is left; the payer's next copy of the payment may settle one that was
+ * never sent. It sends nothing itself. The gas of the row's transaction, once mined (reverted
+ * too), is recorded. A live settlement renews its row's lease (`updatedAt`) and is skipped; each
+ * write is one short statement that only a still-SETTLING, still-stale row takes, so the chain is
+ * read holding no connection and no lock, and a settler finishing meanwhile wins. Returns how
+ * many rows it decided.
  */
 export async function resolveStuckX402Settlements(database: Db, now = new Date()): Promise<number> {
   const staleBefore = new Date(now.getTime() - stuckSettlementMs);
@@ -27,20 +29,26 @@ export async function resolveStuckX402Settlements(database: Db, now = new Date()
   for (const row of stuck) {
     const network = config().networks.find((configured) => configured.id === row.network);
     if (!network) continue;
-    const use = await findAuthorizationUse(network, row).catch((error) => {
-      log.warn({ err: error, settlementId: row.id }, "x402 settlement left undecided");
-      return undefined;
-    });
-    if (!use || (!use.used && row.validBefore > now)) continue;
+    const found = await decideX402Settlement(network, row, row.transaction, now);
+    if (!found) continue;
+    const { status, transaction, gasUsd } = found;
+    const known = { ...(transaction ? { transaction } : {}), ...(gasUsd ? { gasUsd } : {}) };
     const where = { id: row.id, status: "SETTLING" as const, updatedAt: { lt: staleBefore } };
+    if (status === "SETTLING") {
+      // Still stale for the next pass: the lease stays lapsed.
+      if (gasUsd && !row.gasUsd)
+        await database.x402Settlement.updateMany({ where, data: { gasUsd, updatedAt: row.updatedAt } });
+      continue;
+    }
     const { count } = await database.x402Settlement.updateMany({
       where,
-      data: use.used
-        ? { status: "SETTLED", transaction: use.transaction, errorReason: null }
-        : { status: "FAILED", errorReason: "settlement_interrupted" },
+      data:
+        status === "SETTLED"
+          ? { status, errorReason: null, ...known }
+          : { status, errorReason: "settlement_interrupted", ...known },
     });
     if (count === 0) continue;
-    if (!use.used) await withdrawUnpaidX402Invoice(database, row, now);
+    if (status === "FAILED") await withdrawUnpaidX402Invoice(database, row, now);
     decided++;
   }
   return decided;

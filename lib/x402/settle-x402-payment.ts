@@ -4,7 +4,6 @@ import {
   type PaymentPayload,
   type PaymentRequirements,
   SettleError,
-  type SettleResponse,
   VerifyError,
   type VerifyResponse,
 } from "@x402/core/types";
@@ -27,8 +26,8 @@ import { newId } from "../ids";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
 import { processWide } from "../process-wide";
+import { decideX402Settlement } from "./decide-x402-settlement";
 import { x402FacilitatorClient } from "./facilitator-client";
-import { findAuthorizationUse } from "./find-authorization-use";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { x402Unavailable } from "./quote-x402-payment";
 import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
@@ -83,7 +82,7 @@ export type X402Settled = {
   invoice: Invoice & { payments: Payment[] };
 };
 
-/** How long a copy of an authorization waits for the first copy's settlement before answering 402. */
+/** How long a copy of an authorization waits for the first copy's settlement before answering 503. */
 const copyWaitMs = 60_000;
 /**
  * A settler renews its claim on a SETTLING row this often while the chain is awaited (the row's
@@ -125,8 +124,23 @@ function checkAccepted(accepted: z.output<typeof paymentPayloadSchema>["accepted
   return { quote, asset, requirements };
 }
 
-const pendingRefusal = () =>
-  paymentRefused("settlement_pending", "This payment is still being settled; send it again shortly.");
+/** Seconds an agent waits before sending a pending payment again (about a block or two). */
+const pendingRetrySeconds = 5;
+
+/**
+ * A payment whose transfer may still land: not a refusal (402 would tell the agent to pay again,
+ * and both payments could land), but 503 with Retry-After; the same authorization sent again
+ * answers the outcome.
+ */
+const settlementPending = () =>
+  new ServiceError(
+    503,
+    "api_error",
+    "settlement_pending",
+    "This payment is still being settled; send the same payment again shortly, and do not sign a new one.",
+    undefined,
+    { "Retry-After": String(pendingRetrySeconds) },
+  );
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -165,14 +179,18 @@ async function awaitSettlement(
   }
 }
 
-/** The result of the authorization's settlement: the paid session and invoice, or its 402. */
+/** The result of the authorization's settlement, awaited (a copy's): see `settlementResult`. */
 async function storedResult(
   database: Db,
   id: string,
   recover: (row: X402Settlement) => Promise<X402Settlement>,
 ): Promise<X402Settled> {
-  const settlement = await awaitSettlement(database, id, recover);
-  if (settlement.status === "SETTLING") throw pendingRefusal();
+  return settlementResult(database, await awaitSettlement(database, id, recover));
+}
+
+/** The paid session and invoice; a failed payment's 402; a pending one's 503. */
+async function settlementResult(database: Db, settlement: X402Settlement): Promise<X402Settled> {
+  if (settlement.status === "SETTLING") throw settlementPending();
   if (settlement.status === "FAILED") {
     const reason = settlement.errorReason ?? "settlement_failed";
     throw paymentRefused(reason, `The payment was not settled (${reason}).`);
@@ -350,79 +368,77 @@ type Settling = {
   quote: X402Quote;
   now: Date;
 };
-type Outcome = { transaction: string | null; errorReason: string | null };
+type Outcome = {
+  status: "SETTLED" | "FAILED" | "SETTLING";
+  transaction: string | null;
+  errorReason: string | null;
+  gasUsd?: string;
+};
 
 /** An error code as x402 clients get it: ours or x402's short snake_case, never a library's text. */
 export function x402ErrorCode(reason: string | undefined, fallback: string): string {
   return reason && /^[a-z][a-z0-9_]{0,79}$/.test(reason) ? reason : fallback;
 }
 
-/**
- * The transfer's own record on chain: `used` when the token used the authorization (the transfer
- * happened), `unused`, or undefined when the chain cannot be read now (nothing can be decided).
- */
-async function onChain(row: X402Settlement, { asset }: Settling) {
+/** The facilitator's answer, or undefined when none came (unreachable, timed out, cut off). */
+async function askToSettle(row: X402Settlement, { facilitator, payload, requirements }: Settling) {
   try {
-    const use = await findAuthorizationUse(asset.network, row);
-    return use.used ? { used: true as const, transaction: use.transaction } : { used: false as const };
+    return await facilitator.settle(payload, requirements);
   } catch (error) {
-    log.warn({ err: error, settlementId: row.id }, "x402 authorization state unreadable");
+    // A facilitator's refusal arrives as an HTTP error over HTTPFacilitatorClient.
+    if (error instanceof SettleError)
+      return {
+        success: false,
+        errorReason: error.errorReason,
+        transaction: error.transaction ?? "",
+        network: requirements.network,
+      };
+    log.warn({ err: error, settlementId: row.id }, "x402 facilitator settle failed");
     return undefined;
   }
 }
 
 /**
- * The settlement's outcome, or undefined when it is not known yet (submitted and not mined, or
- * the chain unreadable). Nothing is called FAILED before the chain says the authorization is
- * unused: a settle that failed (or whose answer was lost) may still have moved the money. A
- * recovery looks on chain first: the lost settler may have finished.
+ * The settlement's outcome, or undefined when the chain cannot be read now. A payment whose
+ * transfer may still land stays SETTLING: FAILED only when the facilitator refused it with nothing
+ * sent (no transaction in its answer, none recorded on the row: our facilitator records one before
+ * it broadcasts), or when the chain says it can never land (lib/x402/decide-x402-settlement.ts).
+ * A recovery (a takeover) looks on chain first, and never sends a second transaction while one
+ * recorded for the row may still land: it asks the facilitator only when none was sent.
  */
 async function settlementOutcome(
+  database: Db,
   row: X402Settlement,
   settling: Settling,
   recovering: boolean,
 ): Promise<Outcome | undefined> {
-  const { facilitator, payload, requirements } = settling;
+  const { network } = settling.asset;
   if (recovering) {
-    const state = await onChain(row, settling);
-    if (!state) return undefined;
-    if (state.used) return { transaction: state.transaction, errorReason: null };
+    const found = await decideX402Settlement(network, row, row.transaction, settling.now);
+    if (!found) return undefined;
+    if (found.status !== "SETTLING" || row.transaction)
+      return { ...found, errorReason: found.status === "FAILED" ? "settlement_expired" : null };
   }
-  let answer: SettleResponse;
-  try {
-    answer = await facilitator.settle(payload, requirements);
-  } catch (error) {
-    if (!(error instanceof SettleError))
-      log.warn({ err: error, settlementId: row.id }, "x402 facilitator settle failed");
-    // A facilitator's refusal arrives as an HTTP error over HTTPFacilitatorClient.
-    answer =
-      error instanceof SettleError
-        ? { success: false, errorReason: error.errorReason, transaction: "", network: requirements.network }
-        : {
-            success: false,
-            errorReason: "facilitator_unavailable",
-            transaction: "",
-            network: requirements.network,
-          };
-  }
-  if (answer.success) {
+  const answer = await askToSettle(row, settling);
+  if (answer?.success) {
     metrics().x402Settlements.inc({ result: "settled" });
-    return { transaction: answer.transaction, errorReason: null };
+    const gas = await settledGasUsd(network, answer.transaction, settling.now);
+    return { status: "SETTLED", transaction: answer.transaction, errorReason: null, gasUsd: gas?.toString() };
   }
-  if (answer.errorReason === "settlement_pending") return undefined;
-  const state = await onChain(row, settling);
-  if (!state) return undefined;
-  if (state.used) {
-    metrics().x402Settlements.inc({ result: "settled" });
-    return { transaction: state.transaction ?? (answer.transaction || null), errorReason: null };
-  }
-  metrics().x402Settlements.inc({
-    result: answer.errorReason === "facilitator_unavailable" ? "error" : "failed",
+  const recorded = await database.x402Settlement.findUniqueOrThrow({
+    where: { id: row.id },
+    select: { transaction: true },
   });
-  return {
-    transaction: answer.transaction || null,
-    errorReason: x402ErrorCode(answer.errorReason, "settlement_failed"),
-  };
+  const sent = answer?.transaction || recorded.transaction;
+  const found = await decideX402Settlement(network, row, sent, settling.now);
+  if (!found) return undefined;
+  const refused = answer !== undefined && !sent && answer.errorReason !== "settlement_pending";
+  const reason = x402ErrorCode(answer?.errorReason, answer ? "settlement_failed" : "facilitator_unavailable");
+  const status = found.status === "SETTLING" && refused ? "FAILED" : found.status;
+  metrics().x402Settlements.inc({
+    result: status === "SETTLED" ? "settled" : status === "FAILED" ? "failed" : "pending",
+  });
+  return { ...found, status, errorReason: status === "FAILED" ? reason : null };
 }
 
 /** While `work` runs, the row's lease is renewed, so copies know its settler is alive. */
@@ -443,7 +459,8 @@ async function holdingLease<T>(database: Db, id: string, work: () => Promise<T>)
  * Settles the row's authorization (the caller holds its lease: it created the row or took it
  * over), then records the outcome in one short statement that only a SETTLING row takes; a
  * paylink's invoice that was not paid is withdrawn. No connection is held while the chain is
- * awaited. Left SETTLING while pending.
+ * awaited. A payment still pending stays SETTLING with what is known (its transaction, the gas
+ * that cost) and its lease handed back, so the payer's next copy looks at the chain at once.
  */
 async function settleRow(
   database: Db,
@@ -451,23 +468,24 @@ async function settleRow(
   settling: Settling,
   recovering: boolean,
 ): Promise<X402Settlement> {
-  const outcome = await holdingLease(database, row.id, async () => {
-    const decided = await settlementOutcome(row, settling, recovering);
-    // The gas it cost counts toward the organization's daily budget (lib/x402/x402-gas.ts).
-    const gasUsd =
-      decided?.errorReason === null && decided.transaction
-        ? await settledGasUsd(settling.asset.network, decided.transaction, settling.now)
-        : undefined;
-    return decided && { ...decided, ...(gasUsd ? { gasUsd: gasUsd.toString() } : {}) };
-  });
-  if (!outcome) return row;
-  const failed = outcome.errorReason !== null;
+  const outcome = await holdingLease(database, row.id, () =>
+    settlementOutcome(database, row, settling, recovering),
+  );
+  const { status, transaction, errorReason, gasUsd } = outcome ?? {
+    status: "SETTLING",
+    transaction: null,
+    errorReason: null,
+  };
+  const known = { ...(transaction ? { transaction } : {}), ...(gasUsd ? { gasUsd } : {}) };
   const { count } = await database.x402Settlement.updateMany({
     where: { id: row.id, status: "SETTLING" },
-    data: { status: failed ? "FAILED" : "SETTLED", ...outcome },
+    data:
+      status === "SETTLING"
+        ? { ...known, updatedAt: new Date(Date.now() - settlerLeaseMs - 1000) }
+        : { status, errorReason, ...known },
   });
   const decided = await database.x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
-  if (count === 1 && failed) await withdrawUnpaidX402Invoice(database, decided, settling.now);
+  if (count === 1 && status === "FAILED") await withdrawUnpaidX402Invoice(database, decided, settling.now);
   return decided;
 }
 
@@ -495,7 +513,8 @@ const inFlight = processWide("x402-in-flight", () => new Map<string, Promise<X40
  * checked against the quote we signed, verified by the facilitator, recorded with its invoice,
  * then settled once. The same authorization sent again, or concurrently, answers the first one's
  * result and never moves money twice. Refusals are 402 (`paymentRefused`) and mark nothing paid;
- * the payment then lands like any other: the watcher sees the transfer to the deposit address.
+ * a payment whose transfer may still land is 503 `settlement_pending` (never a 402, which would
+ * have the agent pay again) until the chain decides it.
  * Only short transactions touch the database; the facilitator and the chain are awaited outside.
  */
 export async function settleX402Payment(
@@ -594,6 +613,5 @@ async function settleOnce(
     await checkSameResource(database, row, ref, quote);
     return storedResult(database, row.id, recover);
   }
-  await settleRow(database, row, settling, false);
-  return storedResult(database, row.id, recover);
+  return settlementResult(database, await settleRow(database, row, settling, false));
 }

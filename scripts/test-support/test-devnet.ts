@@ -34,7 +34,7 @@ export type TestDevnet = Devnet & {
   rpc: (method: string, params?: unknown[]) => Promise<unknown>;
   mine: (blocks?: number) => Promise<unknown>;
   /** The transactions the node holds unmined (with automine off). */
-  pendingTransactions: () => Promise<{ from: string; to: string | null }[]>;
+  pendingTransactions: () => Promise<{ hash: Hex; from: string; to: string | null }[]>;
   /** Mints `amount` test USDC to `to` (a payment, as far as the watcher can tell); waits for its receipt. */
   mintUsdc: (to: string, amount: string) => Promise<Hex>;
   /** Sends `amount` ETH from the funded account; waits for its receipt. */
@@ -85,7 +85,7 @@ export async function startTestDevnet(options: {
     pendingTransactions: async () =>
       (
         (await rpc("eth_getBlockByNumber", ["pending", true])) as {
-          transactions: { from: string; to: string | null }[];
+          transactions: { hash: Hex; from: string; to: string | null }[];
         }
       ).transactions,
     mintUsdc: async (to, amount) =>

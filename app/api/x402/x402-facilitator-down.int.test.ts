@@ -1,15 +1,29 @@
 // x402 with the facilitator over HTTP (SERVICE_X402_FACILITATOR_URL) going down: before verifying,
-// or between a good verification and the settlement. Nothing may be marked paid, nothing moves.
+// between a good verification and the settlement, or after the settlement's transaction was sent.
+// Nothing unpaid is marked paid, and a payment whose transfer may still land is never refused (the
+// agent would pay again): it stays pending until the chain decides it.
 process.env.SERVICE_SWEEPER = "separate";
+// Gas counted as on a real network (so a settlement's recorded gas is its real cost), with no
+// limit in the way of these payments.
+process.env.SERVICE_X402_COUNT_DEVNET_GAS = "true";
+process.env.SERVICE_X402_GAS_MULTIPLE = "0";
+process.env.SERVICE_X402_DAILY_GAS_BUDGET_USD = "1000";
 
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import type { x402Client } from "@x402/fetch";
-import { parseUnits } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWalletClient, erc20Abi, type Hex, http, parseGwei, parseUnits } from "viem";
+import { hardhat } from "viem/chains";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { createBuiltInFacilitator, ownX402Payee } from "@/lib/x402/create-built-in-facilitator";
+import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
+import {
+  createBuiltInFacilitator,
+  ownX402Payee,
+  recordX402Broadcast,
+} from "@/lib/x402/create-built-in-facilitator";
 import { resolveStuckX402Settlements } from "@/lib/x402/resolve-stuck-x402-settlements";
 import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { sendX402Payment, serveX402App, type X402App, x402Agent } from "@/scripts/test-support/x402-app";
@@ -20,54 +34,134 @@ let facilitator: Server;
 /**
  * Which of the facilitator's endpoints answer; the others drop the connection. `lost`: the
  * settlement is made, and its answer lost. `misreported`: the settlement is made, and answered as
- * failed (a receipt it could not read, say).
+ * failed (a receipt it could not read, say). `refused`: the facilitator refuses it, nothing sent.
+ * `cut`: the connection drops once the settlement's transaction is on the node (the web tier's
+ * timeout). `sendFails`: the node takes the transaction, and the facilitator's send errs.
  */
-let up: { verify: boolean; settle: boolean | "lost" | "misreported" } = { verify: true, settle: true };
+let up: {
+  verify: boolean;
+  settle: boolean | "lost" | "misreported" | "refused" | "cut" | "sendFails";
+} = { verify: true, settle: true };
+/** The requirements the facilitator was last asked to settle with. */
+let settledWith: PaymentRequirements | undefined;
+/** A JSON-RPC proxy in front of the devnet whose eth_sendRawTransaction errs after the node took it. */
+let failingSends: Server;
+
+const facilitatorWallet = () =>
+  sweeperKeysFromMnemonic(hardhatMnemonic).facilitatorWallet(devnet.network.chainId).address;
+
+/** The hashes of the transactions the node holds unmined. */
+const pendingTransactions = async () => (await devnet.pendingTransactions()).map(({ hash }) => hash);
+
+async function untilPending() {
+  for (let waited = 0; (await pendingTransactions()).length === 0; waited += 50) {
+    if (waited > 20_000) throw new Error("the settlement was never sent");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A JSON body as a Node server reads it. */
+function readJson<T>(incoming: IncomingMessage): Promise<T> {
+  const chunks: Buffer[] = [];
+  incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+  return new Promise((resolve) =>
+    incoming.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))),
+  );
+}
+
+const listening = async (server: Server) => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ confirmations: 1 });
-  // A facilitator server in front of the real one (the signing role's), whose endpoints go down.
-  const real = createBuiltInFacilitator({
-    mnemonic: hardhatMnemonic,
-    networks: [devnet.network],
-    // The client is made on first use, after the configuration below is complete.
-    ownsPayee: (payment) => ownX402Payee(db())(payment),
-  });
-  facilitator = createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.on("end", async () => {
-      const operation =
-        incoming.url === "/verify" ? "verify" : incoming.url === "/settle" ? "settle" : undefined;
-      if (!operation || !up[operation]) {
-        incoming.socket.destroy();
-        return;
-      }
-      const { paymentPayload, paymentRequirements } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      const answer = await real[operation](paymentPayload, paymentRequirements);
-      if (operation === "settle" && up.settle === "lost") {
-        incoming.socket.destroy();
-        return;
-      }
-      const reported =
-        operation === "settle" && up.settle === "misreported"
-          ? {
-              ...answer,
-              success: false,
-              errorReason: "transaction_failed",
-              errorMessage: "Docs: https://viem.sh",
-            }
-          : answer;
-      outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reported));
+  // Its gas up front, so no top-up waits on a block while a test holds mining off.
+  await devnet.sendEth(facilitatorWallet(), "100");
+  failingSends = createServer(async (incoming, outgoing) => {
+    const call = await readJson<{ id: unknown; method: string }>(incoming);
+    const upstream = await fetch(devnet.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(call),
     });
+    const answer =
+      call.method === "eth_sendRawTransaction"
+        ? { jsonrpc: "2.0", id: call.id, error: { code: -32000, message: "request timed out" } }
+        : await upstream.json();
+    outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
   });
-  await new Promise<void>((resolve) => facilitator.listen(0, "127.0.0.1", resolve));
-  process.env.SERVICE_X402_FACILITATOR_URL = `http://127.0.0.1:${(facilitator.address() as AddressInfo).port}`;
+  const failingSendsUrl = await listening(failingSends);
+  // A facilitator server in front of the real one (the signing role's), whose endpoints go down.
+  const facilitatorOn = (network: typeof devnet.network) =>
+    createBuiltInFacilitator({
+      mnemonic: hardhatMnemonic,
+      networks: [network],
+      // The client is made on first use, after the configuration below is complete.
+      ownsPayee: (payment) => ownX402Payee(db())(payment),
+      recordsBroadcast: (key, transaction) => recordX402Broadcast(db())(key, transaction),
+    });
+  const real = facilitatorOn(devnet.network);
+  const failing = facilitatorOn({ ...devnet.network, rpcUrl: failingSendsUrl });
+  facilitator = createServer(async (incoming, outgoing) => {
+    const body = await readJson<unknown>(incoming);
+    const operation =
+      incoming.url === "/verify" ? "verify" : incoming.url === "/settle" ? "settle" : undefined;
+    const mode = operation && up[operation];
+    if (!operation || !mode) {
+      incoming.socket.destroy();
+      return;
+    }
+    const { paymentPayload, paymentRequirements } = body as {
+      paymentPayload: PaymentPayload;
+      paymentRequirements: PaymentRequirements;
+    };
+    if (operation === "settle") settledWith = paymentRequirements;
+    if (operation === "settle" && mode === "refused") {
+      const refusal = {
+        success: false,
+        errorReason: "insufficient_funds",
+        transaction: "",
+        network: paymentRequirements.network,
+      };
+      outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(refusal));
+      return;
+    }
+    const answering = (mode === "sendFails" ? failing : real)[operation](paymentPayload, paymentRequirements);
+    if (mode === "cut") {
+      answering.catch(() => undefined);
+      await untilPending();
+      incoming.socket.destroy();
+      return;
+    }
+    const answer = await answering;
+    if (mode === "lost") {
+      incoming.socket.destroy();
+      return;
+    }
+    const reported =
+      mode === "misreported"
+        ? {
+            ...answer,
+            success: false,
+            errorReason: "transaction_failed",
+            errorMessage: "Docs: https://viem.sh",
+          }
+        : answer;
+    outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reported));
+  });
+  process.env.SERVICE_X402_FACILITATOR_URL = await listening(facilitator);
   app = await serveX402App();
 }, 120_000);
+// A test that failed with mining off leaves it off, and its transactions unmined, for the next.
+afterEach(async () => {
+  await devnet.rpc("evm_setAutomine", [true]);
+  await devnet.mine(1);
+});
 afterAll(async () => {
   await app?.close();
   await new Promise((resolve) => facilitator?.close(resolve));
+  await new Promise((resolve) => failingSends?.close(resolve));
   await devnet?.stop();
 });
 
@@ -99,44 +193,69 @@ describe("the facilitator goes down", () => {
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("10", 6));
   });
 
-  it("after verifying, before settling: the paylink's invoice is withdrawn, its row failed, and a replay settles nothing", async () => {
+  it("after verifying, the settle call lost before an answer: 503 settlement_pending, the invoice kept; the same payment then settles once", async () => {
     up = { verify: true, settle: false };
     const { organization, url } = await app.paylink("2.00");
     const organizationId = organization.id;
     const { account, client } = await agent();
     const send = await signedPayment(url, client);
     const response = await send();
-    expect(response.status).toBe(402);
-    expect((await response.json()).error.code).toBe("facilitator_unavailable");
-    expect(decodePaymentResponseHeader(response.headers.get("PAYMENT-RESPONSE") as string)).toMatchObject({
-      success: false,
-      errorReason: "facilitator_unavailable",
-      payer: account.address,
-    });
+    // The request may have reached the facilitator: a 402 would have the agent pay twice.
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("5");
+    expect((await response.json()).error.code).toBe("settlement_pending");
 
     const invoice = await db().invoice.findFirstOrThrow({
       where: { organizationId },
       include: { checkoutSession: true, x402Settlements: true },
     });
-    expect(invoice.status).toBe("OVERDUE");
-    expect(invoice.amountPaid.toString()).toBe("0");
-    expect(invoice.checkoutSession.status).toBe("EXPIRED");
-    expect(invoice.x402Settlements).toMatchObject([
-      { status: "FAILED", errorReason: "facilitator_unavailable" },
-    ]);
+    expect(invoice.status).toBe("AWAITING_PAYMENT");
+    expect(invoice.checkoutSession.status).not.toBe("EXPIRED");
+    expect(invoice.x402Settlements).toMatchObject([{ status: "SETTLING", transaction: null }]);
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("10", 6));
-    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(0n);
 
-    // Back up: the same authorization answers its stored failure, and moves nothing.
+    // Back up: the same authorization, sent again, is settled (nothing was sent the first time).
+    up = { verify: true, settle: true };
+    const replay = await send();
+    expect(replay.status).toBe(200);
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
+    expect(await db().x402Settlement.findFirstOrThrow({ where: { invoiceId: invoice.id } })).toMatchObject({
+      status: "SETTLED",
+      transaction: (await replay.json()).transaction,
+    });
+  });
+
+  it("refused by the facilitator with nothing sent: 402, FAILED, a paylink's invoice withdrawn and a replay moves nothing", async () => {
+    up = { verify: true, settle: "refused" };
+    const { organization, url } = await app.paylink("2.00");
+    const { account, client } = await agent();
+    const send = await signedPayment(url, client);
+    const response = await send();
+    expect(response.status).toBe(402);
+    expect((await response.json()).error.code).toBe("insufficient_funds");
+    expect(decodePaymentResponseHeader(response.headers.get("PAYMENT-RESPONSE") as string)).toMatchObject({
+      success: false,
+      errorReason: "insufficient_funds",
+      payer: account.address,
+    });
+    const invoice = await db().invoice.findFirstOrThrow({
+      where: { organizationId: organization.id },
+      include: { checkoutSession: true, x402Settlements: true },
+    });
+    expect(invoice.status).toBe("OVERDUE");
+    expect(invoice.checkoutSession.status).toBe("EXPIRED");
+    expect(invoice.x402Settlements).toMatchObject([{ status: "FAILED", errorReason: "insufficient_funds" }]);
+
     up = { verify: true, settle: true };
     const replay = await send();
     expect(replay.status).toBe(402);
-    expect((await replay.json()).error.code).toBe("facilitator_unavailable");
+    expect((await replay.json()).error.code).toBe("insufficient_funds");
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("10", 6));
   });
 
-  it("a merchant's session keeps its invoice open, unpaid, when settling fails; a new payment then pays it", async () => {
-    up = { verify: true, settle: false };
+  it("a merchant's session keeps its invoice open, unpaid, when settling is refused; a new payment then pays it", async () => {
+    up = { verify: true, settle: "refused" };
     const created = await app.session("2.00");
     const { url } = created;
     const { account, pay } = await agent();
@@ -147,6 +266,30 @@ describe("the facilitator goes down", () => {
     up = { verify: true, settle: true };
     expect((await pay(url)).status).toBe(200);
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+  });
+
+  it("settles with our own requirements: the agent's `extra` is compared, never forwarded", async () => {
+    up = { verify: true, settle: true };
+    const { url } = await app.paylink("2.00");
+    const { account, client } = await agent();
+    const quote = await fetch(url);
+    const paymentRequired = decodePaymentRequiredHeader(quote.headers.get("PAYMENT-REQUIRED") as string);
+    const payment = await client.createPaymentPayload(paymentRequired);
+    const renamed = {
+      ...payment,
+      accepted: { ...payment.accepted, extra: { ...payment.accepted.extra, name: "Another Coin" } },
+    };
+    const refused = await sendX402Payment(url, renamed);
+    expect(refused.status).toBe(402);
+    expect((await refused.json()).error.code).toBe("requirements_mismatch");
+
+    const padded = {
+      ...payment,
+      accepted: { ...payment.accepted, extra: { ...payment.accepted.extra, assetTransferMethod: "permit2" } },
+    };
+    expect((await sendX402Payment(url, padded)).status).toBe(200);
+    expect(settledWith?.extra).toEqual(paymentRequired.accepts[0]?.extra);
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
   });
 
@@ -195,7 +338,7 @@ describe("the facilitator goes down", () => {
     const { url } = created;
     const { account, client } = await agent();
     const send = await signedPayment(url, client);
-    expect((await send()).status).toBe(402);
+    expect((await send()).status).toBe(503);
     // What a process that died while settling leaves behind: the row SETTLING, its lease lapsed.
     const invoice = await db().invoice.findUniqueOrThrow({ where: { checkoutSessionId: created.id } });
     await db().$executeRaw`
@@ -225,7 +368,7 @@ describe("the facilitator goes down", () => {
     // One never submitted: a merchant session's, whose facilitator was down.
     up = { verify: true, settle: false };
     const created = await app.session("2.00");
-    expect((await (await agent()).pay(created.url)).status).toBe(402);
+    expect((await (await agent()).pay(created.url)).status).toBe(503);
     const unsentInvoice = await db().invoice.findUniqueOrThrow({
       where: { checkoutSessionId: created.id },
     });
@@ -242,7 +385,11 @@ describe("the facilitator goes down", () => {
     expect(await rowOf(sentInvoice.id)).toMatchObject({ status: "SETTLED", transaction: paid.transaction });
     expect(await rowOf(unsentInvoice.id)).toMatchObject({ status: "SETTLING" });
 
-    await stick(unsentInvoice.id, new Date(Date.now() - 1000));
+    // Past its window by the chain's clock, but not by the margin a replaced block needs: left.
+    await devnet.mine(1);
+    await stick(unsentInvoice.id, new Date(Date.now() - 60_000));
+    expect(await resolveStuckX402Settlements(db())).toBe(0);
+    await stick(unsentInvoice.id, new Date(Date.now() - 10 * 60_000));
     expect(await resolveStuckX402Settlements(db())).toBe(1);
     expect(await rowOf(unsentInvoice.id)).toMatchObject({
       status: "FAILED",
@@ -253,5 +400,117 @@ describe("the facilitator goes down", () => {
     );
     expect(await devnet.usdcBalance(unsentInvoice.depositAddress)).toBe(0n);
     expect(await resolveStuckX402Settlements(db())).toBe(0);
+  });
+
+  it("a transfer sent and still pending when the settle call is cut: 503, SETTLING with its transaction, never sent twice; mined, the same payment answers 200", async () => {
+    const { organization, url } = await app.paylink("2.00");
+    const { account, client } = await agent();
+    const send = await signedPayment(url, client);
+    const wallet = facilitatorWallet();
+    const sentBefore = await devnet.client.getTransactionCount({ address: wallet, blockTag: "pending" });
+
+    await devnet.rpc("evm_setAutomine", [false]);
+    up = { verify: true, settle: "cut" };
+    const response = await send();
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("5");
+    expect((await response.json()).error.code).toBe("settlement_pending");
+    const [pending] = await pendingTransactions();
+    const invoice = await db().invoice.findFirstOrThrow({
+      where: { organizationId: organization.id },
+      include: { checkoutSession: true, x402Settlements: true },
+    });
+    expect(invoice.x402Settlements).toMatchObject([{ status: "SETTLING", transaction: pending }]);
+    expect(invoice.status).toBe("AWAITING_PAYMENT");
+    expect(invoice.checkoutSession.status).not.toBe("EXPIRED");
+
+    // Sent again while the first may still land: the copy takes the row over and sends nothing.
+    up = { verify: true, settle: true };
+    const again = await send();
+    expect(again.status).toBe(503);
+    expect(await pendingTransactions()).toEqual([pending]);
+
+    await devnet.rpc("evm_setAutomine", [true]);
+    await devnet.mine(1);
+    const settled = await send();
+    expect(settled.status).toBe(200);
+    expect((await settled.json()).transaction).toBe(pending);
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
+    expect(await devnet.client.getTransactionCount({ address: wallet })).toBe(sentBefore + 1);
+    const row = await db().x402Settlement.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    expect(row).toMatchObject({ status: "SETTLED", transaction: pending });
+    expect(Number(row.gasUsd)).toBeGreaterThan(0);
+  });
+
+  it("a send that errs after the node took the transaction: 503 and SETTLING, not FAILED; mined, the same payment answers 200", async () => {
+    const { organization, url } = await app.paylink("2.00");
+    const { account, client } = await agent();
+    const send = await signedPayment(url, client);
+    await devnet.rpc("evm_setAutomine", [false]);
+    up = { verify: true, settle: "sendFails" };
+    const response = await send();
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.code).toBe("settlement_pending");
+    const [pending] = await pendingTransactions();
+    const invoice = await db().invoice.findFirstOrThrow({
+      where: { organizationId: organization.id },
+      include: { x402Settlements: true },
+    });
+    expect(invoice.status).toBe("AWAITING_PAYMENT");
+    expect(invoice.x402Settlements).toMatchObject([{ status: "SETTLING", transaction: pending }]);
+
+    await devnet.rpc("evm_setAutomine", [true]);
+    await devnet.mine(1);
+    up = { verify: true, settle: true };
+    expect((await send()).status).toBe(200);
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
+  });
+
+  it("a settlement that reverts on chain records the gas it cost, stays SETTLING while it could land, and FAILS once past its window", async () => {
+    up = { verify: true, settle: true };
+    const { organization, url } = await app.paylink("2.00");
+    const { account, client } = await agent();
+    const send = await signedPayment(url, client);
+    await devnet.rpc("hardhat_setBalance", [account.address, "0xDE0B6B3A7640000"]);
+    await devnet.rpc("evm_setAutomine", [false]);
+    const answering = send();
+    await untilPending();
+    // The payer moves its balance away ahead of the settlement (a higher tip), which then reverts.
+    const payer = createWalletClient({ account, chain: hardhat, transport: http(devnet.rpcUrl) });
+    await payer.writeContract({
+      address: devnet.usdc,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [devnet.wallet.account.address, parseUnits("10", 6)],
+      // Not estimated on the pending block, where the settlement leaves too little to move.
+      gas: 100_000n,
+      maxPriorityFeePerGas: parseGwei("50"),
+      maxFeePerGas: parseGwei("100"),
+    });
+    await devnet.rpc("evm_setAutomine", [true]);
+    await devnet.mine(1);
+    const response = await answering;
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.code).toBe("settlement_pending");
+
+    const invoice = await db().invoice.findFirstOrThrow({ where: { organizationId: organization.id } });
+    const row = await db().x402Settlement.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    expect(row.status).toBe("SETTLING");
+    const receipt = await devnet.client.getTransactionReceipt({ hash: row.transaction as Hex });
+    expect(receipt.status).toBe("reverted");
+    expect(Number(row.gasUsd)).toBeGreaterThan(0);
+    expect(invoice.status).toBe("AWAITING_PAYMENT");
+
+    // Past its window (by the chain's clock, with the margin), the periodic check fails it; the gas stays counted.
+    await db().$executeRaw`
+      UPDATE "X402Settlement" SET "validBefore" = now() - interval '10 minutes', "updatedAt" = now() - interval '10 minutes'
+      WHERE "id" = ${row.id}`;
+    expect(await resolveStuckX402Settlements(db())).toBe(1);
+    const failed = await db().x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
+    expect(failed).toMatchObject({ status: "FAILED", transaction: row.transaction });
+    expect(failed.gasUsd?.toString()).toBe(row.gasUsd?.toString());
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(0n);
   });
 });

@@ -1,0 +1,54 @@
+import { type Hex, TransactionReceiptNotFoundError } from "viem";
+import type { NetworkConfig } from "../chains/networks";
+import type { X402Settlement } from "../generated/prisma/client";
+import { log } from "../log";
+import { clientFor } from "../payments/watch-networks";
+import { findAuthorizationUse } from "./find-authorization-use";
+import { settledGasUsd } from "./x402-gas";
+
+/**
+ * How long past its validBefore (by the chain's latest block time) an unused authorization is
+ * taken as never landing: a margin for the latest block being replaced.
+ */
+export const x402ClosedMarginSeconds = 120;
+
+/**
+ * What the chain says of a settlement: `SETTLED` when the token used its authorization (the
+ * transfer happened); `FAILED` when it is unused and the chain's latest block is past its
+ * validBefore + `x402ClosedMarginSeconds` (it can never land); else `SETTLING` (a transaction may
+ * be pending, or the authorization may still be presented). `gasUsd`: what `sent` (the
+ * facilitator's transaction for it) cost once mined, reverted too. Undefined when the chain cannot
+ * be read now: nothing is decided then.
+ */
+export async function decideX402Settlement(
+  network: NetworkConfig,
+  row: Pick<X402Settlement, "id" | "asset" | "payer" | "nonce" | "validBefore">,
+  sent: string | null,
+  now = new Date(),
+): Promise<
+  | { status: "SETTLED" | "FAILED" | "SETTLING"; transaction: string | null; gasUsd: string | undefined }
+  | undefined
+> {
+  const client = clientFor(network);
+  try {
+    const [use, mined, latest] = await Promise.all([
+      findAuthorizationUse(network, row),
+      sent
+        ? client.getTransactionReceipt({ hash: sent as Hex }).catch((error) => {
+            if (error instanceof TransactionReceiptNotFoundError) return undefined;
+            throw error;
+          })
+        : undefined,
+      client.getBlock({ blockTag: "latest" }),
+    ]);
+    const gas = mined && (await settledGasUsd(network, mined.transactionHash, now));
+    const gasUsd = gas ? gas.toString() : undefined;
+    if (use.used) return { status: "SETTLED", transaction: use.transaction ?? sent, gasUsd };
+    const closedAt = row.validBefore.getTime() + x402ClosedMarginSeconds * 1000;
+    const closed = Number(latest.timestamp) * 1000 > closedAt;
+    return { status: closed ? "FAILED" : "SETTLING", transaction: sent, gasUsd };
+  } catch (error) {
+    log.warn({ err: error, settlementId: row.id }, "x402 settlement state unreadable");
+    return undefined;
+  }
+}
