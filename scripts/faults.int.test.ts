@@ -11,6 +11,7 @@ import { db, disconnectDb } from "@/lib/db/client";
 import { applyMigrations } from "@/lib/db/schema-engine";
 import { recordEvents } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
+import { metrics } from "@/lib/metrics/metrics";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
 import { startBackgroundJobs, stopBackgroundJobs } from "@/lib/tasks/start-background-jobs";
@@ -276,7 +277,10 @@ function drip(socket: Socket, text: string) {
   return () => clearInterval(timer);
 }
 
-const slowClients: [string, (socket: Socket) => () => void][] = [
+/** A slow client: writes to `socket` (with `authorized`, headers that reach the route's body), returns what stops it. */
+type SlowClient = (socket: Socket, authorized: string) => () => void;
+
+const slowClients: [string, SlowClient][] = [
   ["connects and sends nothing", () => () => {}],
   [
     "drips headers that never end",
@@ -284,32 +288,45 @@ const slowClients: [string, (socket: Socket) => () => void][] = [
   ],
   [
     "sends a chunked body that never ends",
-    (socket) => {
-      socket.write("POST /api/checkout-sessions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+    (socket, authorized) => {
+      socket.write(
+        `POST /api/checkout-sessions HTTP/1.1\r\nHost: x\r\n${authorized}Transfer-Encoding: chunked\r\n\r\n`,
+      );
       return drip(socket, "1\r\n{\r\n".repeat(1_000));
     },
   ],
   [
     "drips a body short of its Content-Length",
-    (socket) => {
-      socket.write("POST /api/checkout-sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n");
+    (socket, authorized) => {
+      socket.write(
+        `POST /api/checkout-sessions HTTP/1.1\r\nHost: x\r\n${authorized}Content-Length: 10000\r\n\r\n`,
+      );
       return drip(socket, " ".repeat(5_000));
     },
   ],
 ];
 
+/** The answers the API recorded (checkout_http_requests_total) with `status`. */
+const recorded = async (status: number) =>
+  (await metrics().httpRequests.get()).values
+    .filter((sample) => sample.labels.status === String(status))
+    .reduce((sum, sample) => sum + sample.value, 0);
+
 // The bound on a request under load: many clients that never finish theirs, of each kind, hold
 // connections open to the server of `npm start` (scripts/app-server.ts, here with bounds of 1 s for
 // headers and 2 s for the whole request instead of 20 s and 30 s) while other clients use the API.
+// The slow bodies reach the route, which reads them as they arrive, as under Next.js.
 describe("slow clients holding connections open", () => {
   it("each gets 408 and its connection closed, while every other request is answered", async () => {
     const front = await serveApp(await appRoutes(), config().baseUrl, { headersMs: 1_000, requestMs: 2_000 });
+    const authorized = `Authorization: ${merchant.auth.authorization}\r\nContent-Type: application/json\r\n`;
+    const [incomplete, failed] = [await recorded(400), await recorded(500)];
     try {
       const slow = Promise.all(
         slowClients.flatMap(([name, client]) =>
           Array.from({ length: 50 }, async () => ({
             name,
-            ...(await slowClient(front.url, client, 30_000)),
+            ...(await slowClient(front.url, (socket) => client(socket, authorized), 30_000)),
           })),
         ),
       );
@@ -337,6 +354,10 @@ describe("slow clients holding connections open", () => {
         expect(outcome, outcome.name).toMatchObject({ closed: "by the server" });
         expect(outcome.answer, outcome.name).toMatch(/^HTTP\/1\.1 408 /);
       }
+      // The routes reading the bodies cut off answer 400 to nobody: counted as the client's doing,
+      // never as a 500 of ours.
+      await expect.poll(async () => (await recorded(400)) - incomplete, { timeout: 10_000 }).toBe(100);
+      expect(await recorded(500)).toBe(failed);
     } finally {
       await front.close();
     }

@@ -47,6 +47,24 @@ describe("readJson", () => {
     expect(seen.pulled).toBe(0);
   });
 
+  it("answers 400 for a body cut off before its end, as when its client went away", async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"amount":'));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    });
+    const request = new Request("http://localhost/api/checkout-sessions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    const error = await readJson(request, anything).catch((caught) => caught);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ status: 400, code: "body_incomplete" });
+  });
+
   it("reads a chunked body within the limit", async () => {
     const body = JSON.stringify({ note: "x".repeat(maxJsonBodyBytes - 100) });
     const request = new Request("http://localhost/x", {

@@ -20,7 +20,9 @@ const tooLarge = (maxBytes: number) =>
 
 /**
  * The body as text, read chunk by chunk and abandoned (413) as soon as it passes `maxBytes`: a
- * body sent without Content-Length (chunked) is never buffered past the limit.
+ * body sent without Content-Length (chunked) is never buffered past the limit. A body cut off
+ * (the client went away, or was closed for being too slow: scripts/app-server.ts) is a 400, the
+ * client's doing, not an unhandled error.
  */
 export async function readBodyText(request: Request, maxBytes = maxJsonBodyBytes): Promise<string> {
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge(maxBytes);
@@ -29,7 +31,9 @@ export async function readBodyText(request: Request, maxBytes = maxJsonBodyBytes
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw invalidRequest("body_incomplete", "The request body ended before all of it arrived.");
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

@@ -44,40 +44,64 @@ async function serveRoutes(
 ) {
   // The client on the other end is not the test: a broken contract fails the test at close.
   const contractBreaks: string[] = [];
+  /** The route's answer to `incoming`, whose body is read whole already or streamed to the handler. */
+  const answer = async (
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    body: Buffer | IncomingMessage | undefined,
+  ) => {
+    const url = new URL(incoming.url ?? "/", baseUrl);
+    const found = route(url.pathname);
+    const handler = found?.handlers[incoming.method ?? "GET"] as RouteHandler | undefined;
+    if (!found || !handler) {
+      outgoing.writeHead(found ? 405 : 404).end();
+      return;
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(incoming.headers)) {
+      if (typeof value === "string") headers.set(name, value);
+    }
+    headers.set("host", new URL(baseUrl).host);
+    const request = new NextRequest(url, {
+      method: incoming.method,
+      headers,
+      body: body as BodyInit | undefined,
+      duplex: "half",
+    } as ConstructorParameters<typeof NextRequest>[1]);
+    const response = await handler(request, {
+      params: Promise.resolve(found.params as Record<string, never>),
+    });
+    const answered = Buffer.from(await response.arrayBuffer());
+    contractBreaks.push(
+      ...contractProblems({
+        method: incoming.method ?? "GET",
+        url,
+        requestHeaders: headers,
+        requestBody: Buffer.isBuffer(body) ? body.toString("utf8") : undefined,
+        status: response.status,
+        responseBody: answered.toString("utf8"),
+      }),
+    );
+    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+    outgoing.end(answered);
+  };
   const handle = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    // Behind the server of `npm start`, as Next.js does: the handler starts on the headers and
+    // reads the body as it arrives (GET and HEAD have none).
+    if (bounds) {
+      void answer(
+        incoming,
+        outgoing,
+        ["GET", "HEAD"].includes(incoming.method ?? "GET") ? undefined : incoming,
+      );
+      return;
+    }
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.on("end", async () => {
-      const url = new URL(incoming.url ?? "/", baseUrl);
-      const found = route(url.pathname);
-      const handler = found?.handlers[incoming.method ?? "GET"] as RouteHandler | undefined;
-      if (!found || !handler) {
-        outgoing.writeHead(found ? 405 : 404).end();
-        return;
-      }
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (typeof value === "string") headers.set(name, value);
-      }
-      headers.set("host", new URL(baseUrl).host);
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      const response = await handler(new NextRequest(url, { method: incoming.method, headers, body }), {
-        params: Promise.resolve(found.params as Record<string, never>),
-      });
-      const answer = Buffer.from(await response.arrayBuffer());
-      contractBreaks.push(
-        ...contractProblems({
-          method: incoming.method ?? "GET",
-          url,
-          requestHeaders: headers,
-          requestBody: body?.toString("utf8"),
-          status: response.status,
-          responseBody: answer.toString("utf8"),
-        }),
-      );
-      outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-      outgoing.end(answer);
-    });
+    incoming.on(
+      "end",
+      () => void answer(incoming, outgoing, chunks.length ? Buffer.concat(chunks) : undefined),
+    );
   };
   const server = bounds
     ? createAppServer({
