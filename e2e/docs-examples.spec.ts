@@ -3,11 +3,14 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { expect, test } from "@playwright/test";
 import { type Address, createPublicClient, erc20Abi, http } from "viem";
 import { createAgentCredential } from "../lib/agent-access/create-agent-credential";
 import { devnetBuyerKey, devnetTestWallet } from "../lib/chains/devnet-account";
 import { closeDb, createDb } from "../lib/db/client";
+// The shared fixtures' `test`, though this test uses none of them: Playwright queues the files of
+// another fixture set after all the others, which left this, one of the longest files, running
+// alone on one worker at the end of the suite.
+import { expect, test } from "./fixtures";
 
 // The newcomer's first hour, as the README and docs/ tell it: the zero-setup `npm start` on a port
 // that is not 3000, then every shell example of README.md and docs/*.md run as written (only the
