@@ -3,6 +3,15 @@ import { z } from "zod";
 import { ServiceError } from "../errors";
 import { maxJsonBodyBytes, readJson, readOptionalJson } from "./read-json";
 
+/** A JSON POST whose body is `stream`, read as it arrives. */
+const streamedPost = (stream: ReadableStream<Uint8Array>) =>
+  new Request("http://localhost/api/public/payments", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+
 /** A body sent without Content-Length, as chunked uploads are; counts what the reader pulled. */
 function chunkedBody(totalBytes: number, chunkBytes = 4096) {
   const seen = { pulled: 0, cancelled: false };
@@ -19,13 +28,7 @@ function chunkedBody(totalBytes: number, chunkBytes = 4096) {
     },
     { highWaterMark: 0 },
   );
-  const request = new Request("http://localhost/api/public/payments", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: stream,
-    duplex: "half",
-  } as RequestInit);
-  return { request, seen };
+  return { request: streamedPost(stream), seen };
 }
 
 const anything = z.unknown();
@@ -54,25 +57,14 @@ describe("readJson", () => {
         controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
       },
     });
-    const request = new Request("http://localhost/api/checkout-sessions", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: stream,
-      duplex: "half",
-    } as RequestInit);
-    const error = await readJson(request, anything).catch((caught) => caught);
+    const error = await readJson(streamedPost(stream), anything).catch((caught) => caught);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ status: 400, code: "body_incomplete" });
   });
 
   it("reads a chunked body within the limit", async () => {
     const body = JSON.stringify({ note: "x".repeat(maxJsonBodyBytes - 100) });
-    const request = new Request("http://localhost/x", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: new Blob([body]).stream(),
-      duplex: "half",
-    } as RequestInit);
+    const request = streamedPost(new Blob([body]).stream());
     expect(await readJson(request, z.object({ note: z.string() }))).toEqual(JSON.parse(body));
   });
 });
