@@ -7,8 +7,8 @@ import { createAppServer } from "./app-server";
 
 // The server in front of Next.js over real HTTP, with a stand-in for Next.js that answers as it
 // does where it is not deliberate (a bare 405, a 500 for a server action it cannot decode): the
-// server's own answers replace those, refuse undecodable targets before Next.js sees them, and
-// bound how long a client may take.
+// server's own answers replace those, refuse undecodable targets and wrong methods before Next.js
+// sees them, answer what Node.js's parser refuses in our shape, and bound how long a client may take.
 
 const root = path.resolve(import.meta.dirname, "..");
 let server: ReturnType<typeof createAppServer>;
@@ -81,21 +81,48 @@ describe("a target that cannot be decoded is a 400 before Next.js", () => {
   });
 });
 
-describe("Next.js's answers that are not deliberate are replaced", () => {
-  const next = (status: number) => ({ "x-next-status": String(status) });
+describe("a method the target does not take is a 405 with Allow before Next.js", () => {
   it.each([
-    ["PUT", "/api/checkout-sessions", "OPTIONS, POST"],
-    ["DELETE", "/api/x402/paylinks/pl_1", "GET, HEAD, OPTIONS"],
-    ["POST", "/api/private/refunds/rf_1", "GET, HEAD, OPTIONS"],
-    ["PATCH", "/oauth/token", "OPTIONS, POST"],
-  ])("%s %s: 405 with the envelope and Allow", async (method, target, allow) => {
-    const response = await fetch(`${base}${target}`, { method, headers: next(405) });
+    ["PUT", "/api/checkout-sessions", "OPTIONS, POST", "json"],
+    ["DELETE", "/api/x402/paylinks/pl_1", "GET, HEAD, OPTIONS", "json"],
+    ["POST", "/api/private/refunds/rf_1", "GET, HEAD, OPTIONS", "json"],
+    ["PATCH", "/oauth/token", "OPTIONS, POST", "json"],
+    ["PURGE", "/api/health", "GET, HEAD, OPTIONS", "json"],
+    ["PROPFIND", "/api/checkout-sessions/cs_1", "GET, HEAD, OPTIONS", "json"],
+    ["DELETE", "/api/inngest", "GET, HEAD, OPTIONS, POST, PUT", "json"],
+    ["PUT", "/api/auth/session", "GET, HEAD, OPTIONS, POST", "json"],
+    ["PUT", "/refund/rt_1", "GET, HEAD, POST", "page"],
+    ["PATCH", "/login", "GET, HEAD, POST", "page"],
+    ["DELETE", "/dashboard", "GET, HEAD, POST", "page"],
+    ["OPTIONS", "/pay/pl_1", "GET, HEAD, POST", "page"],
+    ["MKCOL", "/", "GET, HEAD, POST", "page"],
+  ])("%s %s: 405, Allow %s (%s)", async (method, target, allow, kind) => {
+    nextSaw = [];
+    const response = await fetch(`${base}${target}`, { method });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe(allow);
     expect(response.headers.get("x-request-id")).toMatch(/^req_\w+$/);
-    expect((await response.json()).error).toMatchObject({ code: "method_not_allowed" });
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    if (kind === "json") expect((await response.json()).error).toMatchObject({ code: "method_not_allowed" });
+    else expect(await response.text()).toContain("<h1>Method not allowed</h1>");
+    expect(nextSaw).toEqual([]);
   });
 
+  it.each([
+    ["GET", "/refund/rt_1"],
+    ["HEAD", "/login"],
+    ["POST", "/refund/rt_1"],
+    ["OPTIONS", "/api/checkout-sessions"],
+    ["DELETE", "/api/private/organization/webhook-endpoints/we_1"],
+  ])("passes %s %s on to Next.js", async (method, target) => {
+    nextSaw = [];
+    expect((await fetch(`${base}${target}`, { method })).status).toBe(200);
+    expect(nextSaw).toEqual([`${method} ${target}`]);
+  });
+});
+
+describe("Next.js's answers that are not deliberate are replaced", () => {
+  const next = (status: number) => ({ "x-next-status": String(status) });
   it.each([
     ["a server action", { "next-action": "0".repeat(40), "content-type": "text/plain" }],
     ["a multipart form", { "content-type": "multipart/form-data; boundary=zz" }],
@@ -121,7 +148,6 @@ describe("Next.js's answers that are not deliberate are replaced", () => {
       500,
     ],
     ["a page's plain GET", "GET", "/refund/rt_1", {}, 500],
-    ["a page's 405", "PUT", "/refund/rt_1", {}, 405],
   ])("leaves %s alone", async (_name, method, target, headers, status) => {
     const response = await fetch(`${base}${target}`, { method, headers: { ...headers, ...next(status) } });
     expect(response.status).toBe(status);
@@ -157,9 +183,74 @@ describe("every request is answered or closed within a bound", () => {
     async (_name, sent) => {
       const { answer, ms } = await stall(sent);
       expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(answer).toMatch(/\r\nX-Request-Id: req_\w+\r\n/);
+      expect(answer).toContain('"code":"request_timeout"');
       // The bound (2 s for the whole request) plus the check's interval (1 s) and a loaded machine.
       expect(ms).toBeLessThan(8_000);
     },
     15_000,
   );
+});
+
+describe("a request Node.js's parser refuses gets our answer, not its bare one", () => {
+  /** Sends `sent` as raw bytes; resolves with everything that came back before the close. */
+  const raw = (sent: string) =>
+    new Promise<string>((resolve) => {
+      const socket = connect((server.address() as AddressInfo).port, "127.0.0.1", () => socket.write(sent));
+      let answer = "";
+      socket.on("data", (chunk) => {
+        answer += chunk.toString();
+      });
+      socket.on("close", () => resolve(answer));
+      socket.on("error", () => {});
+    });
+  const huge = `X-Huge: ${"a".repeat(70_000)}\r\n`;
+
+  it.each([
+    [
+      "headers of 70 KB under /api/",
+      `GET /api/health HTTP/1.1\r\nHost: x\r\n${huge}\r\n`,
+      431,
+      "json",
+      "headers_too_large",
+    ],
+    [
+      "headers of 70 KB on a page",
+      `GET /login HTTP/1.1\r\nHost: x\r\n${huge}\r\n`,
+      431,
+      "page",
+      "Request headers too large",
+    ],
+    [
+      "a header line without a colon",
+      "GET /api/health HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n",
+      400,
+      "json",
+      "request_malformed",
+    ],
+    ["a method Node.js does not know", "BREW /login HTTP/1.1\r\nHost: x\r\n\r\n", 400, "page", "Bad request"],
+    [
+      "a bad chunk size",
+      "POST /api/checkout-sessions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+      400,
+      "json",
+      "request_malformed",
+    ],
+    [
+      "both Content-Length and chunked",
+      "POST /api/checkout-sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      400,
+      "json",
+      "request_malformed",
+    ],
+  ])("%s", async (_name, sent, status, kind, said) => {
+    const answer = await raw(sent);
+    const [head, body] = answer.split("\r\n\r\n");
+    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(head).toMatch(/\r\nX-Request-Id: req_\w+\r\n/);
+    expect(head).toContain("\r\nX-Frame-Options: DENY\r\n");
+    expect(head).toContain("\r\nConnection: close");
+    if (kind === "json") expect(JSON.parse(body).error).toMatchObject({ code: said });
+    else expect(body).toContain(`<h1>${said}</h1>`);
+  });
 });

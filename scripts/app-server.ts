@@ -1,13 +1,21 @@
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  ServerResponse,
+  STATUS_CODES,
+} from "node:http";
 import path from "node:path";
 import { databaseUnavailableHere } from "../lib/http/request-faults";
 import {
+  clientErrorAnswer,
   methodNotAllowed,
   type PlainAnswer,
   refuseUnreadableTarget,
+  requestLineOf,
   undecodableAction,
 } from "../lib/http/server-answers";
-import { allowedMethods, type RouteMethods, readRouteMethods } from "./route-methods";
+import { allowedMethods, readRouteMethods } from "./route-methods";
 
 /**
  * A response whose headers go out after a stop signal says `Connection: close`, so its keep-alive
@@ -16,8 +24,8 @@ import { allowedMethods, type RouteMethods, readRouteMethods } from "./route-met
  * response kept each request's objects through the young-generation collections that should
  * have freed them (docs/operations.md, "Where the latency tail comes from").
  *
- * writeHead is also where an answer of Next.js's that is not deliberate (see `replace`) is swapped
- * for ours: its body is dropped and ours written instead.
+ * writeHead is also where an answer of Next.js's that is not deliberate (a server action's 500, see
+ * `replace`) is swapped for ours: its body is dropped and ours written instead.
  */
 class AppResponse extends ServerResponse {
   /** Set per server: whether a stop signal came. */
@@ -73,15 +81,10 @@ class AppResponse extends ServerResponse {
   }
 }
 
+type About = { method: string; target: string; requestId: string | undefined };
+
 /** The answers of Next.js's that we replace for this request (lib/http/server-answers.ts). */
-function replacementsFor(request: IncomingMessage, routes: RouteMethods[]) {
-  const target = request.url ?? "/";
-  const about = {
-    method: request.method ?? "GET",
-    target,
-    requestId: request.headers["x-request-id"] as string | undefined,
-  };
-  const allow = allowedMethods(routes, target.split("?")[0]);
+function replacementsFor(request: IncomingMessage, about: About, allow: string | undefined) {
   // A post to a page: a server action (with its header) or a plain form's submission.
   const formPost =
     about.method === "POST" &&
@@ -90,12 +93,35 @@ function replacementsFor(request: IncomingMessage, routes: RouteMethods[]) {
       /^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(
         request.headers["content-type"] ?? "",
       ));
-  return (status: number) =>
-    status === 405 && allow !== undefined
-      ? methodNotAllowed(about, allow)
-      : status === 500 && formPost
-        ? undecodableAction(about)
-        : undefined;
+  return (status: number) => (status === 500 && formPost ? undecodableAction(about) : undefined);
+}
+
+/**
+ * The methods a page takes: GET and HEAD render it, POST carries its server actions and forms.
+ * Next.js would render a page for a PUT or DELETE too (200), and answer a method it does not know
+ * with a bare 400 or 500.
+ */
+const pageMethods = "GET, HEAD, POST";
+
+/**
+ * The 405 for a method the target does not take: a route handler's in the envelope (Next.js
+ * answers its own without a body or Allow), a page's as the error page.
+ */
+function refuseMethod(about: About, allow: string | undefined): PlainAnswer | null {
+  const allowed = allow ?? pageMethods;
+  if (allowed.split(", ").includes(about.method)) return null;
+  return methodNotAllowed(about, allowed, allow === undefined ? "page" : "json");
+}
+
+/** Our answer written straight to a socket, which is closed after it. */
+function rawAnswer(answer: PlainAnswer): string {
+  const headers = {
+    ...answer.headers,
+    "Content-Length": Buffer.byteLength(answer.body),
+    Connection: "close",
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${lines.join("\r\n")}\r\n\r\n${answer.body}`;
 }
 
 /** How long a client may take: its headers, and its whole request (the body included). */
@@ -103,9 +129,11 @@ export const requestBounds = { headersMs: 20_000, requestMs: 30_000 };
 
 /**
  * The HTTP server in front of Next.js (scripts/serve.ts). Every request gets a deliberate answer:
- * a target Next.js cannot decode is answered here (it throws and answers a bare 500); a 405 of a
- * route handler gets the error envelope and Allow, a form post Next.js fails to decode a 400
- * (lib/http/server-answers.ts). Every request is answered or closed within a bound: a client
+ * a target Next.js cannot decode is answered here (it throws and answers a bare 500), so is a
+ * method the target does not take (405 with Allow, read from the route files; a page takes GET,
+ * HEAD and POST), and a form post Next.js fails to decode is a 400 (lib/http/server-answers.ts).
+ * A request Node.js's parser refuses (headers over its 16 KiB, malformed HTTP) gets the answer
+ * Node.js would give, in our shape. Every request is answered or closed within a bound: a client
  * that has not sent its headers or its whole request (chunked or not) in time gets 408 and its
  * connection closed, checked every second. Bodies themselves are limited by their readers.
  */
@@ -118,7 +146,7 @@ export function createAppServer(options: {
 }) {
   const routes = readRouteMethods(path.join(options.root, "app"));
   const bounds = options.bounds ?? requestBounds;
-  return createServer(
+  const server = createServer(
     {
       ServerResponse: AppResponse,
       headersTimeout: bounds.headersMs,
@@ -128,17 +156,33 @@ export function createAppServer(options: {
     (request, response) => {
       const appResponse = response as AppResponse;
       appResponse.isStopping = options.isStopping;
-      const refused = refuseUnreadableTarget({
+      const about = {
         method: request.method ?? "GET",
         target: request.url ?? "/",
         requestId: request.headers["x-request-id"] as string | undefined,
-      });
+      };
+      const allow = allowedMethods(routes, about.target.split("?")[0]);
+      const refused = refuseUnreadableTarget(about) ?? refuseMethod(about, allow);
       if (refused) {
         response.writeHead(refused.status, refused.headers).end(refused.body);
         return;
       }
-      appResponse.replace = replacementsFor(request, routes);
+      appResponse.replace = replacementsFor(request, about, allow);
       options.handle(request, response);
     },
   );
+  // Node.js's own handling (its bare 400, 408, 413 or 431), with our answer in place of its own:
+  // only where no answer has started on the socket, and none to a client that is gone.
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    const underWay = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+    if (!socket.writable || error.code === "ECONNRESET" || underWay?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const request = underWay?.req
+      ? { method: underWay.req.method ?? "-", target: underWay.req.url ?? "-" }
+      : requestLineOf(error.rawPacket);
+    socket.end(rawAnswer(clientErrorAnswer(error.code, request)));
+  });
+  return server;
 }

@@ -8,8 +8,9 @@ import { requestIdFor, requestIdHeader } from "./request-id";
 import { apiSecurityHeaders, newNonce, securityHeaders } from "./security-headers";
 
 // Answers the custom server (scripts/serve.ts) writes itself, for requests Next.js cannot answer
-// deliberately: a target it cannot decode (it throws and answers a bare 500), a wrong method on a
-// route handler (405 without a body), a server action whose body it cannot decode (500). Each is
+// deliberately: a target it cannot decode (it throws and answers a bare 500), a wrong method (405
+// without a body on a route handler, the page itself on a page), a server action whose body it
+// cannot decode (500), a request Node.js's parser refuses (its bare 400 or 431). Each is
 // the JSON error envelope under /api/ and for route handlers, the plain error page elsewhere, with
 // the request id, the security headers and a log line, as every other answer.
 
@@ -42,6 +43,13 @@ function unreadableTargetProblem(target: string): ServiceError | undefined {
 
 type Request = { method: string; target: string; requestId: string | undefined };
 
+const pageTitles: Record<number, string> = {
+  405: "Method not allowed",
+  408: "Request timeout",
+  413: "Request too large",
+  431: "Request headers too large",
+};
+
 function answer(request: Request, problem: ServiceError, as: "json" | "page"): PlainAnswer {
   const requestId = requestIdFor(
     new Headers(request.requestId ? { [requestIdHeader]: request.requestId } : {}),
@@ -57,8 +65,9 @@ function answer(request: Request, problem: ServiceError, as: "json" | "page"): P
     body = JSON.stringify(envelope.body);
     headers = { ...envelope.headers, "Content-Type": "application/json", ...apiSecurityHeaders(https) };
   } else {
-    body = errorPageHtml(problem.status === 405 ? "Method not allowed" : "Bad request", problem.message);
+    body = errorPageHtml(pageTitles[problem.status] ?? "Bad request", problem.message);
     headers = {
+      ...problem.headers,
       "Content-Type": "text/html; charset=utf-8",
       ...securityHeaders({ nonce: newNonce(), https, development: nodeEnv === "development" }),
     };
@@ -87,8 +96,12 @@ export function refuseUnreadableTarget(request: Request): PlainAnswer | null {
   return problem ? answer(request, problem, request.target.startsWith("/api/") ? "json" : "page") : null;
 }
 
-/** The 405 of a route handler without the method, naming the ones it has (`allow`). */
-export function methodNotAllowed(request: Request, allow: string): PlainAnswer {
+/**
+ * The 405 for a method the target does not take, naming the ones it does (`allow`): the envelope
+ * for a route handler (which Next.js answers without a body), the error page for a page (which
+ * Next.js would render as if it were a GET).
+ */
+export function methodNotAllowed(request: Request, allow: string, as: "json" | "page"): PlainAnswer {
   const problem = new ServiceError(
     405,
     "invalid_request_error",
@@ -97,7 +110,7 @@ export function methodNotAllowed(request: Request, allow: string): PlainAnswer {
     undefined,
     { Allow: allow },
   );
-  return answer(request, problem, "json");
+  return answer(request, problem, as);
 }
 
 /**
@@ -117,5 +130,42 @@ export function undecodableAction(request: Request): PlainAnswer {
       "The form submission could not be read. Reload the page and try again.",
     ),
     "page",
+  );
+}
+
+/** The method and target of the request line at the start of `received`, if it is there whole. */
+export function requestLineOf(received: Buffer | undefined): { method: string; target: string } | undefined {
+  const line = /^([A-Z]{1,20}) (\S{1,8192}) HTTP\/1\.[01]\r?\n/.exec(
+    received?.subarray(0, 8300).toString("latin1") ?? "",
+  );
+  return line ? { method: line[1], target: line[2] } : undefined;
+}
+
+/** Node.js's refusals by its error code: our status, code and message for each (else a 400). */
+const parserRefusals: Record<string, [status: number, code: string, message: string]> = {
+  HPE_HEADER_OVERFLOW: [431, "headers_too_large", "The request headers are too large."],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "body_too_large", "The request body is too large."],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "request_timeout", "The request did not arrive in time."],
+};
+
+/**
+ * The answer to a request Node.js's parser refused before a handler saw it (headers too large,
+ * malformed HTTP) or that a client was too slow to send: what Node.js would write bare, with our
+ * body and headers. Without the request line (`received` may hold only later bytes), the envelope.
+ */
+export function clientErrorAnswer(
+  errorCode: string | undefined,
+  received: { method: string; target: string } | undefined,
+): PlainAnswer {
+  const [status, code, message] = parserRefusals[errorCode ?? ""] ?? [
+    400,
+    "request_malformed",
+    "The request is not valid HTTP/1.1.",
+  ];
+  const request = { method: received?.method ?? "-", target: received?.target ?? "-", requestId: undefined };
+  return answer(
+    request,
+    new ServiceError(status, "invalid_request_error", code, message),
+    received && !received.target.startsWith("/api/") ? "page" : "json",
   );
 }
