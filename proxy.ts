@@ -69,7 +69,7 @@ export async function proxy(request: NextRequest) {
 
 // Not the API under /api/, whose route wrappers do this work themselves: running the proxy was
 // over a third of an API request's CPU (bench/checkout-sessions.ts). Except next-auth's routes
-// (/api/auth/) and the Inngest endpoint (/api/inngest), which are not wrapped.
+// (/api/auth/), whose pages and redirects go to browsers.
 export const config = {
-  matcher: ["/((?!api/(?!auth/|inngest)|_next/static|_next/image|favicon.ico).*)"],
+  matcher: ["/((?!api/(?!auth/)|_next/static|_next/image|favicon.ico).*)"],
 };

@@ -1,7 +1,9 @@
+import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InngestTestEngine } from "@inngest/test";
-import { afterEach, describe, expect, it } from "vitest";
+import { NextRequest } from "next/server";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
 import { deliveryDueEvent, inngest } from "@/lib/jobs/inngest-client";
@@ -202,5 +204,114 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
     expect((await db().jobLease.findUniqueOrThrow({ where: { name: "scan-networks" } })).owner).toBe(
       "inst_inprocess",
     );
+  });
+});
+
+describe("the endpoint an Inngest server calls (lib/http/inngest-route.ts)", () => {
+  const signingKey = "signkey-test-0123456789abcdef0123456789abcdef";
+  /** Signed as an Inngest server signs a call: HMAC-SHA256 of body and timestamp, the key's prefix off. */
+  const signed = (body: string, key = signingKey) => {
+    const timestamp = Math.round(Date.now() / 1000).toString();
+    const mac = createHmac("sha256", key.replace(/^signkey-\w+-/, ""))
+      .update(body + timestamp)
+      .digest("hex");
+    return `t=${timestamp}&s=${mac}`;
+  };
+  let route: typeof import("@/app/api/inngest/route");
+  beforeAll(async () => {
+    // The SDK fixes where it syncs when the route is made: a closed port here, never the internet.
+    inngest.setEnvVars({ ...process.env, INNGEST_API_BASE_URL: "http://127.0.0.1:9" });
+    route = await import("@/app/api/inngest/route");
+  });
+  const call = (method: string, query: string, body?: string, headers: Record<string, string> = {}) =>
+    route[method as "GET"](
+      new NextRequest(`http://localhost:3000/api/inngest${query}`, {
+        method,
+        body,
+        headers: { "content-type": "application/json", ...headers },
+      }),
+      { params: Promise.resolve({}) },
+    );
+  /** A cron run of the session expiry, as the Inngest server posts it. */
+  const cronRun = JSON.stringify({
+    ctx: { attempt: 0, run_id: "01JTESTRUN0000000000000000", stack: { current: 0, stack: [] } },
+    event: { data: { cron: "* * * * *" }, name: "inngest/scheduled.timer" },
+    events: [{ data: { cron: "* * * * *" }, name: "inngest/scheduled.timer" }],
+    steps: {},
+    version: 1,
+  });
+  const runQuery = "?fnId=crypto-checkout-expire-checkout-sessions&stepId=step";
+
+  afterEach(() => inngest.setEnvVars(process.env));
+
+  it.each([
+    ["GET", "", undefined],
+    ["POST", runQuery, cronRun],
+    ["PUT", "", undefined],
+  ])("without a signing key, %s is 503 jobs_engine_unavailable", async (method, query, body) => {
+    inngest.setEnvVars({ ...process.env, INNGEST_SIGNING_KEY: undefined, INNGEST_DEV: undefined });
+    const response = await call(method, query, body);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("x-request-id")).toMatch(/^req_\w+$/);
+    expect((await response.json()).error).toMatchObject({ code: "jobs_engine_unavailable" });
+  });
+
+  it.each([
+    ["an unsigned run", "POST", runQuery, cronRun, {}, 401, "invalid_signature"],
+    [
+      "a run signed with another key",
+      "POST",
+      runQuery,
+      cronRun,
+      "signkey-test-ffff",
+      401,
+      "invalid_signature",
+    ],
+    ["a garbled signature", "POST", runQuery, cronRun, "t=x&s=%00", 401, "invalid_signature"],
+    ["a body that is not JSON", "POST", runQuery, "garbage{{", {}, 400, "invalid_json"],
+    ["a sync with the Inngest server unreachable", "PUT", "", undefined, {}, 503, "jobs_engine_unavailable"],
+  ])("with a signing key, %s", async (_name, method, query, body, signature, status, code) => {
+    inngest.setEnvVars({
+      ...process.env,
+      INNGEST_SIGNING_KEY: signingKey,
+      INNGEST_API_BASE_URL: "http://127.0.0.1:9",
+    });
+    const headers: Record<string, string> =
+      typeof signature === "string"
+        ? { "x-inngest-signature": signature.startsWith("t=") ? signature : signed(body ?? "", signature) }
+        : {};
+    const response = await call(method, query, body, headers);
+    expect(response.status).toBe(status);
+    const text = await response.text();
+    expect(JSON.parse(text).error).toMatchObject({ code });
+    expect(text).not.toMatch(/inngest\.com|node_modules|\bat \S+ \(/);
+  });
+
+  it("with a signing key, a signed cron run runs the task and keeps the SDK's answer", async () => {
+    inngest.setEnvVars({
+      ...process.env,
+      INNGEST_SIGNING_KEY: signingKey,
+      INNGEST_API_BASE_URL: "http://127.0.0.1:9",
+    });
+    const { organization } = await createTestOrganization();
+    await db().checkoutSession.create({
+      data: {
+        id: "ycs_inngestendpoint0000000001",
+        organizationId: organization.id,
+        amount: "1",
+        currency: "USD",
+        expiresAt: new Date(Date.now() - 1000),
+      },
+    });
+    const response = await call("POST", runQuery, cronRun, { "x-inngest-signature": signed(cronRun) });
+    expect(response.status).toBeLessThan(300);
+    expect(
+      (await db().checkoutSession.findUniqueOrThrow({ where: { id: "ycs_inngestendpoint0000000001" } }))
+        .status,
+    ).toBe("EXPIRED");
+    // The introspection an Inngest server reads is the SDK's own.
+    const introspection = await call("GET", "", undefined, { "x-inngest-signature": signed("") });
+    expect(introspection.status).toBe(200);
+    expect(await introspection.json()).toMatchObject({ function_count: functions.length });
   });
 });

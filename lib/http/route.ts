@@ -52,6 +52,16 @@ function toResponse(request: NextRequest, reply: Reply | Response): Response {
   return Response.json(body, { status: reply.status ?? 200, headers: reply.headers });
 }
 
+/** The 404 of a path the API has no operation at. */
+export function unknownApiPath(request: NextRequest): ServiceError {
+  return new ServiceError(
+    404,
+    "not_found_error",
+    "unknown_path",
+    `No API operation at ${request.method} ${request.nextUrl.pathname}. The operations are listed at /api/openapi.json.`,
+  );
+}
+
 /** A route anyone may call. */
 export function publicRoute<P = Record<string, never>>(
   handler: (context: PublicContext<P>) => Promise<Reply | Response>,
