@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as signIn from "@/app/api/auth/[...nextauth]/route";
+import * as inngestEndpoint from "@/app/api/inngest/route";
 import { GET as authorizeSignedOut } from "@/app/oauth/authorize/signed-out/route";
 import { POST as register } from "@/app/oauth/register/route";
 import { POST as token } from "@/app/oauth/token/route";
@@ -15,7 +17,7 @@ import { serveApp, serveRoute } from "@/scripts/test-support/serve-route";
 // database: nothing reaches a query, nothing answers 500.
 
 type Servers = Record<
-  "app" | "register" | "token" | "signedOut",
+  "app" | "register" | "token" | "signedOut" | "signIn" | "inngest",
   { url: string; close: () => Promise<void> }
 >;
 let servers: Servers;
@@ -28,6 +30,15 @@ beforeAll(async () => {
     register: await serveRoute({ POST: register as never }, base),
     token: await serveRoute({ POST: token as never }, base),
     signedOut: await serveRoute({ GET: authorizeSignedOut as never }, base),
+    signIn: await serveRoute({ GET: signIn.GET as never, POST: signIn.POST as never }, base),
+    inngest: await serveRoute(
+      {
+        GET: inngestEndpoint.GET as never,
+        POST: inngestEndpoint.POST as never,
+        PUT: inngestEndpoint.PUT as never,
+      },
+      base,
+    ),
   };
   ({ auth } = await createTestOrganization("Hostile Input Shop"));
 });
@@ -256,5 +267,89 @@ describe("/oauth/token limits failed client authentication", () => {
     }
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.length).toBeLessThanOrEqual(31);
+  });
+});
+
+describe("the framework endpoints answer errors in the envelope", () => {
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  const cases: [string, () => [string, RequestInit], number, Record<string, unknown>][] = [
+    ...["GET", "POST", "PUT"].map((method): (typeof cases)[number] => [
+      `${method} /api/inngest with the in-process job engine`,
+      () => [`${servers.inngest.url}/api/inngest`, { method, body: method === "GET" ? undefined : "{}" }],
+      404,
+      { error: { type: "not_found_error", code: "unknown_path", message: expect.any(String) } },
+    ]),
+    [
+      "an action next-auth does not have",
+      () => [`${servers.signIn.url}/api/auth/nothing`, {}],
+      404,
+      { error: expect.objectContaining({ code: "unknown_path" }) },
+    ],
+    [
+      "a method the action does not take",
+      () => [`${servers.signIn.url}/api/auth/csrf`, { method: "POST", headers: form, body: "x=1" }],
+      405,
+      { error: expect.objectContaining({ code: "method_not_allowed" }) },
+    ],
+    [
+      "JSON next-auth cannot parse",
+      () => [
+        `${servers.signIn.url}/api/auth/callback/email`,
+        { method: "POST", headers: json, body: '{"a":' },
+      ],
+      400,
+      { error: expect.objectContaining({ code: "invalid_json" }) },
+    ],
+    [
+      "NUL in a form field",
+      () => [
+        `${servers.signIn.url}/api/auth/signout`,
+        { method: "POST", headers: form, body: "csrfToken=a%00b&callbackUrl=%2F" },
+      ],
+      400,
+      { error: expect.objectContaining({ code: "parameter_invalid", param: "csrfToken" }) },
+    ],
+    [
+      "a body over 8 KiB",
+      () => [
+        `${servers.signIn.url}/api/auth/callback/email`,
+        { method: "POST", headers: form, body: `token=${"x".repeat(9000)}` },
+      ],
+      413,
+      { error: expect.objectContaining({ code: "body_too_large" }) },
+    ],
+    [
+      "a sign-in email that is not one address",
+      () => [
+        `${servers.signIn.url}/api/auth/signin/email`,
+        { method: "POST", headers: { ...fresh(), ...form }, body: "email=a%40x.example%2Cb%40y.example" },
+      ],
+      400,
+      {
+        url: expect.stringMatching(/\/login\?error=InvalidEmail$/),
+        error: expect.objectContaining({ code: "invalid_email", param: "email" }),
+      },
+    ],
+    [
+      "a sign-in email with NUL, sent as JSON",
+      () => [
+        `${servers.signIn.url}/api/auth/signin/email`,
+        {
+          method: "POST",
+          headers: { ...fresh(), ...json },
+          body: JSON.stringify({ email: "a\u0000@x.example" }),
+        },
+      ],
+      400,
+      { error: expect.objectContaining({ code: "parameter_invalid", param: "email" }) },
+    ],
+  ];
+  it.each(cases)("%s", async (_name, build, status, body) => {
+    const [url, init] = build();
+    const response = await fetch(url, init);
+    expect(response.status).toBe(status);
+    expect(response.headers.get("x-request-id")).toMatch(/^req_\w+$/);
+    if (status === 405) expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect(await response.json()).toMatchObject({ ...body, requestId: expect.stringMatching(/^req_/) });
   });
 });
