@@ -4,12 +4,12 @@ import path from "node:path";
 import { allowedMethods, readRouteMethods } from "../scripts/route-methods";
 import { appPort, expect, test } from "./fixtures";
 
-// A seeded, bounded fuzz run over every route the OpenAPI document and the app router list and
-// every page, with real HTTP against the started app: hostile text (NUL, lone surrogates), paths
-// that cannot be percent-decoded, huge and deep JSON, wrong types, wrong methods, bad
-// credentials, garbage form posts. Every answer must come within a bound, never be a 5xx, never
-// leak internals, and under /api/ be the JSON error envelope. FUZZ_SEED replays a run;
-// FUZZ_REQUESTS sets its size.
+// A seeded, bounded fuzz run over every route the OpenAPI document and the app router list (the
+// framework's /api/auth/* and /api/inngest too) and every page, with real HTTP against the started
+// app: hostile text (NUL, lone surrogates), paths that cannot be percent-decoded, huge and deep
+// JSON, wrong types, wrong methods, bad credentials, garbage form posts. Every answer must come
+// within a bound, never be a 5xx, never leak internals, and under /api/ be the JSON error
+// envelope; a wrong method on a page is a 405. FUZZ_SEED replays a run; FUZZ_REQUESTS sets its size.
 
 const seed = Number(process.env.FUZZ_SEED ?? 49);
 const budget = Number(process.env.FUZZ_REQUESTS ?? 1500);
@@ -34,6 +34,8 @@ type Sent = {
   headers?: Record<string, string>;
   body?: string | Buffer;
   chunked?: boolean;
+  /** The `Allow` a 405 must name: a method the target does not take. */
+  refusedWith?: string;
 };
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
@@ -233,10 +235,30 @@ test("hostile input: no 5xx, no hang, no leak, the envelope under /api/", async 
     const known = targets.get(template);
     targets.set(template, { template, methods: route.methods, fields: known?.fields ?? [] });
   }
-  // Inngest's endpoint is answered by its SDK, which has its own protocol and errors.
-  targets.delete("/api/inngest");
-  for (const page of pageTemplates())
-    targets.set(page, { template: page, methods: ["GET", "POST"], fields: [] });
+  // next-auth's actions, each behind the one catch-all route file.
+  targets.delete("/api/auth/{nextauth}");
+  const signInFields = ["email", "csrfToken", "callbackUrl", "json", "token", "data"];
+  for (const action of [
+    "signin",
+    "signin/email",
+    "signout",
+    "callback/email",
+    "csrf",
+    "session",
+    "providers",
+    "error",
+    "verify-request",
+    "_log",
+    "{action}",
+  ]) {
+    targets.set(`/api/auth/${action}`, {
+      template: `/api/auth/${action}`,
+      methods: ["GET", "POST"],
+      fields: signInFields,
+    });
+  }
+  const pages = pageTemplates();
+  for (const page of pages) targets.set(page, { template: page, methods: ["GET", "POST"], fields: [] });
   const all = [...targets.values()];
   expect(all.length).toBeGreaterThan(60);
 
@@ -288,6 +310,24 @@ test("hostile input: no 5xx, no hang, no leak, the envelope under /api/", async 
 
   const cases: Sent[] = [];
   const auth = () => (next() < 0.5 ? `Bearer ${merchant.apiKey}` : pick(authorizations));
+  // Every page with every method it does not take.
+  for (const page of pages) {
+    for (const method of ["PUT", "PATCH", "DELETE", "OPTIONS"]) {
+      cases.push({ method, target: page.replace(/\{\w+\}/g, realId), refusedWith: "GET, HEAD, POST" });
+    }
+  }
+  // Every sign-in action and the Inngest endpoint with every method.
+  for (const target of all.filter(({ template }) => /^\/api\/(auth\/|inngest$)/.test(template))) {
+    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+      const form = method === "POST" && next() < 0.5;
+      cases.push({
+        method,
+        target: fill(target.template),
+        headers: form ? { "content-type": "application/x-www-form-urlencoded" } : {},
+        body: form ? `email=${pick(badEscapes)}&csrfToken=x&callbackUrl=${pick(badEscapes)}` : undefined,
+      });
+    }
+  }
   // Every target with every bad escape in its path at least once, and a wrong method.
   for (const target of all) {
     const pathOnly = target.template.replace(/\{\w+\}/g, "x");
@@ -384,13 +424,12 @@ test("hostile input: no 5xx, no hang, no leak, the envelope under /api/", async 
       const text = answer.body.slice(0, 20_000);
       if (leak.test(text)) problems.push(`${label}: leaks ${text.match(leak)?.[0]}: ${text.slice(0, 160)}`);
       const pathname = item.target.split("?")[0];
-      // next-auth answers its own client in its own shape.
       // x402's 402 is the payment protocol's own answer (docs/api.md, "x402").
       if (
         pathname.startsWith("/api/") &&
-        !pathname.startsWith("/api/auth/") &&
         answer.status >= 400 &&
-        answer.status !== 402
+        answer.status !== 402 &&
+        item.method !== "HEAD"
       ) {
         let code: unknown;
         try {
@@ -401,9 +440,13 @@ test("hostile input: no 5xx, no hang, no leak, the envelope under /api/", async 
         if (typeof code !== "string") problems.push(`${label}: ${answer.status} without the JSON envelope`);
       }
       if (answer.status === 405 && !answer.headers.allow) problems.push(`${label}: 405 without Allow`);
+      if (item.refusedWith && (answer.status !== 405 || answer.headers.allow !== item.refusedWith)) {
+        problems.push(
+          `${label}: ${answer.status} (Allow ${answer.headers.allow}), not 405 (Allow ${item.refusedWith})`,
+        );
+      }
       const ours =
-        (pathname.startsWith("/api/") && !pathname.startsWith("/api/auth/")) ||
-        badEscapes.some((badEscape) => item.target.includes(badEscape));
+        pathname.startsWith("/api/") || badEscapes.some((badEscape) => item.target.includes(badEscape));
       if (answer.status >= 400 && ours && !answer.headers["x-request-id"]) {
         problems.push(`${label}: ${answer.status} without X-Request-Id`);
       }

@@ -39,6 +39,17 @@ export const forbidden = (code: string, message: string) =>
 export const notFound = (resource: string, param = "id") =>
   new ServiceError(404, "not_found_error", "resource_missing", `No such ${resource}.`, param);
 
+/** A method the path does not take; `allow` names the ones it does (the `Allow` header). */
+export const methodNotAllowed = (method: string, allow: string) =>
+  new ServiceError(
+    405,
+    "invalid_request_error",
+    "method_not_allowed",
+    `${method} is not allowed here. Allowed: ${allow}.`,
+    undefined,
+    { Allow: allow },
+  );
+
 /** A one-time thing that existed and can no longer be used (expired, used up). */
 export const gone = (code: string, message: string) =>
   new ServiceError(410, "invalid_request_error", code, message);

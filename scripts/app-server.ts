@@ -9,8 +9,8 @@ import path from "node:path";
 import { databaseUnavailableHere } from "../lib/http/request-faults";
 import {
   clientErrorAnswer,
-  methodNotAllowed,
   type PlainAnswer,
+  refuseMethod,
   refuseUnreadableTarget,
   requestLineOf,
   undecodableAction,
@@ -107,10 +107,10 @@ const pageMethods = "GET, HEAD, POST";
  * The 405 for a method the target does not take: a route handler's in the envelope (Next.js
  * answers its own without a body or Allow), a page's as the error page.
  */
-function refuseMethod(about: About, allow: string | undefined): PlainAnswer | null {
+function wrongMethod(about: About, allow: string | undefined): PlainAnswer | null {
   const allowed = allow ?? pageMethods;
   if (allowed.split(", ").includes(about.method)) return null;
-  return methodNotAllowed(about, allowed, allow === undefined ? "page" : "json");
+  return refuseMethod(about, allowed, allow === undefined ? "page" : "json");
 }
 
 /** Our answer written straight to a socket, which is closed after it. */
@@ -162,7 +162,7 @@ export function createAppServer(options: {
         requestId: request.headers["x-request-id"] as string | undefined,
       };
       const allow = allowedMethods(routes, about.target.split("?")[0]);
-      const refused = refuseUnreadableTarget(about) ?? refuseMethod(about, allow);
+      const refused = refuseUnreadableTarget(about) ?? wrongMethod(about, allow);
       if (refused) {
         response.writeHead(refused.status, refused.headers).end(refused.body);
         return;

@@ -1,5 +1,5 @@
 import { config } from "../config";
-import { invalidRequest, ServiceError } from "../errors";
+import { invalidRequest, methodNotAllowed, ServiceError } from "../errors";
 import { log } from "../log";
 import { assertStorableInput } from "../validation/storable-text";
 import { errorPageHtml } from "./error-page";
@@ -101,16 +101,8 @@ export function refuseUnreadableTarget(request: Request): PlainAnswer | null {
  * for a route handler (which Next.js answers without a body), the error page for a page (which
  * Next.js would render as if it were a GET).
  */
-export function methodNotAllowed(request: Request, allow: string, as: "json" | "page"): PlainAnswer {
-  const problem = new ServiceError(
-    405,
-    "invalid_request_error",
-    "method_not_allowed",
-    `${request.method} is not allowed here. Allowed: ${allow}.`,
-    undefined,
-    { Allow: allow },
-  );
-  return answer(request, problem, as);
+export function refuseMethod(request: Request, allow: string, as: "json" | "page"): PlainAnswer {
+  return answer(request, methodNotAllowed(request.method, allow), as);
 }
 
 /**

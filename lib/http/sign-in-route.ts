@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { assertEmailSendAllowed } from "../auth/limit-email-sends";
 import { config } from "../config";
-import { type ErrorType, invalidRequest, ServiceError } from "../errors";
+import { type ErrorType, invalidRequest, methodNotAllowed, ServiceError } from "../errors";
 import { clientAddress } from "../net/client-address";
 import { recipientEmailField } from "../validation/fields";
 import { assertStorableInput } from "../validation/storable-text";
@@ -117,17 +117,7 @@ export function signInRoute<C>(handler: Handler<C>): Handler<C> {
     if (!methods) return refusal(request, unknownApiPath(request));
     if (!methods.includes(request.method)) {
       const allow = [...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"].sort().join(", ");
-      return refusal(
-        request,
-        new ServiceError(
-          405,
-          "invalid_request_error",
-          "method_not_allowed",
-          `${request.method} is not allowed here. Allowed: ${allow}.`,
-          undefined,
-          { Allow: allow },
-        ),
-      );
+      return refusal(request, methodNotAllowed(request.method, allow));
     }
     let response: Response;
     try {
