@@ -433,12 +433,19 @@ async function settlementOutcome(
   const found = await decideX402Settlement(network, row, sent, settling.now);
   if (!found) return undefined;
   const refused = answer !== undefined && !sent && answer.errorReason !== "settlement_pending";
-  const reason = x402ErrorCode(answer?.errorReason, answer ? "settlement_failed" : "facilitator_unavailable");
+  // Used on chain is settled whatever the answer; a refusal with nothing sent fails at once.
   const status = found.status === "SETTLING" && refused ? "FAILED" : found.status;
   metrics().x402Settlements.inc({
     result: status === "SETTLED" ? "settled" : status === "FAILED" ? "failed" : "pending",
   });
-  return { ...found, status, errorReason: status === "FAILED" ? reason : null };
+  // A refusal says why; an authorization that can no longer land, that its window closed.
+  const errorReason =
+    status !== "FAILED"
+      ? null
+      : refused
+        ? x402ErrorCode(answer.errorReason, "settlement_failed")
+        : "settlement_expired";
+  return { ...found, status, errorReason };
 }
 
 /** While `work` runs, the row's lease is renewed, so copies know its settler is alive. */

@@ -513,4 +513,34 @@ describe("the facilitator goes down", () => {
     expect(failed.gasUsd?.toString()).toBe(row.gasUsd?.toString());
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(0n);
   });
+
+  it("a sent transfer that never lands is FAILED once the chain is past its window: the same payment then answers 402 settlement_expired", async () => {
+    const { organization, url } = await app.paylink("2.00");
+    const { account, client } = await agent();
+    const send = await signedPayment(url, client);
+    await devnet.rpc("evm_setAutomine", [false]);
+    up = { verify: true, settle: "cut" };
+    expect((await send()).status).toBe(503);
+    const [pending] = await pendingTransactions();
+    // The node forgets it (as a mempool may), and the chain moves past the authorization's window.
+    await devnet.rpc("hardhat_dropTransaction", [pending]);
+    await devnet.rpc("evm_setAutomine", [true]);
+    await devnet.mine(1);
+    const invoice = await db().invoice.findFirstOrThrow({ where: { organizationId: organization.id } });
+    await db().$executeRaw`
+      UPDATE "X402Settlement" SET "validBefore" = now() - interval '10 minutes' WHERE "invoiceId" = ${invoice.id}`;
+
+    up = { verify: true, settle: true };
+    const expired = await send();
+    expect(expired.status).toBe(402);
+    expect((await expired.json()).error.code).toBe("settlement_expired");
+    expect(await db().x402Settlement.findFirstOrThrow({ where: { invoiceId: invoice.id } })).toMatchObject({
+      status: "FAILED",
+      transaction: pending,
+      errorReason: "settlement_expired",
+    });
+    expect((await db().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe("OVERDUE");
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("10", 6));
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(0n);
+  });
 });
