@@ -4,7 +4,7 @@ import { invalidRequest, ServiceError, toServiceError } from "../errors";
 import { clientAddress, clientLimitKey } from "../net/client-address";
 import { consumeRateLimit } from "../rate-limit/rate-limit";
 import { assertStorableInput } from "../validation/storable-text";
-import { maxJsonBodyBytes } from "./read-json";
+import { readBodyText } from "./read-json";
 import { type PublicContext, publicRoute, type Reply } from "./route";
 
 // The caller kind of the OAuth endpoints (RFC 6749/7009/7591/8414/9728): anyone may call them,
@@ -69,8 +69,10 @@ export async function readOAuthParameters<S extends z.ZodType>(
   errorCode = "invalid_request",
 ): Promise<z.output<S>> {
   const invalidRequestOAuth = (description: string) => invalidRequest(errorCode, description);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxJsonBodyBytes) throw invalidRequestOAuth("The request body is too large.");
+  // Read as readJson reads: stopped at the size limit, a body cut off is the client's doing.
+  const text = await readBodyText(request).catch((error: unknown) => {
+    throw error instanceof ServiceError ? invalidRequestOAuth(error.message) : error;
+  });
   const contentType = request.headers.get("content-type") ?? "";
   let parameters: Record<string, unknown>;
   if (/^application\/json/i.test(contentType)) {

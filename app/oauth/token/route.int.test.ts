@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { authenticateOAuthAccessToken } from "@/lib/merchant-auth/authenticate-access-token";
@@ -340,6 +341,36 @@ describe("confidential clients", () => {
       },
     );
     expect(response.status).toBe(200);
+  });
+});
+
+describe("POST /oauth/token with a body that does not arrive whole", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it.each<[string, (controller: ReadableStreamDefaultController<Uint8Array>) => void]>([
+    [
+      "cut off before its end (the client went away)",
+      (controller) => {
+        controller.enqueue(bytes("grant_type=authorization_code&code="));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    ],
+    [
+      "past 64 KiB without a Content-Length",
+      (controller) => {
+        controller.enqueue(bytes(`grant_type=${"x".repeat(70_000)}`));
+        controller.close();
+      },
+    ],
+  ])("%s: 400 invalid_request, never a 500", async (_name, start) => {
+    const request = new NextRequest("http://localhost:3000/oauth/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new ReadableStream<Uint8Array>({ start }),
+      duplex: "half",
+    } as ConstructorParameters<typeof NextRequest>[1]);
+    const response = await token(request, { params: Promise.resolve({}) });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: "invalid_request" });
   });
 });
 
