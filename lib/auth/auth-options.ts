@@ -24,6 +24,10 @@ export function authOptions(): NextAuthOptions {
     secret: Buffer.from(hkdfSync("sha256", secretKey, "", "next-auth", 32)).toString("base64"),
     session: { strategy: "database", maxAge: thirtyDays, updateAge: 24 * 60 * 60 },
     callbacks: {
+      // next-auth's own default, except that a callback URL that is neither a path nor a URL (a
+      // client's form field, query or cookie) goes to the base URL instead of throwing.
+      redirect: ({ url, baseUrl }) =>
+        url.startsWith("/") ? `${baseUrl}${url}` : URL.parse(url)?.origin === baseUrl ? url : baseUrl,
       // Pages resolve memberships by user id; the default session carries only name and email.
       session: ({ session, user }) => ({
         ...session,
