@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Fragment } from "react";
+import { Fragment, type ReactNode } from "react";
 import { CopyButton } from "@/components/checkout/copy-button";
 import { PendingSettlementChanges } from "@/components/dashboard/pending-settlement-changes";
 import { SignedTransactions } from "@/components/dashboard/sweep-transactions";
@@ -24,6 +24,36 @@ import { listSweeps, sweepListQuery } from "@/lib/sweeps/list-sweeps";
 import { readPageQuery } from "@/lib/validation/read-page-query";
 import { x402GasToday } from "@/lib/x402/x402-gas";
 import { retrySweepAction } from "./actions";
+
+/** Wallets the signer reported, one row per network, each ending with when it was last checked. */
+function ReportedWallets<W extends { network: string; checkedAt: string | Date }>({
+  wallets,
+  layout,
+  testId,
+  children,
+}: {
+  wallets: W[];
+  /** The row's flex layout. */
+  layout: string;
+  /** Each row's test id: this prefix and the network. */
+  testId?: string;
+  children: (wallet: W) => ReactNode;
+}) {
+  return (
+    <ul className="divide-y divide-slate-100">
+      {wallets.map((wallet) => (
+        <li
+          key={wallet.network}
+          data-testid={testId ? `${testId}-${wallet.network}` : undefined}
+          className={`${layout} gap-2 px-5 py-3 text-sm`}
+        >
+          {children(wallet)}
+          <span className="text-xs text-slate-600">checked {formatDateTime(new Date(wallet.checkedAt))}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 export const metadata: Metadata = { title: "Settlement" };
 
@@ -149,12 +179,12 @@ export default async function SettlementPage({
               Run the sweeper (in-process with the mnemonic, or `npm run sweeper`) to move funds.
             </EmptyState>
           ) : (
-            <ul className="divide-y divide-slate-100">
-              {overview.gasWallets.map((wallet) => (
-                <li
-                  key={wallet.network}
-                  className="flex flex-wrap items-center justify-between gap-2 px-5 py-3 text-sm"
-                >
+            <ReportedWallets
+              wallets={overview.gasWallets}
+              layout="flex flex-wrap items-center justify-between"
+            >
+              {(wallet) => (
+                <>
                   <span className="font-medium text-slate-900">{networkName(wallet.network)}</span>
                   <code className="break-all font-mono text-xs">{wallet.address}</code>
                   <span className={wallet.low ? "font-medium text-red-700" : "text-slate-600"}>
@@ -174,12 +204,9 @@ export default async function SettlementPage({
                       </>
                     ) : null}
                   </span>
-                  <span className="text-xs text-slate-600">
-                    checked {formatDateTime(new Date(wallet.checkedAt))}
-                  </span>
-                </li>
-              ))}
-            </ul>
+                </>
+              )}
+            </ReportedWallets>
           )}
         </Card>
         <Card
@@ -222,13 +249,9 @@ export default async function SettlementPage({
               The refund wallets appear once the sweeper (which also signs refunds) has run.
             </EmptyState>
           ) : (
-            <ul className="divide-y divide-slate-100">
-              {refundWallets.map((wallet) => (
-                <li
-                  key={wallet.network}
-                  data-testid={`refund-wallet-${wallet.network}`}
-                  className="flex flex-col gap-2 px-5 py-3 text-sm"
-                >
+            <ReportedWallets wallets={refundWallets} layout="flex flex-col" testId="refund-wallet">
+              {(wallet) => (
+                <>
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <span className="font-medium text-slate-900">{networkName(wallet.network)}</span>
                     <span className="flex min-w-0 items-center gap-2">
@@ -263,12 +286,9 @@ export default async function SettlementPage({
                       {nativeCoinSymbol(wallet.network)} for their fees. Fund it; they go out once it can pay.
                     </p>
                   ) : null}
-                  <span className="text-xs text-slate-600">
-                    checked {formatDateTime(new Date(wallet.checkedAt))}
-                  </span>
-                </li>
-              ))}
-            </ul>
+                </>
+              )}
+            </ReportedWallets>
           )}
         </Card>
         <Card title="Sweeps">
