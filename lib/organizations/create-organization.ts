@@ -17,7 +17,7 @@ export async function createOrganization(database: Db, input: { name: string; ow
     await tx.membership.create({
       data: { id: newId("membership"), organizationId: organization.id, userId: user.id, role: "OWNER" },
     });
-    const { secret } = await createApiKey(tx, { organizationId: organization.id });
+    const { secret } = await createApiKey(tx, { organizationId: organization.id, createdByUserId: user.id });
     return { organization, owner: user, apiKey: secret };
   });
 }

@@ -1,3 +1,6 @@
+// Invitations are emailed; the development mailbox takes them.
+process.env.SERVICE_DEV_MAILBOX = "true";
+
 import { setTimeout } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { GET } from "@/app/api/private/organization/current/route";
@@ -11,7 +14,9 @@ import { createTestAgentCredential, createTestOrganization } from "@/scripts/tes
 import { oauthAccessToken } from "@/scripts/test-support/oauth";
 import { serveRoute } from "@/scripts/test-support/serve-route";
 import { createAgentCredential } from "../agent-access/create-agent-credential";
+import { createApiKey } from "../api-keys/create-api-key";
 import { newId, randomBase62 } from "../ids";
+import { inviteMember } from "./invite-member";
 import { listTeam } from "./list-team";
 import { removeMember } from "./remove-member";
 
@@ -94,6 +99,7 @@ describe("credentials end with their approver's authority", () => {
     expect(team.members.find((member) => member.id === membership.id)?.approved).toEqual({
       agents: 1,
       apps: 1,
+      invitations: 0,
     });
 
     await removeMember(db(), organization.id, membership.id);
@@ -159,4 +165,57 @@ describe("credentials end with their approver's authority", () => {
     expect(await restStatus(agent)).toBe(401);
     expect(await mcpStatus(app)).toBe(401);
   });
+
+  it.each([
+    ["not asked to", false],
+    ["asked to", true],
+  ])(
+    "removing an owner withdraws the invitations they sent; the API keys they made are listed, and revoked when %s",
+    async (_case, revokeApiKeys) => {
+      const { organization, membership } = await organizationWithApprover("OWNER");
+      const stayingOwner = await db().membership.findFirstOrThrow({
+        where: { organizationId: organization.id, role: "OWNER", id: { not: membership.id } },
+      });
+      const invite = async (invitedByUserId: string) => {
+        const email = `invitee-${randomBase62(8).toLowerCase()}@example.com`;
+        await inviteMember(db(), organization.id, {
+          email,
+          role: "OWNER",
+          invitedBy: "an owner",
+          invitedByUserId,
+          clientAddress: "198.51.100.7",
+        });
+        return email;
+      };
+      await invite(membership.userId);
+      const invitedByStaying = await invite(stayingOwner.userId);
+      const { apiKey, secret } = await createApiKey(db(), {
+        organizationId: organization.id,
+        name: "Shop server",
+        createdByUserId: membership.userId,
+      });
+      const leaving = (await listTeam(db(), organization.id)).members.find(
+        (member) => member.id === membership.id,
+      );
+      expect(leaving?.approved.invitations).toBe(1);
+      expect(leaving?.apiKeys).toEqual([{ name: "Shop server", prefix: apiKey.prefix }]);
+      expect(await restStatus(`Bearer ${secret}`)).toBe(200);
+
+      await removeMember(db(), organization.id, membership.id, { revokeApiKeys });
+
+      // Their invitation can no longer make anyone an owner; the staying owner's still stands.
+      expect(
+        (await db().invitation.findMany({ where: { organizationId: organization.id } })).map(
+          (row) => row.email,
+        ),
+      ).toEqual([invitedByStaying]);
+      // The key is the organization's: it keeps working unless the remover asked to revoke it.
+      expect(await restStatus(`Bearer ${secret}`)).toBe(revokeApiKeys ? 401 : 200);
+      // The organization's first key (made by the staying owner) is never touched.
+      const others = await db().apiKey.findMany({
+        where: { organizationId: organization.id, id: { not: apiKey.id } },
+      });
+      expect(others.map((key) => key.revokedAt)).toEqual([null]);
+    },
+  );
 });

@@ -23,6 +23,8 @@ async function invite(
   return inviteMember(db(), organizationId, {
     ...inviteMemberSchema.parse(form),
     invitedBy: "owner@shop.example",
+    invitedByUserId: (await db().membership.findFirstOrThrow({ where: { organizationId, role: "OWNER" } }))
+      .userId,
     clientAddress,
   });
 }

@@ -9,14 +9,14 @@ import type { InviteMemberInput } from "./team-schemas";
 /**
  * Adds someone to the organization by email. A user who already has an account becomes a member
  * at once; anyone else gets an invitation (turned into a membership at their first sign-in) and
- * an email telling them where to sign in. Inviting the same email again updates the role and
- * sends the email again. Counts against the email limits of the inviting client, of the invitee's
+ * an email telling them where to sign in. Inviting the same email again updates the role (and who
+ * sent it: removing that owner withdraws it) and sends the email again. Counts against the email limits of the inviting client, of the invitee's
  * address and of the organization before anything changes.
  */
 export async function inviteMember(
   database: Db,
   organizationId: string,
-  input: InviteMemberInput & { invitedBy: string; clientAddress: string },
+  input: InviteMemberInput & { invitedBy: string; invitedByUserId: string; clientAddress: string },
 ) {
   await assertEmailSendAllowed({ clientAddress: input.clientAddress, email: input.email, organizationId });
   const result = await database.$transaction(async (tx) => {
@@ -40,8 +40,14 @@ export async function inviteMember(
     }
     const invitation = await tx.invitation.upsert({
       where: { organizationId_email: { organizationId, email: input.email } },
-      create: { id: newId("invitation"), organizationId, email: input.email, role: input.role },
-      update: { role: input.role },
+      create: {
+        id: newId("invitation"),
+        organizationId,
+        email: input.email,
+        role: input.role,
+        invitedByUserId: input.invitedByUserId,
+      },
+      update: { role: input.role, invitedByUserId: input.invitedByUserId },
     });
     return { kind: "invitation" as const, organization, membership: null, invitation };
   });

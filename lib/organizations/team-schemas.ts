@@ -9,7 +9,11 @@ export const inviteMemberSchema = z.strictObject({
   role: memberRoleField.default("MEMBER"),
 });
 
-export const removeMemberSchema = z.strictObject({ membershipId: z.string().max(64) });
+/** `revokeApiKeys`: the confirmation's checkbox to revoke the API keys the removed owner created. */
+export const removeMemberSchema = z.strictObject({
+  membershipId: z.string().max(64),
+  revokeApiKeys: z.literal("on").optional(),
+});
 
 export const cancelInvitationSchema = z.strictObject({ invitationId: z.string().max(64) });
 

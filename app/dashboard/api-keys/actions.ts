@@ -11,7 +11,11 @@ export const createApiKeyAction = memberAction(
   "apiKeys.create",
   createApiKeySchema,
   async (member, input) => {
-    const { apiKey, secret } = await createApiKey(db(), { organizationId: member.organization.id, ...input });
+    const { apiKey, secret } = await createApiKey(db(), {
+      organizationId: member.organization.id,
+      createdByUserId: member.user.id,
+      ...input,
+    });
     return { id: apiKey.id, name: apiKey.name, secret };
   },
 );

@@ -83,13 +83,16 @@ export const inviteMemberAction = memberAction("team.invite", inviteMemberSchema
   const result = await inviteMember(db(), member.organization.id, {
     ...input,
     invitedBy: member.user.email,
+    invitedByUserId: member.user.id,
     clientAddress: clientAddress(await headers()),
   });
   return { kind: result.kind, email: input.email };
 });
 
 export const removeMemberAction = memberAction("team.manage", removeMemberSchema, async (member, input) => {
-  await removeMember(db(), member.organization.id, input.membershipId);
+  await removeMember(db(), member.organization.id, input.membershipId, {
+    revokeApiKeys: input.revokeApiKeys === "on",
+  });
   return { membershipId: input.membershipId };
 });
 

@@ -38,13 +38,36 @@ function TeamRow({
 
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
-/** What a removal revokes besides the membership: credentials end with their approver's authority. */
-function approvalsNote({ agents, apps }: { agents: number; apps: number }, who: "you" | "they") {
+type Member = Awaited<ReturnType<typeof listTeam>>["members"][number];
+
+/**
+ * What a removal does besides ending the membership: credentials end with their approver's
+ * authority and their pending invitations are withdrawn. The API keys they created belong to the
+ * organization (its servers may run on them), so they are listed with a box to revoke them too.
+ */
+function removalNote(member: Member, who: "you" | "they") {
+  const { agents, apps, invitations } = member.approved;
   const revoked = [
     agents ? count(agents, "agent credential") : null,
     apps ? count(apps, "connected app") : null,
   ].filter(Boolean);
-  return revoked.length ? ` The ${revoked.join(" and ")} ${who} approved will be revoked too.` : "";
+  const keys = member.apiKeys;
+  return (
+    <>
+      {revoked.length ? ` The ${revoked.join(" and ")} ${who} approved will be revoked too.` : ""}
+      {invitations ? ` The ${count(invitations, "pending invitation")} ${who} sent will be withdrawn.` : ""}
+      {keys.length ? (
+        <>
+          {` ${who === "you" ? "You" : "They"} created ${count(keys.length, "API key")} (${keys
+            .map((key) => `${key.name}, ${key.prefix}…`)
+            .join("; ")}), which belong to the organization and keep working unless revoked.`}
+          <label className="mt-1 flex items-center gap-2">
+            <input type="checkbox" name="revokeApiKeys" /> Revoke {keys.length === 1 ? "it" : "them"} too
+          </label>
+        </>
+      ) : null}
+    </>
+  );
 }
 
 /** Members and pending invitations; owners remove, cancel and invite. */
@@ -87,11 +110,14 @@ export function TeamCard<R, C>({
               <ConfirmAction
                 action={actions.remove}
                 label="Remove"
-                question={`${
-                  m.user.id === userId
-                    ? "You will lose access to this organization."
-                    : `${m.user.email} will lose access at once.`
-                }${approvalsNote(m.approved, m.user.id === userId ? "you" : "they")}`}
+                question={
+                  <>
+                    {m.user.id === userId
+                      ? "You will lose access to this organization."
+                      : `${m.user.email} will lose access at once.`}
+                    {removalNote(m, m.user.id === userId ? "you" : "they")}
+                  </>
+                }
                 confirmLabel="Yes, remove"
                 fields={{ membershipId: m.id }}
               />
