@@ -139,6 +139,14 @@ describe("Next.js's answers that are not deliberate are replaced", () => {
     expect(text).not.toContain("next's own");
   });
 
+  it("a page's own 405 (a POST without an action) is the error page with Allow", async () => {
+    const response = await fetch(`${base}/pay/pl_1`, { method: "POST", headers: next(405), body: "{}" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    expect(response.headers.get("x-request-id")).toMatch(/^req_\w+$/);
+    expect(await response.text()).toContain("<h1>Method not allowed</h1>");
+  });
+
   it.each([
     [
       "a 500 of an API route",
@@ -192,7 +200,7 @@ describe("every request is answered or closed within a bound", () => {
   );
 });
 
-describe("a request Node.js's parser refuses gets our answer, not its bare one", () => {
+describe("a request Node.js would answer bare (or not at all) gets our answer", () => {
   /** Sends `sent` as raw bytes; resolves with everything that came back before the close. */
   const raw = (sent: string) =>
     new Promise<string>((resolve) => {
@@ -243,6 +251,34 @@ describe("a request Node.js's parser refuses gets our answer, not its bare one",
       "json",
       "request_malformed",
     ],
+    [
+      "HTTP/1.1 without Host",
+      "GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n",
+      400,
+      "json",
+      "host_missing",
+    ],
+    [
+      "an absolute-form target, which Next.js would redirect to",
+      "GET http://evil.example/api/health HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+      400,
+      "page",
+      "Bad request",
+    ],
+    [
+      "an Expect other than 100-continue",
+      "POST /api/checkout-sessions HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+      417,
+      "json",
+      "expectation_unsupported",
+    ],
+    [
+      "CONNECT",
+      "CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n",
+      405,
+      "page",
+      "Method not allowed",
+    ],
   ])("%s", async (_name, sent, status, kind, said) => {
     const answer = await raw(sent);
     const [head, body] = answer.split("\r\n\r\n");
@@ -250,7 +286,20 @@ describe("a request Node.js's parser refuses gets our answer, not its bare one",
     expect(head).toMatch(/\r\nX-Request-Id: req_\w+\r\n/);
     expect(head).toContain("\r\nX-Frame-Options: DENY\r\n");
     expect(head).toContain("\r\nConnection: close");
-    if (kind === "json") expect(JSON.parse(body).error).toMatchObject({ code: said });
+    // Whole (Content-Length) or chunked, the JSON is the body's one object.
+    if (kind === "json")
+      expect(JSON.parse(body.slice(body.indexOf("{"), body.lastIndexOf("}") + 1)).error).toMatchObject({
+        code: said,
+      });
     else expect(body).toContain(`<h1>${said}</h1>`);
+  });
+
+  it("a request asking to upgrade to another protocol is answered as HTTP", async () => {
+    nextSaw = [];
+    const answer = await raw(
+      "GET /api/health HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\n\r\n",
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(nextSaw).toEqual(["GET /api/health"]);
   });
 });

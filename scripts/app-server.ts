@@ -6,11 +6,14 @@ import {
   STATUS_CODES,
 } from "node:http";
 import path from "node:path";
+import type { Duplex } from "node:stream";
 import { databaseUnavailableHere } from "../lib/http/request-faults";
 import {
   clientErrorAnswer,
   type PlainAnswer,
+  refuseExpectation,
   refuseMethod,
+  refuseMissingHost,
   refuseUnreadableTarget,
   requestLineOf,
   undecodableAction,
@@ -93,7 +96,13 @@ function replacementsFor(request: IncomingMessage, about: About, allow: string |
       /^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(
         request.headers["content-type"] ?? "",
       ));
-  return (status: number) => (status === 500 && formPost ? undecodableAction(about) : undefined);
+  // A page's own 405 (Next.js refusing a POST without an action) has no body and no Allow.
+  return (status: number) =>
+    status === 500 && formPost
+      ? undecodableAction(about)
+      : status === 405 && allow === undefined
+        ? refuseMethod(about, "GET, HEAD", "page")
+        : undefined;
 }
 
 /**
@@ -152,6 +161,11 @@ export function createAppServer(options: {
       headersTimeout: bounds.headersMs,
       requestTimeout: bounds.requestMs,
       connectionsCheckingInterval: Math.min(1_000, bounds.headersMs),
+      // Answered below with our 400, not Node.js's bare one.
+      requireHostHeader: false,
+      // Nothing here speaks another protocol: a request asking to upgrade is answered as HTTP
+      // (without this, Node.js closes its connection without a word). Newer than @types/node.
+      ...({ shouldUpgradeCallback: () => false } as object),
     },
     (request, response) => {
       const appResponse = response as AppResponse;
@@ -162,7 +176,10 @@ export function createAppServer(options: {
         requestId: request.headers["x-request-id"] as string | undefined,
       };
       const allow = allowedMethods(routes, about.target.split("?")[0]);
-      const refused = refuseUnreadableTarget(about) ?? wrongMethod(about, allow);
+      const hostMissing = request.httpVersion === "1.1" && !request.headers.host;
+      const refused = hostMissing
+        ? refuseMissingHost(about)
+        : (refuseUnreadableTarget(about) ?? wrongMethod(about, allow));
       if (refused) {
         response.writeHead(refused.status, refused.headers).end(refused.body);
         return;
@@ -171,6 +188,19 @@ export function createAppServer(options: {
       options.handle(request, response);
     },
   );
+  server.on("checkExpectation", (request, response) => {
+    const refused = refuseExpectation({
+      method: request.method ?? "GET",
+      target: request.url ?? "/",
+      requestId: request.headers["x-request-id"] as string | undefined,
+    });
+    response.writeHead(refused.status, refused.headers).end(refused.body);
+  });
+  // CONNECT (a proxy's method): Node.js would close the connection without a word.
+  server.on("connect", (request: IncomingMessage, socket: Duplex) => {
+    const about = { method: "CONNECT", target: request.url ?? "-", requestId: undefined };
+    socket.end(rawAnswer(refuseMethod(about, pageMethods, "page")));
+  });
   // Node.js's own handling (its bare 400, 408, 413 or 431), with our answer in place of its own:
   // only where no answer has started on the socket, and none to a client that is gone.
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {

@@ -18,6 +18,10 @@ export type PlainAnswer = { status: number; headers: Record<string, string>; bod
 
 /** What is wrong with a request target, or nothing: a path that is not percent-encoded UTF-8, or NUL. */
 function unreadableTargetProblem(target: string): ServiceError | undefined {
+  // Absolute-form (`GET http://host/x`) and `*`: Next.js would redirect to the named host.
+  if (!target.startsWith("/")) {
+    return invalidRequest("path_invalid", "The request target must be a path starting with /.", "path");
+  }
   const queryAt = target.indexOf("?");
   const path = queryAt < 0 ? target : target.slice(0, queryAt);
   try {
@@ -46,6 +50,7 @@ type Request = { method: string; target: string; requestId: string | undefined }
 const pageTitles: Record<number, string> = {
   405: "Method not allowed",
   408: "Request timeout",
+  417: "Expectation failed",
   413: "Request too large",
   431: "Request headers too large",
 };
@@ -88,6 +93,29 @@ function answer(request: Request, problem: ServiceError, as: "json" | "page"): P
     body,
     headers: { ...headers, "Cache-Control": "no-store", "X-Request-Id": requestId },
   };
+}
+
+/** The 400 for an HTTP/1.1 request without Host, which Node.js would answer bare. */
+export function refuseMissingHost(request: Request): PlainAnswer {
+  return answer(
+    request,
+    invalidRequest("host_missing", "An HTTP/1.1 request must carry a Host header.", "Host"),
+    request.target.startsWith("/api/") ? "json" : "page",
+  );
+}
+
+/** The 417 for an Expect header other than 100-continue, which Node.js would answer bare. */
+export function refuseExpectation(request: Request): PlainAnswer {
+  return answer(
+    request,
+    new ServiceError(
+      417,
+      "invalid_request_error",
+      "expectation_unsupported",
+      "Only Expect: 100-continue is supported.",
+    ),
+    request.target.startsWith("/api/") ? "json" : "page",
+  );
 }
 
 /** The 400 for a target that cannot be decoded or carries NUL; null for every other request. */
