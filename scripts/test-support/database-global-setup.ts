@@ -1,8 +1,8 @@
 // Integration tests run on real PostgreSQL from TEST_DATABASE_URL (or DATABASE_URL): one migrated
-// template database per run, and each test file gets a fresh copy of it, so files run in
-// parallel without seeing each other. With neither set they run on embedded PostgreSQL: one
-// migrated data directory, and each file gets a fresh copy of it started by a farm process
-// (embedded-database-farm.ts), one farm per Vitest worker.
+// template database per run, and each test file gets a fresh copy of it (made ahead, see
+// database-copies.ts), so files run in parallel without seeing each other. With neither set they
+// run on embedded PostgreSQL: one migrated data directory, and each file gets a fresh copy of it
+// started by a farm process (embedded-database-farm.ts), one farm per Vitest worker.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -13,6 +13,7 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../lib/db/embedded-postgres";
 import { applyMigrations } from "../../lib/db/schema-engine";
+import { startReadyCopies } from "./database-copies";
 import { databaseUrlWithName, serverTestDatabaseUrl } from "./database-urls";
 
 declare module "vitest" {
@@ -29,8 +30,10 @@ export default async function setup(project: TestProject) {
     await admin.connect();
     await admin.query(`CREATE DATABASE "${templateName}"`);
     await applyMigrations(databaseUrlWithName(serverUrl, templateName));
+    const copies = startReadyCopies(serverUrl, templateName, project.globalConfig.maxWorkers);
     project.provide("testDatabase", { mode: "server", templateName });
     return async () => {
+      await copies.stop();
       await admin.query(`DROP DATABASE IF EXISTS "${templateName}" WITH (FORCE)`);
       await admin.end();
     };

@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, inject } from "vitest";
 import { disconnectDb } from "../../lib/db/client";
 import { randomBase62 } from "../../lib/ids";
+import { takeReadyCopy } from "./database-copies";
 import { databaseUrlWithName, serverTestDatabaseUrl } from "./database-urls";
 
 const target = inject("testDatabase");
@@ -13,7 +14,8 @@ if (target.mode === "server") {
   const name = `cc_test_${randomBase62(12).toLowerCase()}`;
   const admin = new pg.Client(serverUrl);
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${target.templateName}"`);
+  if (!(await takeReadyCopy(admin, target.templateName, name)))
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${target.templateName}"`);
   await admin.end();
   process.env.DATABASE_URL = databaseUrlWithName(serverUrl, name);
   afterAll(async () => {
