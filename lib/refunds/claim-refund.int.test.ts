@@ -328,7 +328,8 @@ describe("a credential's claim link, when the buyer's email is unknown", () => {
     "asked for by %s: the claim waits for an owner (announced), who decides the typed address",
     async (requestedByKind) => {
       const { refund, token, organizationId } = await claimableRefund({ requestedByKind });
-      expect(await claim(token, buyer)).toMatchObject({ status: "pending", toAddress: buyer });
+      // The buyer's page says an owner reviews it, not that it is on its way.
+      expect(await claim(token, buyer)).toMatchObject({ status: "in_review", toAddress: buyer });
       expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
         status: "REQUIRES_APPROVAL",
         toAddress: buyer,
@@ -346,13 +347,14 @@ describe("a credential's claim link, when the buyer's email is unknown", () => {
       // The link stays used: a second claim cannot change the address the owner reads.
       const other = getAddress(`0x${"ab".repeat(20)}`);
       expect(await refusal(claim(token, other))).toMatchObject({ status: 410, code: "claim_used" });
-      expect((await getPublicRefundClaim(db(), token, now)).status).toBe("pending");
+      expect((await getPublicRefundClaim(db(), token, now)).status).toBe("in_review");
       const decided = await decideRefund(db(), organizationId, {
         id: refund.id,
         userId: owner.userId,
         decision: "confirm",
       });
       expect(decided).toMatchObject({ status: "PENDING", toAddress: buyer, decidedByUserId: owner.userId });
+      expect((await getPublicRefundClaim(db(), token, now)).status).toBe("pending");
     },
   );
 

@@ -11,6 +11,7 @@ export const publicRefundClaimStatuses = [
   "expired",
   "cancelled",
   "pending",
+  "in_review",
   "submitted",
   "succeeded",
   "failed",
@@ -63,6 +64,9 @@ function publicStatus(refund: ClaimableRefund): PublicRefundClaimStatus {
       return "submitted";
     case "SUCCEEDED":
       return "succeeded";
+    // Claimed, and an owner decides before anything is sent (a claim not proven by the emailed code).
+    case "REQUIRES_APPROVAL":
+      return "in_review";
     default:
       return "pending";
   }

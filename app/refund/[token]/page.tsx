@@ -115,7 +115,8 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
             ) : null}
           </section>
         )}
-        {claim.emailHint && (claim.status === "open" || claim.status === "pending") ? (
+        {claim.emailHint &&
+        (claim.status === "open" || claim.status === "pending" || claim.status === "in_review") ? (
           <p className="mt-4 text-sm text-slate-700 dark:text-slate-200">
             {t("emailHint", { email: claim.emailHint })}
           </p>
