@@ -13,6 +13,14 @@ test("refund, API key creation and invitation need a recent sign-in; signing in 
 }) => {
   test.setTimeout(180_000);
   const invoiceId = await paidTestInvoice(request, merchant);
+  // A claim link the merchant's server asked for: it pays whoever types an address into it.
+  const claimRefund = await request.post("/api/private/refunds", {
+    headers: { authorization: `Bearer ${merchant.apiKey}`, "idempotency-key": `claim-${Date.now()}` },
+    data: { invoiceId, amount: "1", destination: "claim" },
+  });
+  expect(claimRefund.status()).toBe(200);
+  const { id: refundId, claimUrl } = (await claimRefund.json()).data;
+  expect(claimUrl).toMatch(/\/refund\/[A-Za-z0-9_-]{43}$/);
   await appSql(
     `UPDATE "AuthSession" SET "createdAt" = now() - interval '20 minutes'
      WHERE "userId" = (SELECT "id" FROM "User" WHERE "email" = $1)`,
@@ -48,6 +56,16 @@ test("refund, API key creation and invitation need a recent sign-in; signing in 
   await page.getByRole("button", { name: "Refund", exact: true }).click();
   const refused = page.getByRole("alert").filter({ hasText: refusal });
   await expect(refused).toBeVisible();
+  // An old session neither reads an open claim link nor gets a new one by re-sending it.
+  await page.goto(`/dashboard/refunds/${refundId}`);
+  await expect(page.getByTestId("claim-url-hidden")).toContainText("Sign in again");
+  await expect(page.getByTestId("claim-url")).toHaveCount(0);
+  expect(await page.content()).not.toContain(claimUrl.split("/").pop());
+  await page.getByRole("button", { name: "Re-send claim link" }).click();
+  await page.getByRole("button", { name: "Yes, re-send" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
+  expect(await page.content()).not.toContain(claimUrl.split("/").pop());
+
   expect({
     keys: await count("ApiKey"),
     invitations: await count("Invitation"),

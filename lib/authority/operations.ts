@@ -137,8 +137,11 @@ export const operations = {
     recentSignIn: true,
     dashboard: ["confirmRefund", "rejectRefund"],
   },
-  // Withdrawing a refund before it is sent, or re-sending its claim link (which retires the old one).
-  "refunds.manage": { ...write, ...owner, dashboard: ["cancelRefund", "resendClaimLink"] },
+  // Withdrawing a refund before it is sent.
+  "refunds.cancel": { ...write, ...owner, dashboard: ["cancelRefund"] },
+  // Re-sending a claim link retires the old one and shows the new one: an old or stolen session
+  // must not get a link that pays whoever types an address.
+  "refunds.resendClaimLink": { ...write, ...owner, recentSignIn: true, dashboard: ["resendClaimLink"] },
   "checkoutSessions.read": {
     ...read,
     ...member,

@@ -48,10 +48,13 @@ export const rejectRefundAction = memberAction("refunds.decide", refundIdSchema,
   ),
 );
 
-export const cancelRefundAction = memberAction("refunds.manage", refundIdSchema, async (member, { id }) =>
+export const cancelRefundAction = memberAction("refunds.cancel", refundIdSchema, async (member, { id }) =>
   serializeRefund(await cancelRefund(db(), member.organization.id, id), actorOfMember(member)),
 );
 
-export const resendClaimLinkAction = memberAction("refunds.manage", refundIdSchema, async (member, { id }) =>
-  serializeRefund(await resendClaimLink(db(), member.organization.id, id), actorOfMember(member)),
+export const resendClaimLinkAction = memberAction(
+  "refunds.resendClaimLink",
+  refundIdSchema,
+  async (member, { id }) =>
+    serializeRefund(await resendClaimLink(db(), member.organization.id, id), actorOfMember(member)),
 );

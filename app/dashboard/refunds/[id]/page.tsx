@@ -39,12 +39,13 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
   const member = await requireMember();
   const { id } = await params;
   const refund = await orNotFound(getRefund(db(), member.organization.id, id));
-  // A member sees that a claim link is open, never the link (it moves the money).
-  const { claimUrl } = serializeRefund(refund, actorOfMember(member));
   const isOwner = member.role === "OWNER";
   const signedIn = await signedInAt();
   // Deciding where money goes needs a fresh sign-in: an old or stolen session cannot do it.
   const recent = signedIn !== null && Date.now() - signedIn.getTime() <= recentSignInMs;
+  // A member sees that a claim link is open, never the link (it moves the money); nor does an
+  // owner's old session, since whoever holds the link chooses where the refund goes.
+  const { claimUrl } = recent ? serializeRefund(refund, actorOfMember(member)) : { claimUrl: undefined };
   const here = `/dashboard/refunds/${refund.id}`;
   const fields = { id: refund.id };
   const amount = refundAmount(refund);
@@ -89,9 +90,15 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
                     </span>
                   </span>
                 ) : refund.status === "PENDING_CLAIM" && refund.claimExpiresAt ? (
-                  <span key="claim" className="text-xs text-slate-600">
+                  <span key="claim" className="text-xs text-slate-600" data-testid="claim-url-hidden">
                     Open until {formatDateTime(refund.claimExpiresAt)}. Only owners see the link: it pays
                     whoever enters an address.
+                    {isOwner ? (
+                      <>
+                        {" "}
+                        It is shown after a sign-in within the last 10 minutes. <SignInAgain here={here} />
+                      </>
+                    ) : null}
                   </span>
                 ) : null,
               ],
