@@ -13,7 +13,7 @@ import { priceInvoice } from "../payments/price-invoice";
 import { serializeRecurring } from "../subscriptions/serialize-recurring";
 import { x402FacilitatorClient } from "./facilitator-client";
 import { findX402Resource, type X402Resource, type X402ResourceRef } from "./find-x402-resource";
-import { checkX402GasBudget, coversSettlementGas, x402PriceBelowGas } from "./x402-gas";
+import { checkX402GasBudget, coversSettlementGas, x402GasUnavailable, x402PriceBelowGas } from "./x402-gas";
 import type { X402PaymentRequiredBody } from "./x402-objects";
 import type { X402Quote } from "./x402-quote-token";
 import { findX402Payable, type X402Payable, x402Payables, x402Requirements } from "./x402-requirements";
@@ -53,18 +53,26 @@ function priceOf(resource: X402Resource) {
   return { amount: row.amount.toString(), currency: row.currency };
 }
 
+/** Why an asset is not offered: a price below its gas multiple, or gas that cannot be read now. */
+type Unoffered = "below_gas" | "gas_unknown";
+
 /** One quote per x402 asset; an asset that cannot be priced now is left out. */
 async function quoteEach(database: Db, resource: X402Resource, ref: X402ResourceRef, now: Date) {
   const expiresAt = new Date(now.getTime() + x402QuoteLifetimeMs).toISOString();
   const quotes = await Promise.all(
-    x402Payables().map(async (asset): Promise<[X402Quote, X402Payable] | "below_gas" | undefined> => {
+    x402Payables().map(async (asset): Promise<[X402Quote, X402Payable] | Unoffered | undefined> => {
       const priced = await priceInvoice(priceOf(resource), asset.network, asset.token, now).catch((error) => {
         if (error instanceof ServiceError && error.code === "quote_unavailable") return undefined;
         throw error;
       });
       if (!priced) return undefined;
       // Gasless for the payer, not for us: a price below the gas multiple is not offered here.
-      if (!(await coversSettlementGas(asset.network, priced.amountUsd, now))) return "below_gas";
+      const covered = await coversSettlementGas(asset.network, priced.amountUsd, now).catch((error) => {
+        if (error instanceof ServiceError && error.code === "x402_gas_unavailable")
+          return "gas_unknown" as const;
+        throw error;
+      });
+      if (covered !== true) return covered === false ? "below_gas" : covered;
       const { derivationIndex, payTo } = await randomDepositAddress(database, asset.network.id);
       const quote: X402Quote = {
         resource: ref,
@@ -85,7 +93,8 @@ async function quoteEach(database: Db, resource: X402Resource, ref: X402Resource
       return [quote, asset];
     }),
   );
-  const options = quotes.filter((entry) => entry !== undefined && entry !== "below_gas");
+  const options = quotes.filter((entry) => Array.isArray(entry));
+  if (options.length === 0 && quotes.includes("gas_unknown")) throw x402GasUnavailable();
   if (options.length === 0 && quotes.includes("below_gas")) throw x402PriceBelowGas();
   return options;
 }

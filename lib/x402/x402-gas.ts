@@ -47,8 +47,11 @@ export function settlementGasUsd(network: NetworkConfig, now = new Date()): Prom
   const usd = (async () => {
     if (!countsGas(network)) return new Money(0);
     const fees = await clientFor(network).estimateFeesPerGas();
-    return nativeUsd(network, settlementGas * fees.maxFeePerGas, now);
+    const value = await nativeUsd(network, settlementGas * fees.maxFeePerGas, now);
+    if (!value) throw new Error("no fresh price of the network's coin");
+    return value;
   })().catch((error) => {
+    // Not kept: the next request reads the fees and the price again.
     log.warn({ err: error, network: network.id }, "x402 settlement gas unreadable");
     estimates.delete(network.id);
     return undefined;
@@ -57,13 +60,28 @@ export function settlementGasUsd(network: NetworkConfig, now = new Date()): Prom
   return usd;
 }
 
-/** Whether a price of `amountUsd` may be paid over x402 on `network`: it covers the gas multiple. */
+/**
+ * Whether a price of `amountUsd` may be paid over x402 on `network`: it covers the gas multiple.
+ * Unknown while the network's fees or its coin's price cannot be read: 503 `x402_gas_unavailable`
+ * (a passing outage, not a price too low to ever pay).
+ */
 export async function coversSettlementGas(network: NetworkConfig, amountUsd: string, now = new Date()) {
   const { gasMultiple } = config().x402;
   if (gasMultiple === 0) return true;
   const gas = await settlementGasUsd(network, now);
-  return gas !== undefined && new Money(amountUsd).gte(gas.times(gasMultiple));
+  if (gas === undefined) throw x402GasUnavailable();
+  return new Money(amountUsd).gte(gas.times(gasMultiple));
 }
+
+export const x402GasUnavailable = () =>
+  new ServiceError(
+    503,
+    "api_error",
+    "x402_gas_unavailable",
+    "The network's fees cannot be read right now, so x402 cannot be offered; try again shortly or pay on the hosted page.",
+    undefined,
+    { "Retry-After": "15" },
+  );
 
 /** Why a price is not offered over x402: 409 `x402_price_below_gas`. */
 export const x402PriceBelowGas = () =>

@@ -15,6 +15,7 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
+import { setDevnetPrice } from "@/lib/chains/devnet";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
@@ -192,6 +193,27 @@ describe("x402 gas", () => {
       expect(response.status).toBe(status);
       if (code) expect((await response.json()).error.code).toBe(code);
     });
+  });
+
+  it("answers 503 x402_gas_unavailable while the gas cannot be priced, not a price too low, and offers it again after", async () => {
+    const network = config().networks[0]!;
+    const feed = (network.priceFeeds ?? []).find((candidate) => candidate.pair === "ETH/USD")!;
+    const { url } = await app.paylink(price(20));
+    const block = await devnet.client.getBlock();
+    // The ETH/USD feed two hours old: no fresh price of the coin that pays the gas.
+    await setDevnetPrice(devnet.rpcUrl, feed.address, "3000", block.timestamp - 7200n);
+    try {
+      // A reading a minute on: the estimate kept from earlier tests is past its time.
+      expect(await settlementGasUsd(network, new Date(Date.now() + 61_000))).toBeUndefined();
+      const quoted = await fetch(url);
+      expect(quoted.status).toBe(503);
+      expect(quoted.headers.get("retry-after")).toBe("15");
+      expect((await quoted.json()).error.code).toBe("x402_gas_unavailable");
+    } finally {
+      await setDevnetPrice(devnet.rpcUrl, feed.address, "3000");
+    }
+    expect(Number(await settlementGasUsd(network, new Date(Date.now() + 61_000)))).toBeGreaterThan(0);
+    expect((await fetch(url)).status).toBe(402);
   });
 
   it("reports the facilitator wallet for the FacilitatorWalletLow alert", async () => {
