@@ -51,11 +51,6 @@ test("refund, API key creation and invitation need a recent sign-in; signing in 
   await page.getByRole("button", { name: "Invite" }).click();
   await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
 
-  await page.goto(`/dashboard/invoices/${invoiceId}`);
-  await page.getByLabel("Amount in USDC").fill("5");
-  await page.getByRole("button", { name: "Refund", exact: true }).click();
-  const refused = page.getByRole("alert").filter({ hasText: refusal });
-  await expect(refused).toBeVisible();
   // An old session neither reads an open claim link nor gets a new one by re-sending it.
   await page.goto(`/dashboard/refunds/${refundId}`);
   await expect(page.getByTestId("claim-url-hidden")).toContainText("Sign in again");
@@ -66,6 +61,11 @@ test("refund, API key creation and invitation need a recent sign-in; signing in 
   await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
   expect(await page.content()).not.toContain(claimUrl.split("/").pop());
 
+  await page.goto(`/dashboard/invoices/${invoiceId}`);
+  await page.getByLabel("Amount in USDC").fill("5");
+  await page.getByRole("button", { name: "Refund", exact: true }).click();
+  const refused = page.getByRole("alert").filter({ hasText: refusal });
+  await expect(refused).toBeVisible();
   expect({
     keys: await count("ApiKey"),
     invitations: await count("Invitation"),

@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { POST as createPaylink } from "@/app/api/private/paylinks/create/route";
 import { findSessionUser, sessionCookieName } from "@/lib/auth/session-cookie";
@@ -354,5 +355,43 @@ describe("agent signup: register → confirm by email → collect the credential
     expect(statuses[0]).toBe(202);
     expect(statuses.slice(1, 5)).toEqual([409, 409, 409, 409]);
     expect(statuses.slice(5)).toEqual([429, 429]);
+  });
+});
+
+describe("the confirmation form's body, when it does not arrive whole", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it.each<[string, (controller: ReadableStreamDefaultController<Uint8Array>) => void, number, string]>([
+    [
+      "cut off before its end (the client went away)",
+      (controller) => {
+        controller.enqueue(bytes("token=cc_arc_"));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+      400,
+      "body_incomplete",
+    ],
+    [
+      "past 4 KiB without a Content-Length",
+      (controller) => {
+        controller.enqueue(bytes(`token=${"x".repeat(70_000)}`));
+        controller.close();
+      },
+      413,
+      "body_too_large",
+    ],
+  ])("%s: a 4xx in the envelope, never a 500", async (_name, start, status, code) => {
+    const request = new NextRequest("http://localhost:3000/api/auth/agent/register/confirm", {
+      method: "POST",
+      headers: {
+        ...client(),
+        origin: new URL(config().baseUrl).origin,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new ReadableStream<Uint8Array>({ start }),
+      duplex: "half",
+    } as ConstructorParameters<typeof NextRequest>[1]);
+    const response = await confirm(request, { params: Promise.resolve({}) });
+    expect(response.status).toBe(status);
+    expect(await response.json()).toMatchObject({ error: { code } });
   });
 });
