@@ -34,7 +34,8 @@ export function authOptions(): NextAuthOptions {
         user: { id: user.id, email: user.email, name: user.name },
       }),
     },
-    pages: { signIn: "/login", verifyRequest: "/login/check-email", error: "/login" },
+    // Ours, every one: next-auth's built-in pages (its sign-out confirmation) are its look, not ours.
+    pages: { signIn: "/login", signOut: "/dashboard", verifyRequest: "/login/check-email", error: "/login" },
     providers: [
       EmailProvider({
         maxAge: 24 * 60 * 60,
