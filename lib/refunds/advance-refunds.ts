@@ -258,7 +258,7 @@ async function startRefund(
   if (
     refund.requestedByKind === "automatic" &&
     !refund.decidedByUserId &&
-    (await isContractAddress(context.client, refund.toAddress as string))
+    (await isContractAddress(context.client, refund.toAddress as string, { delegated: "wallet" }))
   )
     return hold(
       context,

@@ -50,8 +50,9 @@ export const recordX402Broadcast =
  * pays for nothing else (another token, Permit2, a wallet deployment), and it settles only to a
  * payee `ownsPayee` vouches for (`ownX402Payee`: a deposit address of this service's own
  * organizations awaiting that very authorization), so it is no gas relay for any token holder.
- * Its payers sign with a key: a contract's signature is its code's answer (ERC-1271), which may
- * say yes to verify's simulation and no to the settlement, after the wallet paid the gas.
+ * Its payers sign with a key: a contract's signature (an EIP-7702 delegated account's too) is its
+ * code's answer (ERC-1271), which may say yes to verify's simulation and no to the settlement,
+ * after the wallet paid the gas.
  */
 export function createBuiltInFacilitator(options: {
   mnemonic: string;
@@ -112,15 +113,19 @@ export function createBuiltInFacilitator(options: {
   }
 
   /**
-   * `payer_not_supported` when the authorization's signer is a contract (an EIP-7702 delegated
-   * account signs with its key and is taken); undefined when it is not. An unreadable chain throws.
+   * `payer_not_supported` when the authorization's signer has code, an EIP-7702 delegated account
+   * included: the token checks its signature by the delegate's ERC-1271 answer, which may turn to
+   * no once our transfer waits in the mempool (a reverted settlement whose gas we paid). Undefined
+   * for a plain key's account. An unreadable chain throws.
    */
   async function payerRefusal(payload: PaymentPayload, requirements: PaymentRequirements) {
     const asset = assets.find((candidate) => candidate.network === requirements.network);
     // refusal() found the requirements' asset, so its network is configured.
     const network = options.networks.find((candidate) => candidate.id === asset?.networkId) as NetworkConfig;
     const { authorization } = payload.payload as ExactEIP3009Payload;
-    const contract = await isContractAddress(clientFor(network), String(authorization.from));
+    const contract = await isContractAddress(clientFor(network), String(authorization.from), {
+      delegated: "contract",
+    });
     return contract ? "payer_not_supported" : undefined;
   }
 
