@@ -22,10 +22,21 @@ function unreadableTargetProblem(target: string): ServiceError | undefined {
   if (!target.startsWith("/")) {
     return invalidRequest("path_invalid", "The request target must be a path starting with /.", "path");
   }
+  // Browsers never send a fragment; a path's `.` and `..` segments Next.js resolves to another
+  // route than the one whose methods were checked here.
+  if (target.includes("#")) {
+    return invalidRequest("path_invalid", "The request target must not hold a fragment (#).", "path");
+  }
   const queryAt = target.indexOf("?");
   const path = queryAt < 0 ? target : target.slice(0, queryAt);
   try {
-    for (const segment of path.split("/")) assertStorableInput({ path: decodeURIComponent(segment) });
+    for (const segment of path.split("/")) {
+      const decoded = decodeURIComponent(segment);
+      if (decoded === "." || decoded === "..") {
+        return invalidRequest("path_invalid", "The request path must not hold . or .. segments.", "path");
+      }
+      assertStorableInput({ path: decoded });
+    }
     if (queryAt >= 0) {
       const query = target.slice(queryAt + 1);
       // URLSearchParams would read a bad escape as U+FFFD; Next.js refuses some itself, without
