@@ -14,11 +14,12 @@ export const x402ClosedMarginSeconds = 120;
 
 /**
  * What the chain says of a settlement: `SETTLED` when the token used its authorization (the
- * transfer happened); `FAILED` when it is unused and the chain's latest block is past its
- * validBefore + `x402ClosedMarginSeconds` (it can never land); else `SETTLING` (a transaction may
- * be pending, or the authorization may still be presented). `gasUsd`: what `sent` (the
- * facilitator's transaction for it) cost once mined, reverted too. Undefined when the chain cannot
- * be read now: nothing is decided then.
+ * transfer happened, in `transaction`); `FAILED` with `authorization_canceled` when the payer
+ * canceled it (no transfer can happen), or with `settlement_expired` when it is unused and the
+ * chain's latest block is past its validBefore + `x402ClosedMarginSeconds` (it can never land);
+ * else `SETTLING` (a transaction may be pending, the authorization may still be presented, or it
+ * is spent and we cannot tell how). `gasUsd`: what `sent` (the facilitator's transaction for it)
+ * cost once mined, reverted too. Undefined when the chain cannot be read now: nothing is decided then.
  */
 export async function decideX402Settlement(
   network: NetworkConfig,
@@ -26,7 +27,12 @@ export async function decideX402Settlement(
   sent: string | null,
   now = new Date(),
 ): Promise<
-  | { status: "SETTLED" | "FAILED" | "SETTLING"; transaction: string | null; gasUsd: string | undefined }
+  | {
+      status: "SETTLED" | "FAILED" | "SETTLING";
+      transaction: string | null;
+      errorReason: "authorization_canceled" | "settlement_expired" | null;
+      gasUsd: string | undefined;
+    }
   | undefined
 > {
   const client = clientFor(network);
@@ -43,10 +49,20 @@ export async function decideX402Settlement(
     ]);
     const gas = mined && (await settledGasUsd(network, mined.transactionHash, now));
     const gasUsd = gas ? gas.toString() : undefined;
-    if (use.used) return { status: "SETTLED", transaction: use.transaction ?? sent, gasUsd };
+    // Settled only with the transfer's own transaction: a canceled authorization is spent too.
+    if (use.state === "used")
+      return { status: "SETTLED", transaction: use.transaction, errorReason: null, gasUsd };
+    if (use.state === "canceled")
+      return { status: "FAILED", transaction: sent, errorReason: "authorization_canceled", gasUsd };
+    if (use.state === "unknown") {
+      log.warn({ settlementId: row.id }, "x402 authorization spent, its event out of range");
+      return { status: "SETTLING", transaction: sent, errorReason: null, gasUsd };
+    }
     const closedAt = row.validBefore.getTime() + x402ClosedMarginSeconds * 1000;
     const closed = Number(latest.timestamp) * 1000 > closedAt;
-    return { status: closed ? "FAILED" : "SETTLING", transaction: sent, gasUsd };
+    return closed
+      ? { status: "FAILED", transaction: sent, errorReason: "settlement_expired", gasUsd }
+      : { status: "SETTLING", transaction: sent, errorReason: null, gasUsd };
   } catch (error) {
     log.warn({ err: error, settlementId: row.id }, "x402 settlement state unreadable");
     return undefined;

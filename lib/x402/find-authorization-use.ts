@@ -2,40 +2,48 @@ import { type Hex, parseAbi } from "viem";
 import type { NetworkConfig } from "../chains/networks";
 import { clientFor } from "../payments/watch-networks";
 
-// EIP-3009's own record of a used authorization (Circle's USDC and the devnet's test USDC).
+// EIP-3009's own record of an authorization (Circle's USDC and the devnet's test USDC): its state
+// is true once used OR canceled; only the event says which.
 const eip3009Abi = parseAbi([
   "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
   "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
+  "event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)",
 ]);
 
 /**
- * Whether the token has used an authorization (its transfer happened), read on chain, and the
- * transaction that used it when it is among the network's last `maxBlockRange` blocks. Decides a
- * settlement whose answer was lost (the facilitator unreachable, or our process gone, mid-settle).
+ * What the token did with an authorization, read on chain: `used` (its transfer happened, in
+ * `transaction`), `canceled` (the payer withdrew it: no transfer can happen), `unused`, or
+ * `unknown` (spent, but its event is older than the network's last `maxBlockRange` blocks).
+ * Decides a settlement whose answer was lost (the facilitator unreachable, or our process gone,
+ * mid-settle) or refused.
  */
 export async function findAuthorizationUse(
   network: NetworkConfig,
   authorization: { asset: string; payer: string; nonce: string },
-): Promise<{ used: boolean; transaction: Hex | null }> {
+): Promise<{ state: "used" | "canceled" | "unused" | "unknown"; transaction: Hex | null }> {
   const client = clientFor(network);
   const asset = authorization.asset as Hex;
   const payer = authorization.payer as Hex;
   const nonce = authorization.nonce as Hex;
-  const used = await client.readContract({
+  const spent = await client.readContract({
     address: asset,
     abi: eip3009Abi,
     functionName: "authorizationState",
     args: [payer, nonce],
   });
-  if (!used) return { used, transaction: null };
+  if (!spent) return { state: "unused", transaction: null };
   const head = await client.getBlockNumber();
   const span = BigInt(network.maxBlockRange ?? 2000) - 1n;
-  const [log] = await client.getLogs({
+  const range = {
     address: asset,
-    event: eip3009Abi[1],
     args: { authorizer: payer, nonce },
     fromBlock: head > span ? head - span : 0n,
     toBlock: head,
-  });
-  return { used, transaction: log?.transactionHash ?? null };
+  };
+  const [[used], [canceled]] = await Promise.all([
+    client.getLogs({ ...range, event: eip3009Abi[1] }),
+    client.getLogs({ ...range, event: eip3009Abi[2] }),
+  ]);
+  if (used) return { state: "used", transaction: used.transactionHash };
+  return { state: canceled ? "canceled" : "unknown", transaction: null };
 }

@@ -45,7 +45,12 @@ export async function resolveStuckX402Settlements(database: Db, now = new Date()
       data:
         status === "SETTLED"
           ? { status, errorReason: null, ...known }
-          : { status, errorReason: "settlement_interrupted", ...known },
+          : {
+              status,
+              errorReason:
+                found.errorReason === "authorization_canceled" ? found.errorReason : "settlement_interrupted",
+              ...known,
+            },
     });
     if (count === 0) continue;
     if (status === "FAILED") await withdrawUnpaidX402Invoice(database, row, now);

@@ -416,8 +416,7 @@ async function settlementOutcome(
   if (recovering) {
     const found = await decideX402Settlement(network, row, row.transaction, settling.now);
     if (!found) return undefined;
-    if (found.status !== "SETTLING" || row.transaction)
-      return { ...found, errorReason: found.status === "FAILED" ? "settlement_expired" : null };
+    if (found.status !== "SETTLING" || row.transaction) return found;
   }
   const answer = await askToSettle(row, settling);
   if (answer?.success) {
@@ -438,13 +437,15 @@ async function settlementOutcome(
   metrics().x402Settlements.inc({
     result: status === "SETTLED" ? "settled" : status === "FAILED" ? "failed" : "pending",
   });
-  // A refusal says why; an authorization that can no longer land, that its window closed.
+  // A cancel says why; else a refusal; else an authorization that can no longer land, that its window closed.
   const errorReason =
     status !== "FAILED"
       ? null
-      : refused
-        ? x402ErrorCode(answer.errorReason, "settlement_failed")
-        : "settlement_expired";
+      : found.errorReason === "authorization_canceled"
+        ? found.errorReason
+        : refused
+          ? x402ErrorCode(answer.errorReason, "settlement_failed")
+          : "settlement_expired";
   return { ...found, status, errorReason };
 }
 

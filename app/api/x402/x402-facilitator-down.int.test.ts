@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import type { x402Client } from "@x402/fetch";
-import { createWalletClient, erc20Abi, type Hex, http, parseGwei, parseUnits } from "viem";
+import { createWalletClient, erc20Abi, type Hex, http, parseAbi, parseGwei, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
@@ -511,6 +511,60 @@ describe("the facilitator goes down", () => {
     const failed = await db().x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
     expect(failed).toMatchObject({ status: "FAILED", transaction: row.transaction });
     expect(failed.gasUsd?.toString()).toBe(row.gasUsd?.toString());
+    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(0n);
+  });
+
+  it("a payer who cancels the authorization ahead of its pending transfer: FAILED authorization_canceled, 402, the paylink's invoice withdrawn, never 200", async () => {
+    up = { verify: true, settle: true };
+    const { organization, url } = await app.paylink("2.00");
+    const { account, client } = await agent();
+    const send = await signedPayment(url, client);
+    await devnet.rpc("hardhat_setBalance", [account.address, "0xDE0B6B3A7640000"]);
+    await devnet.rpc("evm_setAutomine", [false]);
+    const answering = send();
+    await untilPending();
+    const row = await db().x402Settlement.findFirstOrThrow({
+      where: { payer: account.address.toLowerCase() },
+    });
+    // EIP-3009's cancel marks the nonce spent as a transfer does; sent with a higher tip, it lands first.
+    const cancel = await account.signTypedData({
+      domain: { name: "Test USD Coin", version: "2", chainId: hardhat.id, verifyingContract: devnet.usdc },
+      types: {
+        CancelAuthorization: [
+          { name: "authorizer", type: "address" },
+          { name: "nonce", type: "bytes32" },
+        ],
+      },
+      primaryType: "CancelAuthorization",
+      message: { authorizer: account.address, nonce: row.nonce as Hex },
+    });
+    const payer = createWalletClient({ account, chain: hardhat, transport: http(devnet.rpcUrl) });
+    await payer.writeContract({
+      address: devnet.usdc,
+      abi: parseAbi(["function cancelAuthorization(address authorizer, bytes32 nonce, bytes signature)"]),
+      functionName: "cancelAuthorization",
+      args: [account.address, row.nonce as Hex, cancel],
+      gas: 100_000n,
+      maxPriorityFeePerGas: parseGwei("50"),
+      maxFeePerGas: parseGwei("100"),
+    });
+    await devnet.rpc("evm_setAutomine", [true]);
+    await devnet.mine(1);
+    // The settlement reverted and the chain says why: refused at once, never 200 with the reverted transaction.
+    const response = await answering;
+    expect(response.status).toBe(402);
+    expect((await response.json()).error.code).toBe("authorization_canceled");
+
+    const invoice = await db().invoice.findFirstOrThrow({
+      where: { organizationId: organization.id },
+      include: { x402Settlements: true },
+    });
+    expect(invoice.x402Settlements).toMatchObject([
+      { status: "FAILED", errorReason: "authorization_canceled" },
+    ]);
+    expect(invoice.status).toBe("OVERDUE");
+    expect(invoice.amountPaid.toString()).toBe("0");
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("10", 6));
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(0n);
   });
 
