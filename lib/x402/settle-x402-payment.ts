@@ -60,7 +60,8 @@ const paymentPayloadSchema = z.object({
     amount: z.string(),
     payTo: z.string(),
     maxTimeoutSeconds: z.number(),
-    extra: z.object({ quote: z.string() }).loose(),
+    // Unknown keys dropped: they cannot make copies of one payment differ (settleX402Payment's key).
+    extra: z.object({ quote: z.string(), name: z.string().optional(), version: z.string().optional() }),
   }),
   // Strict: an EIP-3009 authorization only, so nothing else (a Permit2 payload) reaches the facilitator.
   payload: z.strictObject({
@@ -542,8 +543,13 @@ export async function settleX402Payment(
   const parsed = paymentPayloadSchema.safeParse(received);
   if (!parsed.success)
     throw paymentRefused("invalid_payment", "PAYMENT-SIGNATURE is not an x402 v2 exact EVM payment.");
+  // The authorization at this resource, not the whole JSON: copies that differ in what the
+  // signature does not cover still share one attempt.
+  const { accepted, payload } = parsed.data;
+  const { from, nonce } = payload.authorization;
+  const authorizationKey = [accepted.network, accepted.asset, from, nonce].map((part) => part.toLowerCase());
   const key = createHash("sha256")
-    .update(JSON.stringify([ref, parsed.data]))
+    .update(JSON.stringify([ref, ...authorizationKey]))
     .digest("base64url");
   const running = inFlight.get(key);
   if (running) return running;

@@ -15,6 +15,7 @@ import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { GET as health } from "@/app/api/health/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { metrics } from "@/lib/metrics/metrics";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { serveApp } from "@/scripts/test-support/serve-route";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
@@ -68,17 +69,23 @@ describe("ten concurrent copies of one x402 payment on one database connection",
     const quote = await fetch(url);
     const paymentRequired = decodePaymentRequiredHeader(quote.headers.get("PAYMENT-REQUIRED") as string);
     const payment = await client.createPaymentPayload(paymentRequired);
-    // Copies that differ in what the signature does not cover go their own way to the row.
-    const variant = {
-      ...payment,
-      accepted: { ...payment.accepted, extra: { ...payment.accepted.extra, copy: "second" } },
-    };
+    // Copies that differ in what the signature does not cover share the first copy's attempt: one verification.
+    const variant = (index: number) =>
+      index < 3
+        ? payment
+        : {
+            ...payment,
+            accepted: { ...payment.accepted, extra: { ...payment.accepted.extra, [`copy${index}`]: 1 } },
+          };
+    const verifications = async () =>
+      (await metrics().x402Verifications.get()).values.reduce((sum, { value }) => sum + value, 0);
+    const verifiedBefore = await verifications();
 
     // The node now holds the settlement's transaction unmined: the chain wait lasts until we mine.
     await devnet.rpc("evm_setAutomine", [false]);
     let settled = false;
     const copies = Promise.all(
-      Array.from({ length: 10 }, (_, index) => sendX402Payment(url, index < 7 ? payment : variant)),
+      Array.from({ length: 10 }, (_, index) => sendX402Payment(url, variant(index))),
     ).finally(() => {
       settled = true;
     });
@@ -112,6 +119,7 @@ describe("ten concurrent copies of one x402 payment on one database connection",
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     const results = new Set(answers.map((answer) => answer.headers.get("PAYMENT-RESPONSE")));
     expect(results.size).toBe(1);
+    expect(await verifications()).toBe(verifiedBefore + 1);
 
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("0.99", 6));
     const invoice = await db().invoice.findFirstOrThrow({ where: { organizationId: organization.id } });
