@@ -268,11 +268,23 @@ async function invoiceFor(tx: Tx, quote: X402Quote, { network, token }: X402Paya
   const open = invoice?.status === "AWAITING_PAYMENT" || invoice?.status === "PARTIALLY_PAID";
   if (!invoice || invoice.id !== quote.invoiceId || !open || !same(invoice.depositAddress, quote.payTo))
     throw paymentRefused("quote_stale", "This checkout's payment changed since the quote; ask again.");
-  // Each x402 payment pays all that is due: one settling or settled already leaves nothing to pay.
-  const paying = await tx.x402Settlement.count({
+  // Each x402 payment pays all that is due: one settled already leaves nothing to pay. One still
+  // settling may yet fail: a 402 would have the agent sign again and again, so it waits (503).
+  const paying = await tx.x402Settlement.findMany({
     where: { invoiceId: invoice.id, status: { in: ["SETTLING", "SETTLED"] } },
+    select: { status: true },
   });
-  if (paying > 0) throw paymentRefused("quote_used", "This checkout is already being paid; ask again.");
+  if (paying.some(({ status }) => status === "SETTLED"))
+    throw paymentRefused("quote_used", "This checkout is already paid; ask again.");
+  if (paying.length > 0)
+    throw new ServiceError(
+      503,
+      "api_error",
+      "payment_in_progress",
+      "Another payment of this checkout is still being settled; send this one again shortly, and do not sign a new one.",
+      undefined,
+      { "Retry-After": String(pendingRetrySeconds) },
+    );
   return invoice;
 }
 

@@ -332,6 +332,26 @@ describe("the facilitator goes down", () => {
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
   });
 
+  it("another payer of a session whose payment is still settling: 503 payment_in_progress with Retry-After, not a 402 inviting a new signature; nothing recorded for it", async () => {
+    up = { verify: true, settle: false };
+    const created = await app.session("2.00");
+    const first = await agent();
+    expect((await (await signedPayment(created.url, first.client))()).status).toBe(503);
+    const other = await agent();
+    const response = await (await signedPayment(created.url, other.client))();
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("5");
+    expect((await response.json()).error.code).toBe("payment_in_progress");
+    const invoice = await db().invoice.findUniqueOrThrow({
+      where: { checkoutSessionId: created.id },
+      include: { x402Settlements: true },
+    });
+    expect(invoice.x402Settlements).toMatchObject([
+      { payer: first.account.address.toLowerCase(), status: "SETTLING" },
+    ]);
+    expect(await devnet.usdcBalance(other.account.address)).toBe(parseUnits("10", 6));
+  });
+
   it("a settlement left SETTLING by a crash is finished by the next copy of the payment, once", async () => {
     up = { verify: true, settle: false };
     const created = await app.session("2.00");
