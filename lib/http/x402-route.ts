@@ -11,7 +11,8 @@ import { consumeRateLimit } from "../rate-limit/rate-limit";
 import type { X402ResourceRef } from "../x402/find-x402-resource";
 import { quoteX402Payment } from "../x402/quote-x402-payment";
 import { serializeX402Payment, x402SettleResponse } from "../x402/serialize-x402-payment";
-import { paymentRefused, settleX402Payment } from "../x402/settle-x402-payment";
+import { settleX402Payment } from "../x402/settle-x402-payment";
+import { paymentRefused } from "../x402/x402-payment-errors";
 import type { X402ResourceKind } from "../x402/x402-quote-token";
 import { publicApiRoute } from "./route";
 

@@ -53,8 +53,15 @@ function priceOf(resource: X402Resource) {
   return { amount: row.amount.toString(), currency: row.currency };
 }
 
-/** Why an asset is not offered: a price below its gas multiple, or gas that cannot be read now. */
-type Unoffered = "below_gas" | "gas_unknown";
+/**
+ * Why an asset is not offered, and what a request answers when no asset is: gas that cannot be
+ * read now first (503, it may yet cover the price), then a price below its gas multiple (409).
+ */
+const unoffered = [
+  ["gas_unknown", x402GasUnavailable],
+  ["below_gas", x402PriceBelowGas],
+] as const;
+type Unoffered = (typeof unoffered)[number][0];
 
 /** One quote per x402 asset; an asset that cannot be priced now is left out. */
 async function quoteEach(database: Db, resource: X402Resource, ref: X402ResourceRef, now: Date) {
@@ -67,12 +74,14 @@ async function quoteEach(database: Db, resource: X402Resource, ref: X402Resource
       });
       if (!priced) return undefined;
       // Gasless for the payer, not for us: a price below the gas multiple is not offered here.
-      const covered = await coversSettlementGas(asset.network, priced.amountUsd, now).catch((error) => {
-        if (error instanceof ServiceError && error.code === "x402_gas_unavailable")
-          return "gas_unknown" as const;
-        throw error;
-      });
-      if (covered !== true) return covered === false ? "below_gas" : covered;
+      const covered = await coversSettlementGas(asset.network, priced.amountUsd, now).then(
+        (enough): true | Unoffered => enough || "below_gas",
+        (error): Unoffered => {
+          if (error instanceof ServiceError && error.code === "x402_gas_unavailable") return "gas_unknown";
+          throw error;
+        },
+      );
+      if (covered !== true) return covered;
       const { derivationIndex, payTo } = await randomDepositAddress(database, asset.network.id);
       const quote: X402Quote = {
         resource: ref,
@@ -94,8 +103,8 @@ async function quoteEach(database: Db, resource: X402Resource, ref: X402Resource
     }),
   );
   const options = quotes.filter((entry) => Array.isArray(entry));
-  if (options.length === 0 && quotes.includes("gas_unknown")) throw x402GasUnavailable();
-  if (options.length === 0 && quotes.includes("below_gas")) throw x402PriceBelowGas();
+  const why = options.length === 0 && unoffered.find(([reason]) => quotes.includes(reason));
+  if (why) throw why[1]();
   return options;
 }
 

@@ -3,7 +3,7 @@ import { getAddress } from "viem";
 import { serializePublicCheckoutSession } from "../checkout/serialize-checkout-session";
 import { checkoutUrl, config } from "../config";
 import { serializePublicPayment } from "../payments/serialize-public-payment";
-import type { X402Settled } from "./settle-x402-payment";
+import type { X402Settled } from "./await-x402-settlement";
 import { caip2Network } from "./x402-networks";
 import type { X402PaymentBody } from "./x402-objects";
 

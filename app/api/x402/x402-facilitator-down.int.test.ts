@@ -176,6 +176,39 @@ async function signedPayment(url: string, client: x402Client) {
   return () => sendX402Payment(url, payment);
 }
 
+/**
+ * A paylink's payment whose settlement waits in the node's pool (mining off), its payer given coin
+ * to send a transaction of its own ahead of it (`aheadOfSettlement`); `mined` mines both and
+ * answers the payment's response.
+ */
+async function settlementAwaitingBlock() {
+  up = { verify: true, settle: true };
+  const { organization, url } = await app.paylink("2.00");
+  const { account, client } = await agent();
+  const send = await signedPayment(url, client);
+  await devnet.rpc("hardhat_setBalance", [account.address, "0xDE0B6B3A7640000"]);
+  await devnet.rpc("evm_setAutomine", [false]);
+  const answering = send();
+  await untilPending();
+  const payer = createWalletClient({ account, chain: hardhat, transport: http(devnet.rpcUrl) });
+  const mined = async () => {
+    await devnet.rpc("evm_setAutomine", [true]);
+    await devnet.mine(1);
+    return answering;
+  };
+  return { organization, account, payer, mined };
+}
+
+/**
+ * A higher tip than the settlement's, so the payer's transaction is mined first; its gas is not
+ * estimated on the pending block, where the settlement may leave it nothing to do.
+ */
+const aheadOfSettlement = {
+  gas: 100_000n,
+  maxPriorityFeePerGas: parseGwei("50"),
+  maxFeePerGas: parseGwei("100"),
+};
+
 describe("the facilitator goes down", () => {
   it("before verifying: 402 facilitator_unavailable with a fresh quote; no session, no invoice, nothing moved", async () => {
     up = { verify: false, settle: false };
@@ -489,29 +522,16 @@ describe("the facilitator goes down", () => {
   });
 
   it("a settlement that reverts on chain records the gas it cost, stays SETTLING while it could land, and FAILS once past its window", async () => {
-    up = { verify: true, settle: true };
-    const { organization, url } = await app.paylink("2.00");
-    const { account, client } = await agent();
-    const send = await signedPayment(url, client);
-    await devnet.rpc("hardhat_setBalance", [account.address, "0xDE0B6B3A7640000"]);
-    await devnet.rpc("evm_setAutomine", [false]);
-    const answering = send();
-    await untilPending();
-    // The payer moves its balance away ahead of the settlement (a higher tip), which then reverts.
-    const payer = createWalletClient({ account, chain: hardhat, transport: http(devnet.rpcUrl) });
+    const { organization, payer, mined } = await settlementAwaitingBlock();
+    // The payer moves its balance away ahead of the settlement, which then reverts.
     await payer.writeContract({
       address: devnet.usdc,
       abi: erc20Abi,
       functionName: "transfer",
       args: [devnet.wallet.account.address, parseUnits("10", 6)],
-      // Not estimated on the pending block, where the settlement leaves too little to move.
-      gas: 100_000n,
-      maxPriorityFeePerGas: parseGwei("50"),
-      maxFeePerGas: parseGwei("100"),
+      ...aheadOfSettlement,
     });
-    await devnet.rpc("evm_setAutomine", [true]);
-    await devnet.mine(1);
-    const response = await answering;
+    const response = await mined();
     expect(response.status).toBe(503);
     expect((await response.json()).error.code).toBe("settlement_pending");
 
@@ -535,18 +555,11 @@ describe("the facilitator goes down", () => {
   });
 
   it("a payer who cancels the authorization ahead of its pending transfer: FAILED authorization_canceled, 402, the paylink's invoice withdrawn, never 200", async () => {
-    up = { verify: true, settle: true };
-    const { organization, url } = await app.paylink("2.00");
-    const { account, client } = await agent();
-    const send = await signedPayment(url, client);
-    await devnet.rpc("hardhat_setBalance", [account.address, "0xDE0B6B3A7640000"]);
-    await devnet.rpc("evm_setAutomine", [false]);
-    const answering = send();
-    await untilPending();
+    const { organization, account, payer, mined } = await settlementAwaitingBlock();
     const row = await db().x402Settlement.findFirstOrThrow({
       where: { payer: account.address.toLowerCase() },
     });
-    // EIP-3009's cancel marks the nonce spent as a transfer does; sent with a higher tip, it lands first.
+    // EIP-3009's cancel marks the nonce spent as a transfer does; sent ahead, it lands first.
     const cancel = await account.signTypedData({
       domain: { name: "Test USD Coin", version: "2", chainId: hardhat.id, verifyingContract: devnet.usdc },
       types: {
@@ -558,20 +571,15 @@ describe("the facilitator goes down", () => {
       primaryType: "CancelAuthorization",
       message: { authorizer: account.address, nonce: row.nonce as Hex },
     });
-    const payer = createWalletClient({ account, chain: hardhat, transport: http(devnet.rpcUrl) });
     await payer.writeContract({
       address: devnet.usdc,
       abi: parseAbi(["function cancelAuthorization(address authorizer, bytes32 nonce, bytes signature)"]),
       functionName: "cancelAuthorization",
       args: [account.address, row.nonce as Hex, cancel],
-      gas: 100_000n,
-      maxPriorityFeePerGas: parseGwei("50"),
-      maxFeePerGas: parseGwei("100"),
+      ...aheadOfSettlement,
     });
-    await devnet.rpc("evm_setAutomine", [true]);
-    await devnet.mine(1);
     // The settlement reverted and the chain says why: refused at once, never 200 with the reverted transaction.
-    const response = await answering;
+    const response = await mined();
     expect(response.status).toBe(402);
     expect((await response.json()).error.code).toBe("authorization_canceled");
 

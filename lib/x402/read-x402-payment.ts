@@ -1,0 +1,100 @@
+import { z } from "zod";
+import type { X402ResourceRef } from "./find-x402-resource";
+import { paymentRefused } from "./x402-payment-errors";
+import { readX402Quote } from "./x402-quote-token";
+import { findX402Payable, x402Requirements } from "./x402-requirements";
+
+const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`));
+const uint = z.string().regex(/^[0-9]{1,78}$/);
+
+// The `exact` scheme's EIP-3009 payload, as @x402/evm's client signs it (docs/api.md, "x402").
+const paymentPayloadSchema = z.object({
+  x402Version: z.literal(2),
+  accepted: z.object({
+    scheme: z.string(),
+    network: z.string(),
+    asset: z.string(),
+    amount: z.string(),
+    payTo: z.string(),
+    maxTimeoutSeconds: z.number(),
+    // Unknown keys dropped: they cannot make copies of one payment differ (settleX402Payment's key).
+    extra: z.object({ quote: z.string(), name: z.string().optional(), version: z.string().optional() }),
+  }),
+  // Strict: an EIP-3009 authorization only, so nothing else (a Permit2 payload) reaches the facilitator.
+  payload: z.strictObject({
+    authorization: z.object({
+      from: hex(20),
+      to: hex(20),
+      value: uint,
+      validAfter: uint,
+      validBefore: uint,
+      nonce: hex(32),
+    }),
+    signature: z.string().regex(/^0x[0-9a-fA-F]+$/),
+  }),
+});
+
+export type X402Payment = z.output<typeof paymentPayloadSchema>;
+export type X402Authorization = X402Payment["payload"]["authorization"];
+
+/** How far an authorization's validBefore may pass the quote's window: the agent's clock may run ahead. */
+const clockSkewSeconds = 60;
+
+export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** An agent's PAYMENT-SIGNATURE (decoded) as an x402 v2 `exact` EIP-3009 payment, or a 402. */
+export function readX402Payment(received: unknown): X402Payment {
+  const inner = (received as { payload?: unknown } | null)?.payload;
+  if (typeof inner === "object" && inner !== null && "permit2Authorization" in inner)
+    throw paymentRefused(
+      "unsupported_payment_method",
+      "Only EIP-3009 authorizations (transferWithAuthorization) are accepted, not Permit2.",
+    );
+  const parsed = paymentPayloadSchema.safeParse(received);
+  if (!parsed.success)
+    throw paymentRefused("invalid_payment", "PAYMENT-SIGNATURE is not an x402 v2 exact EVM payment.");
+  return parsed.data;
+}
+
+/** The requirements we quoted, rebuilt from the signed quote; the agent's copy must match them. */
+export function checkAcceptedQuote(accepted: X402Payment["accepted"], ref: X402ResourceRef) {
+  const quote = readX402Quote(accepted.extra.quote);
+  if (!quote) throw paymentRefused("quote_invalid", "The payment does not carry a quote of this service.");
+  if (quote.resource.kind !== ref.kind || quote.resource.id !== ref.id)
+    throw paymentRefused("quote_for_another_resource", "The payment's quote is for another resource.");
+  const asset = findX402Payable(quote.network, quote.token);
+  if (!asset) throw paymentRefused("quote_invalid", "The payment's network or token is no longer accepted.");
+  // Ours, `extra` too (the token's EIP-712 domain): the agent's copy is compared, never forwarded.
+  const requirements = x402Requirements(quote, asset);
+  const matches =
+    accepted.scheme === requirements.scheme &&
+    accepted.network === requirements.network &&
+    sameAddress(accepted.asset, requirements.asset) &&
+    accepted.amount === requirements.amount &&
+    sameAddress(accepted.payTo, requirements.payTo) &&
+    accepted.maxTimeoutSeconds === requirements.maxTimeoutSeconds &&
+    accepted.extra.name === requirements.extra?.name &&
+    accepted.extra.version === requirements.extra?.version;
+  if (!matches)
+    throw paymentRefused(
+      "requirements_mismatch",
+      "The payment's requirements differ from the quote; ask again.",
+    );
+  return { quote, asset, requirements };
+}
+
+/**
+ * An authorization valid now and for no longer than the quote asked (its maxTimeoutSeconds, and a
+ * minute for the agent's clock): one valid for ages would stay a claim on the payer's balance,
+ * and on our gas, long after the quote.
+ */
+export function checkValidityWindow(authorization: X402Authorization, maxTimeoutSeconds: number, now: Date) {
+  const seconds = BigInt(Math.floor(now.getTime() / 1000));
+  if (BigInt(authorization.validAfter) > seconds)
+    throw paymentRefused("authorization_not_yet_valid", "The authorization's validAfter is in the future.");
+  if (BigInt(authorization.validBefore) > seconds + BigInt(maxTimeoutSeconds + clockSkewSeconds))
+    throw paymentRefused(
+      "authorization_valid_too_long",
+      `The authorization's validBefore is more than the quote's ${maxTimeoutSeconds} seconds away; sign it as quoted.`,
+    );
+}

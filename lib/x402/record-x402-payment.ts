@@ -1,0 +1,139 @@
+import { buildCheckoutSession } from "../checkout/build-checkout-session";
+import { createSessionInvoice } from "../checkout/create-session-invoice";
+import type { Db, Tx } from "../db/client";
+import { ServiceError } from "../errors";
+import { transactWithEvents } from "../events/transact-with-events";
+import { type CheckoutSession, Prisma, type X402Settlement } from "../generated/prisma/client";
+import { newId } from "../ids";
+import { sameAddress, type X402Authorization } from "./read-x402-payment";
+import { reserveX402Gas, type SettlementGasEstimates } from "./x402-gas";
+import { paymentInProgress, paymentRefused } from "./x402-payment-errors";
+import type { X402Quote } from "./x402-quote-token";
+import type { X402Payable } from "./x402-requirements";
+
+/** An authorization's identity: its X402Settlement row's unique key (lowercase). */
+export type X402SettlementKey = { network: string; asset: string; payer: string; nonce: string };
+
+const pricedFrom = (quote: X402Quote) => ({
+  amountDue: quote.amountDue,
+  rate: quote.rate,
+  amountUsd: quote.amountUsd,
+  quotedAt: new Date(quote.quotedAt),
+  quoteSource: quote.quoteSource,
+  quoteExpiresAt: quote.quoteExpiresAt ? new Date(quote.quoteExpiresAt) : null,
+});
+
+/**
+ * The invoice this payment pays, in the caller's transaction: a paylink gets its session (as the
+ * hosted page's start would make it) and both get the invoice at the quoted deposit address; a
+ * session that already had an invoice keeps it, if it is still the one quoted and still open.
+ */
+async function invoiceFor(tx: Tx, quote: X402Quote, { network, token }: X402Payable, now: Date) {
+  const depositAddress = async () => ({
+    derivationIndex: quote.derivationIndex,
+    depositAddress: quote.payTo,
+  });
+  const priced = pricedFrom(quote);
+  if (quote.resource.kind === "paylink") {
+    const paylink = await tx.paylink.findFirst({ where: { id: quote.resource.id, enabled: true } });
+    if (!paylink) throw paymentRefused("resource_unavailable", "This paylink is no longer available.");
+    const session = await buildCheckoutSession(
+      tx,
+      paylink.organizationId,
+      { mode: "paylink", paylinkId: paylink.id, expiresInMinutes: 60 },
+      now,
+    );
+    await tx.checkoutSession.create({ data: { ...session, metadata: {} } });
+    return createSessionInvoice(tx, { session, network, token, priced, depositAddress, now });
+  }
+  const [session] = await tx.$queryRaw<CheckoutSession[]>`
+    SELECT * FROM "CheckoutSession" WHERE "id" = ${quote.resource.id} FOR UPDATE`;
+  if (!session) throw paymentRefused("resource_unavailable", "This checkout session no longer exists.");
+  const invoice = await tx.invoice.findUnique({ where: { checkoutSessionId: session.id } });
+  if (!invoice && !quote.invoiceId)
+    return createSessionInvoice(tx, { session, network, token, priced, depositAddress, now });
+  const open = invoice?.status === "AWAITING_PAYMENT" || invoice?.status === "PARTIALLY_PAID";
+  if (
+    !invoice ||
+    invoice.id !== quote.invoiceId ||
+    !open ||
+    !sameAddress(invoice.depositAddress, quote.payTo)
+  )
+    throw paymentRefused("quote_stale", "This checkout's payment changed since the quote; ask again.");
+  // Each x402 payment pays all that is due: one settled already leaves nothing to pay. One still
+  // settling may yet fail: a 402 would have the agent sign again and again, so it waits (503).
+  const paying = await tx.x402Settlement.findMany({
+    where: { invoiceId: invoice.id, status: { in: ["SETTLING", "SETTLED"] } },
+    select: { status: true },
+  });
+  if (paying.some(({ status }) => status === "SETTLED"))
+    throw paymentRefused("quote_used", "This checkout is already paid; ask again.");
+  if (paying.length > 0) throw paymentInProgress();
+  return invoice;
+}
+
+const isUniqueViolation = (error: unknown) =>
+  error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+
+/**
+ * Verified, the payment gets its invoice and its X402Settlement row in one transaction, so the
+ * watcher follows the deposit address before any transfer. The transaction first takes a lock on
+ * the payer: a copy of the authorization waits there, then finds the row and answers its result
+ * instead, and another authorization of the payer's is refused while one of its settlements is
+ * under way (`payer_busy`), so one balance backs one settlement at a time. Then the
+ * organization's gas budget decides, under its own lock (`reserveX402Gas`).
+ */
+export async function recordX402Payment(
+  database: Db,
+  input: {
+    quote: X402Quote;
+    asset: X402Payable;
+    key: X402SettlementKey;
+    authorization: X402Authorization;
+    gasEstimates: SettlementGasEstimates;
+    now: Date;
+  },
+): Promise<{ row: X402Settlement; created: boolean }> {
+  const { quote, asset, key, authorization, gasEstimates, now } = input;
+  const { network, asset: token, payer } = key;
+  try {
+    return await transactWithEvents(database, async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`x402:${network}:${token}:${payer}`}))`;
+      const existing = await tx.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
+      if (existing) return { row: existing, created: false };
+      const settling = await tx.x402Settlement.count({
+        where: { network, asset: token, payer, status: "SETTLING" },
+      });
+      if (settling > 0)
+        throw paymentRefused(
+          "payer_busy",
+          "Another payment from this payer is still being settled; send this one again once it is.",
+        );
+      const invoice = await invoiceFor(tx, quote, asset, now);
+      await reserveX402Gas(tx, invoice.organizationId, gasEstimates, now);
+      const row = await tx.x402Settlement.create({
+        data: {
+          id: newId("x402Settlement"),
+          organizationId: invoice.organizationId,
+          invoiceId: invoice.id,
+          resourceKind: quote.resource.kind,
+          ...key,
+          amount: authorization.value,
+          payTo: quote.payTo.toLowerCase(),
+          // At most the quote's window away (checkValidityWindow).
+          validBefore: new Date(Number(authorization.validBefore) * 1000),
+          createdAt: now,
+        },
+      });
+      return { row, created: true };
+    });
+  } catch (error) {
+    // Another authorization paid this quote first: its deposit address is that invoice's now.
+    if (isUniqueViolation(error))
+      throw paymentRefused("quote_used", "This quote was already paid by another payment; ask again.");
+    // The session can no longer be paid (expired meanwhile): the fresh quote says why (409, 410).
+    if (error instanceof ServiceError && error.status === 400)
+      throw paymentRefused(error.code, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,128 @@
+import type { FacilitatorClient } from "@x402/core/server";
+import { type PaymentPayload, type PaymentRequirements, SettleError } from "@x402/core/types";
+import type { Db } from "../db/client";
+import type { X402Settlement } from "../generated/prisma/client";
+import { log } from "../log";
+import { metrics } from "../metrics/metrics";
+import { decideX402Settlement } from "./decide-x402-settlement";
+import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
+import { settledGasUsd } from "./x402-gas";
+import { x402ErrorCode } from "./x402-payment-errors";
+import type { X402Payable } from "./x402-requirements";
+import { holdingX402Lease, lapsedLease } from "./x402-settler-lease";
+
+/** What settling one recorded authorization needs. */
+export type X402Settling = {
+  facilitator: FacilitatorClient;
+  payload: PaymentPayload;
+  requirements: PaymentRequirements;
+  asset: X402Payable;
+  now: Date;
+};
+
+type Outcome = {
+  status: "SETTLED" | "FAILED" | "SETTLING";
+  transaction: string | null;
+  errorReason: string | null;
+  gasUsd?: string;
+};
+
+/** The facilitator's answer, or undefined when none came (unreachable, timed out, cut off). */
+async function askToSettle(row: X402Settlement, { facilitator, payload, requirements }: X402Settling) {
+  try {
+    return await facilitator.settle(payload, requirements);
+  } catch (error) {
+    // A facilitator's refusal arrives as an HTTP error over HTTPFacilitatorClient.
+    if (error instanceof SettleError)
+      return {
+        success: false,
+        errorReason: error.errorReason,
+        transaction: error.transaction ?? "",
+        network: requirements.network,
+      };
+    log.warn({ err: error, settlementId: row.id }, "x402 facilitator settle failed");
+    return undefined;
+  }
+}
+
+/**
+ * The settlement's outcome, or undefined when the chain cannot be read now. A payment whose
+ * transfer may still land stays SETTLING: FAILED only when the facilitator refused it with nothing
+ * sent (no transaction in its answer, none recorded on the row: our facilitator records one before
+ * it broadcasts), or when the chain says it can never land (lib/x402/decide-x402-settlement.ts).
+ * A recovery (a takeover) looks on chain first, and never sends a second transaction while one
+ * recorded for the row may still land: it asks the facilitator only when none was sent.
+ */
+async function settlementOutcome(
+  database: Db,
+  row: X402Settlement,
+  settling: X402Settling,
+  recovering: boolean,
+): Promise<Outcome | undefined> {
+  const { network } = settling.asset;
+  if (recovering) {
+    const found = await decideX402Settlement(network, row, row.transaction, settling.now);
+    if (!found) return undefined;
+    if (found.status !== "SETTLING" || row.transaction) return found;
+  }
+  const answer = await askToSettle(row, settling);
+  if (answer?.success) {
+    metrics().x402Settlements.inc({ result: "settled" });
+    const gas = await settledGasUsd(network, answer.transaction, settling.now);
+    return { status: "SETTLED", transaction: answer.transaction, errorReason: null, gasUsd: gas?.toString() };
+  }
+  const recorded = await database.x402Settlement.findUniqueOrThrow({
+    where: { id: row.id },
+    select: { transaction: true },
+  });
+  const sent = answer?.transaction || recorded.transaction;
+  const found = await decideX402Settlement(network, row, sent, settling.now);
+  if (!found) return undefined;
+  const refused = answer !== undefined && !sent && answer.errorReason !== "settlement_pending";
+  // Used on chain is settled whatever the answer; a refusal with nothing sent fails at once.
+  const status = found.status === "SETTLING" && refused ? "FAILED" : found.status;
+  metrics().x402Settlements.inc({
+    result: status === "SETTLED" ? "settled" : status === "FAILED" ? "failed" : "pending",
+  });
+  // A cancel says why; else a refusal; else an authorization that can no longer land, that its window closed.
+  const errorReason =
+    status !== "FAILED"
+      ? null
+      : found.errorReason === "authorization_canceled"
+        ? found.errorReason
+        : refused
+          ? x402ErrorCode(answer.errorReason, "settlement_failed")
+          : "settlement_expired";
+  return { ...found, status, errorReason };
+}
+
+/**
+ * Settles the row's authorization (the caller holds its lease: it created the row or took it
+ * over), then records the outcome in one short statement that only a SETTLING row takes; a
+ * paylink's invoice that was not paid is withdrawn. No connection is held while the chain is
+ * awaited. A payment still pending stays SETTLING with what is known (its transaction, the gas
+ * that cost) and its lease handed back, so the payer's next copy looks at the chain at once.
+ */
+export async function settleX402Authorization(
+  database: Db,
+  row: X402Settlement,
+  settling: X402Settling,
+  recovering: boolean,
+): Promise<X402Settlement> {
+  const outcome = await holdingX402Lease(database, row.id, () =>
+    settlementOutcome(database, row, settling, recovering),
+  );
+  const { status, transaction, errorReason, gasUsd } = outcome ?? {
+    status: "SETTLING",
+    transaction: null,
+    errorReason: null,
+  };
+  const known = { ...(transaction ? { transaction } : {}), ...(gasUsd ? { gasUsd } : {}) };
+  const { count } = await database.x402Settlement.updateMany({
+    where: { id: row.id, status: "SETTLING" },
+    data: status === "SETTLING" ? { ...known, updatedAt: lapsedLease() } : { status, errorReason, ...known },
+  });
+  const decided = await database.x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
+  if (count === 1 && status === "FAILED") await withdrawUnpaidX402Invoice(database, decided, settling.now);
+  return decided;
+}
