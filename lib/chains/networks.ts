@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { chainFamilyIds } from "./chain-family";
 
 // Networks come from configuration (SERVICE_NETWORKS, JSON): chain id, RPC URL, confirmations and
 // tokens. Presets carry the main EVM networks' native coin (a token without `address`; the
@@ -53,6 +54,8 @@ export const networkSchema = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9-]{2,32}$/),
     name: z.string().min(1),
+    /** The chain family that speaks to it (lib/chains/chain-family.ts); EVM when absent. */
+    family: z.enum(chainFamilyIds).optional(),
     chainId: z.number().int().positive(),
     rpcUrl: z.url(),
     confirmations: z.number().int().min(1).max(200),

@@ -12,6 +12,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { addressBatchSize } from "@/lib/chains/evm/read-evm-transfers";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { db } from "@/lib/db/client";
 import { type PeriodicTask, runTaskOnce, startPeriodicTask } from "@/lib/jobs/periodic-task";
@@ -21,7 +22,7 @@ import { createTestOrganization, startTestPayment } from "@/scripts/test-support
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
 import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { markOverdueInvoices } from "./mark-overdue-invoices";
-import { addressBatchSize, scanNetwork } from "./scan-network";
+import { scanNetwork } from "./scan-network";
 import { lateWatchWindowMs } from "./watch-set";
 
 // A real Hardhat node per file, mining only on transactions (and when told to).

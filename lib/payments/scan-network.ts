@@ -1,5 +1,6 @@
-import { type Address, getAddress, type Hex, type PublicClient, parseAbiItem, zeroAddress } from "viem";
-import type { NetworkConfig, TokenConfig } from "../chains/networks";
+import { type ChainClient, chainFamily } from "../chains/chain-families";
+import type { ObservedTransfer, ReadTuning, TransferReader } from "../chains/chain-family";
+import { findToken, type NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import { transactWithEvents } from "../events/transact-with-events";
 import { newId } from "../ids";
@@ -7,29 +8,22 @@ import { fromBaseUnits } from "../money/decimal";
 import { invoiceStatuses } from "./invoice-state";
 import { updateInvoiceFromPayments } from "./update-invoice-from-payments";
 import {
-  chooseLogQuery,
   currentWatchSet,
-  type LogQuery,
   lateWatchWindowMs,
-  learnLogDensity,
   processWatchSets,
   type WatchSet,
   type WatchSets,
   watchedAddresses,
 } from "./watch-set";
 
-const transfer = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
+// The watcher's database phase: the chain reading (what arrived, which blocks still stand) is the
+// network's family's TransferReader (lib/chains/chain-family.ts); this file decides what it means
+// for invoices.
+
 /** How far back a first scan looks. */
 const firstScanDepth = 1000n;
 /** Every status but CONFIRMED: a payment can still arrive (late ones included) or be reorganised away. */
 const openStatuses = invoiceStatuses.filter((status) => status !== "CONFIRMED");
-/** Blocks requested at once from the node. */
-const blockFetchConcurrency = 8;
-
-/** Deposit addresses per getLogs filter. */
-export const addressBatchSize = 500;
-/** Blocks per getLogs range when a network sets no maxBlockRange (common provider limit). */
-export const defaultMaxBlockRange = 2_000;
 
 type WatchedInvoice = {
   id: string;
@@ -39,16 +33,16 @@ type WatchedInvoice = {
   deadline: Date;
 };
 
-/** A transfer to a watched invoice's address, ERC-20 or native, as the watcher records it. */
+/** A transfer to a watched invoice, as the watcher records it. */
 type Transfer = {
   invoice: WatchedInvoice;
-  txHash: Hex;
+  txHash: string;
   logIndex: number;
   amount: string;
   blockNumber: bigint;
-  blockHash: Hex;
-  /** Checksummed sender; the zero address (a mint) stands for an unknown payer. */
-  fromAddress: Address;
+  blockHash: string;
+  /** The payer in its family's spelling; EVM's zero address (a mint) stands for an unknown payer. */
+  fromAddress: string;
 };
 
 const watchedSelect = { id: true, organizationId: true, depositAddress: true, token: true, deadline: true };
@@ -57,10 +51,10 @@ const watchedSelect = { id: true, organizationId: true, depositAddress: true, to
  * Open invoices in a token whose deadline is at most lateWatchWindowMs ago, and the renewals of
  * past-due subscriptions, which may still be paid until their grace period ends.
  */
-function watchedWhere(network: NetworkConfig, token: TokenConfig, now: Date) {
+function watchedWhere(network: NetworkConfig, token: string, now: Date) {
   return {
     network: network.id,
-    token: token.symbol,
+    token,
     status: { in: [...openStatuses] },
     OR: [
       { deadline: { gte: new Date(now.getTime() - lateWatchWindowMs) } },
@@ -76,7 +70,7 @@ function watchedWhere(network: NetworkConfig, token: TokenConfig, now: Date) {
 async function stillWatched(
   database: Db,
   network: NetworkConfig,
-  token: TokenConfig,
+  token: string,
   invoiceIds: string[],
   now: Date,
 ): Promise<Map<string, WatchedInvoice>> {
@@ -88,173 +82,50 @@ async function stillWatched(
   return new Map(invoices.map((invoice) => [invoice.id, invoice]));
 }
 
-/** Fetches per block, a few at a time, yielding each chunk so whole blocks are not all held at once. */
-async function* fetchInChunks<T>(
-  numbers: bigint[],
-  fetch: (blockNumber: bigint) => Promise<T>,
-  signal?: AbortSignal,
-) {
-  for (let start = 0; start < numbers.length; start += blockFetchConcurrency) {
-    signal?.throwIfAborted();
-    yield await Promise.all(numbers.slice(start, start + blockFetchConcurrency).map(fetch));
-  }
-}
-
-type Range = { from: bigint; to: bigint; now: Date; signal?: AbortSignal };
-type TransferLog = {
-  args: { from?: Address; to?: Address; value?: bigint };
-  transactionHash: Hex | null;
-  logIndex: number | null;
-  blockNumber: bigint | null;
-  blockHash: Hex | null;
-};
-
-/**
- * A token's Transfer logs in the range that may concern watched addresses, read the cheaper way
- * (chooseLogQuery): one unfiltered getLogs matched against the set in memory, or one filtered
- * getLogs per addressBatchSize addresses. An unfiltered read the provider refuses (too many
- * results) falls back to the filtered reads.
- */
-async function tokenLogs(
-  client: PublicClient,
-  token: TokenConfig,
-  range: Range,
-  watch: WatchSet,
-  forced: LogQuery | undefined,
-): Promise<TransferLog[]> {
-  const addresses = watchedAddresses(watch, token.symbol);
-  if (addresses.size === 0) return [];
-  const blocks = range.to - range.from + 1n;
-  const query =
-    forced ??
-    chooseLogQuery({
-      watched: addresses.size,
-      blocks,
-      batchSize: addressBatchSize,
-      logsPerBlock: watch.logsPerBlock.get(token.symbol),
-    });
-  const read = {
-    address: token.address as Address,
-    event: transfer,
-    fromBlock: range.from,
-    toBlock: range.to,
-  };
-  if (query === "all") {
-    try {
-      const logs = await client.getLogs(read);
-      learnLogDensity(watch, token.symbol, logs.length, blocks);
-      return logs;
-    } catch (error) {
-      if (forced) throw error;
-      // Most likely more results than the provider answers at once: the filtered reads then.
-      watch.logsPerBlock.set(token.symbol, Number.POSITIVE_INFINITY);
-    }
-  }
-  const logs: TransferLog[] = [];
-  const keys = [...addresses.keys()] as Address[];
-  for (let start = 0; start < keys.length; start += addressBatchSize)
-    logs.push(
-      ...(await client.getLogs({ ...read, args: { to: keys.slice(start, start + addressBatchSize) } })),
-    );
-  return logs;
-}
-
-/** ERC-20 transfers to watched addresses in [from, to]. */
-async function tokenTransfers(
+/** The observed transfers whose invoices the database still watches, one read per token. */
+async function watchedTransfers(
   database: Db,
-  client: PublicClient,
   network: NetworkConfig,
-  token: TokenConfig,
-  range: Range,
-  scan: { watch: WatchSet; logQuery?: LogQuery },
+  watch: WatchSet,
+  observed: ObservedTransfer[],
+  now: Date,
 ): Promise<Transfer[]> {
-  const addresses = watchedAddresses(scan.watch, token.symbol);
-  const matched = (await tokenLogs(client, token, range, scan.watch, scan.logQuery)).flatMap((log) => {
-    const entry = log.args.to && addresses.get(log.args.to.toLowerCase());
-    return entry && log.transactionHash !== null && log.logIndex !== null && log.blockNumber !== null
-      ? [{ log, invoiceId: entry.invoiceId }]
-      : [];
+  const matched = observed.flatMap((transfer) => {
+    const entry = watchedAddresses(watch, transfer.token).get(transfer.receiver);
+    return entry ? [{ transfer, invoiceId: entry.invoiceId }] : [];
   });
-  const invoices = await stillWatched(
-    database,
-    network,
-    token,
-    matched.map((match) => match.invoiceId),
-    range.now,
+  const tokens = [...new Set(matched.map(({ transfer }) => transfer.token))];
+  const invoices = new Map(
+    (
+      await Promise.all(
+        tokens.map((token) =>
+          stillWatched(
+            database,
+            network,
+            token,
+            matched.filter(({ transfer }) => transfer.token === token).map(({ invoiceId }) => invoiceId),
+            now,
+          ),
+        ),
+      )
+    ).flatMap((found) => [...found]),
   );
-  return matched.flatMap(({ log, invoiceId }) => {
+  return matched.flatMap(({ transfer, invoiceId }) => {
     const invoice = invoices.get(invoiceId);
-    if (!invoice) return [];
+    const token = findToken(network, transfer.token);
+    if (!invoice || !token) return [];
     return [
       {
         invoice,
-        txHash: log.transactionHash as Hex,
-        logIndex: log.logIndex as number,
-        amount: fromBaseUnits(log.args.value ?? 0n, token.decimals),
-        blockNumber: log.blockNumber as bigint,
-        blockHash: log.blockHash as Hex,
-        fromAddress: getAddress(log.args.from ?? zeroAddress),
+        txHash: transfer.transaction,
+        logIndex: transfer.index,
+        amount: fromBaseUnits(transfer.units, token.decimals),
+        blockNumber: transfer.position,
+        blockHash: transfer.block,
+        fromAddress: transfer.payer,
       },
     ];
   });
-}
-
-/**
- * Plain native-coin transfers to watched addresses in [from, to]: one getBlock with its
- * transactions per block (a value transfer emits no log to filter on), then the blocks'
- * recipients matched against the watch set in memory (the cost follows the blocks, not the
- * number of invoices), and a receipt only for a match, because a reverted transaction moved nothing.
- */
-async function nativeTransfers(
-  database: Db,
-  client: PublicClient,
-  network: NetworkConfig,
-  token: TokenConfig,
-  range: Range,
-  watch: WatchSet,
-): Promise<Transfer[]> {
-  const addresses = watchedAddresses(watch, token.symbol);
-  const found: Transfer[] = [];
-  const numbers: bigint[] = [];
-  for (let number = range.from; number <= range.to; number++) numbers.push(number);
-  const chunks = fetchInChunks(
-    numbers,
-    (blockNumber) => client.getBlock({ blockNumber, includeTransactions: true }),
-    range.signal,
-  );
-  for await (const blocks of chunks) {
-    const candidates = blocks.flatMap((block) =>
-      block.transactions.flatMap((transaction) => {
-        const entry = transaction.to && transaction.value > 0n && addresses.get(transaction.to.toLowerCase());
-        return entry ? [{ block, transaction, invoiceId: entry.invoiceId }] : [];
-      }),
-    );
-    const invoices = await stillWatched(
-      database,
-      network,
-      token,
-      candidates.map((candidate) => candidate.invoiceId),
-      range.now,
-    );
-    for (const { block, transaction, invoiceId } of candidates) {
-      const invoice = invoices.get(invoiceId);
-      if (!invoice) continue;
-      const receipt = await client.getTransactionReceipt({ hash: transaction.hash });
-      if (receipt.status !== "success") continue;
-      found.push({
-        invoice,
-        txHash: transaction.hash,
-        // A transaction carries at most one top-level value transfer and no log for it, and log
-        // indexes start at 0: -1 keeps (txHash, logIndex) unique next to ERC-20 payments.
-        logIndex: -1,
-        amount: fromBaseUnits(transaction.value, token.decimals),
-        blockNumber: block.number as bigint,
-        blockHash: block.hash as Hex,
-        fromAddress: getAddress(transaction.from),
-      });
-    }
-  }
-  return found;
 }
 
 /** Records transfers as payments (idempotent) and returns the invoices they touched. */
@@ -307,8 +178,8 @@ export type ScanOptions = {
   signal?: AbortSignal;
   /** The watcher instance's watch sets; by default this process's for the database. */
   watchSets?: WatchSets;
-  /** Reads token transfers only this way, instead of the cheaper one per range. */
-  logQuery?: LogQuery;
+  /** Reads transfers only this way, instead of the one the reader chooses per range. */
+  logQuery?: ReadTuning["logQuery"];
 };
 
 /** Where this pass starts: after the cursor kept in PostgreSQL, or firstScanDepth back from the head. */
@@ -324,7 +195,7 @@ async function firstUnscannedBlock(database: Db, network: NetworkConfig, head: b
 async function unCountReorganised(
   database: Db,
   network: NetworkConfig,
-  client: PublicClient,
+  reader: TransferReader,
   range: { from: bigint; head: bigint },
   touched: Set<string>,
 ) {
@@ -335,21 +206,12 @@ async function unCountReorganised(
       invoice: { network: network.id, status: { not: "CONFIRMED" } },
     },
   });
-  // One hash lookup per block, however many payments it holds.
   const heights = [...new Set(counted.map((payment) => payment.blockNumber))].filter(
     (number) => number <= range.head,
   );
-  const hashes: (Hex | null)[] = [];
-  for await (const chunk of fetchInChunks(heights, (blockNumber) =>
-    client
-      .getBlock({ blockNumber })
-      .then((block) => block.hash)
-      .catch(() => null),
-  ))
-    hashes.push(...chunk);
-  const canonicalHashes = new Map(heights.map((number, index) => [number, hashes[index]]));
+  const canonicalBlocks = await reader.blockIds(heights);
   for (const payment of counted) {
-    if (canonicalHashes.get(payment.blockNumber) === payment.blockHash) continue;
+    if (canonicalBlocks.get(payment.blockNumber) === payment.blockHash) continue;
     await database.payment.update({ where: { id: payment.id }, data: { status: "REORGED" } });
     touched.add(payment.invoiceId);
     if (payment.blockNumber <= from) from = payment.blockNumber;
@@ -358,39 +220,24 @@ async function unCountReorganised(
 }
 
 /**
- * Walks [from, head] in ranges of at most `maxBlockRange` blocks: records each range's transfers,
+ * Walks [from, head] in ranges of at most the reader's `maxRange`: records each range's transfers,
  * moves the invoices they (and `touched`) concern on, then the cursor forward, so an interrupted
  * catch-up resumes after the last whole range.
  */
 async function scanRanges(
   database: Db,
   network: NetworkConfig,
-  client: PublicClient,
-  scan: { from: bigint; head: bigint; now: Date; signal?: AbortSignal; watch: WatchSet; logQuery?: LogQuery },
+  reader: TransferReader,
+  scan: { from: bigint; head: bigint; now: Date; signal?: AbortSignal; watch: WatchSet },
   touched: Set<string>,
 ) {
   const { from, head, now, signal, watch } = scan;
-  // Bounded ranges: after downtime the gap can exceed what a provider answers in one getLogs.
-  const maxRange = BigInt(network.maxBlockRange ?? defaultMaxBlockRange);
-  const native = network.tokens.find((token) => !token.address);
-  // Whole blocks are fetched only while some invoice in the native coin is watched.
-  const nativeWatched = native && watchedAddresses(watch, native.symbol).size > 0;
+  const { maxRange } = reader;
+  const watched = { receivers: (token: string) => watchedAddresses(watch, token), learnt: watch.learnt };
   for (let start = from; start <= head; start += maxRange) {
-    const range = {
-      from: start,
-      to: start + maxRange - 1n < head ? start + maxRange - 1n : head,
-      now,
-      signal,
-    };
-    // Tokens and the native coin side by side: on each new head this is the latency path.
-    const transfers = (
-      await Promise.all([
-        ...network.tokens
-          .filter((candidate) => candidate.address)
-          .map((token) => tokenTransfers(database, client, network, token, range, scan)),
-        native && nativeWatched ? nativeTransfers(database, client, network, native, range, watch) : [],
-      ])
-    ).flat();
+    const range = { from: start, to: start + maxRange - 1n < head ? start + maxRange - 1n : head, signal };
+    const observed = await reader.transfers(range, watched);
+    const transfers = await watchedTransfers(database, network, watch, observed, now);
     signal?.throwIfAborted();
     for (const invoiceId of await recordTransfers(database, transfers, now)) touched.add(invoiceId);
     await settleInvoices(database, touched, now);
@@ -421,19 +268,21 @@ async function updateConfirmations(database: Db, network: NetworkConfig, head: b
 /**
  * One pass of the chain watcher over a network: re-checks that counted payments' blocks are still
  * canonical (a vanished block un-counts its payment and rewinds the cursor), then walks from the
- * cursor to the head in ranges of at most `maxBlockRange` blocks, recording ERC-20 and native
- * transfers to watched invoices' deposit addresses (idempotent on tx hash + log index), moving
- * their invoices on and the cursor forward after each range; finally updates confirmations.
- * Resumes from the cursor kept in PostgreSQL, so an interrupted catch-up continues where it was.
+ * cursor to the head in ranges, recording the transfers the network's family reads into watched
+ * invoices' deposit addresses (idempotent on transaction + index), moving their invoices on and the
+ * cursor forward after each range; finally updates confirmations. Resumes from the cursor kept in
+ * PostgreSQL, so an interrupted catch-up continues where it was. `client` is the network's
+ * connection (its family's `client`, or one a caller counts calls on).
  */
 export async function scanNetwork(
   database: Db,
   network: NetworkConfig,
-  client: PublicClient,
+  client: ChainClient,
   options: ScanOptions = {},
 ) {
   const { now = new Date(), signal } = options;
-  const head = options.head ?? (await client.getBlockNumber());
+  const reader = chainFamily(network).transferReader(client, network, { logQuery: options.logQuery });
+  const head = options.head ?? (await reader.head());
   // After the head: an invoice created after this read cannot have been paid by that head.
   const watch = await currentWatchSet(
     database,
@@ -444,14 +293,8 @@ export async function scanNetwork(
   // Invoices whose payments changed and are not yet moved on.
   const touched = new Set<string>();
   const cursorFrom = await firstUnscannedBlock(database, network, head);
-  const from = await unCountReorganised(database, network, client, { from: cursorFrom, head }, touched);
-  await scanRanges(
-    database,
-    network,
-    client,
-    { from, head, now, signal, watch, logQuery: options.logQuery },
-    touched,
-  );
+  const from = await unCountReorganised(database, network, reader, { from: cursorFrom, head }, touched);
+  await scanRanges(database, network, reader, { from, head, now, signal, watch }, touched);
   await updateConfirmations(database, network, head, touched);
   await settleInvoices(database, touched, now);
   return { head };

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { BaseError, createPublicClient, http, type PublicClient } from "viem";
+import { chainFamily } from "../chains/chain-families";
 import type { NetworkConfig } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
@@ -11,18 +11,6 @@ import { processWatchSets, type WatchSets } from "./watch-set";
 
 /** On an idle chain the watcher's last check is still written this often, for health and lag. */
 const checkRecordMs = 5_000;
-
-const clients = new Map<string, PublicClient>();
-/** One RPC client per network and process (the watcher's, the sweeper's, reconciliation's). */
-export function clientFor(network: NetworkConfig) {
-  let client = clients.get(network.id);
-  if (!client) {
-    // cacheTime 0: the watcher must see the current head, not viem's cached one.
-    client = createPublicClient({ transport: http(network.rpcUrl), cacheTime: 0 });
-    clients.set(network.id, client);
-  }
-  return client;
-}
 
 /**
  * How often to ask for the head: an eighth of the block time, at most 250 ms and at least 100 ms
@@ -40,7 +28,9 @@ async function followNetwork(
   signal: AbortSignal,
   watchSets: WatchSets,
 ) {
-  const client = clientFor(network);
+  const family = chainFamily(network);
+  const client = family.client(network);
+  const reader = family.transferReader(client, network);
   const pollMs = headPollIntervalMs(network);
   let scanned: bigint | undefined;
   let backoffMs = 1_000;
@@ -49,7 +39,7 @@ async function followNetwork(
     const polled = performance.now();
     let waitMs = pollMs;
     try {
-      const head = await client.getBlockNumber();
+      const head = await reader.head();
       // The first poll always scans: it settles what happened while nobody watched.
       const moved = head !== scanned;
       if (moved) {
@@ -63,7 +53,7 @@ async function followNetwork(
       backoffMs = 1_000;
     } catch (error) {
       if (signal.aborted) break;
-      if (error instanceof BaseError) metrics().rpcErrors.inc({ network: network.id });
+      if (family.isRpcError(error)) metrics().rpcErrors.inc({ network: network.id });
       log.warn({ network: network.id, err: error }, "chain scan failed; retrying");
       waitMs = backoffMs;
       backoffMs = Math.min(backoffMs * 2, 30_000);

@@ -1,3 +1,4 @@
+import { chainFamily } from "../chains/chain-families";
 import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 
@@ -16,7 +17,8 @@ const rebuildEveryMs = 60 * 60_000;
 type Entry = { invoiceId: string; deadlineMs: number; recurring: boolean };
 
 /**
- * One network's watched deposit addresses, per token symbol, keyed by lower-case address. A
+ * One network's watched deposit addresses, per token symbol, keyed as the network's family
+ * compares addresses (AddressRules.key in lib/chains/chain-family.ts). A
  * superset of what the scan may record: a match is re-checked against the database before it
  * counts (scan-network.ts), so an entry kept a little too long costs memory, never a wrong payment.
  */
@@ -34,8 +36,8 @@ export type WatchSet = {
   latestNow: number;
   /** A whole read under way in the background (rebuildEveryMs), and its result once done. */
   rebuild?: { done?: WatchSet };
-  /** Transfer logs per block of each token, learnt from unfiltered reads (chooseLogQuery). */
-  logsPerBlock: Map<string, number>;
+  /** What the network's chain reader learnt per token, kept across scans (WatchedReceivers.learnt). */
+  learnt: Map<string, number>;
 };
 
 /** Watch sets per network, one registry per watcher instance (a process has one per database). */
@@ -69,17 +71,17 @@ async function snapshot(database: Db): Promise<Snapshot> {
   return row;
 }
 
-function put(set: WatchSet, row: InvoiceRow, cutoffMs: number) {
+function put(set: WatchSet, row: InvoiceRow, cutoffMs: number, key: (address: string) => string) {
   let addresses = set.byToken.get(row.token);
   if (!addresses) {
     addresses = new Map();
     set.byToken.set(row.token, addresses);
   }
-  const key = row.depositAddress.toLowerCase();
+  const receiver = key(row.depositAddress);
   const deadlineMs = row.deadline.getTime();
   if (row.open && (deadlineMs >= cutoffMs || row.recurring))
-    addresses.set(key, { invoiceId: row.id, deadlineMs, recurring: row.recurring });
-  else addresses.delete(key);
+    addresses.set(receiver, { invoiceId: row.id, deadlineMs, recurring: row.recurring });
+  else addresses.delete(receiver);
 }
 
 /**
@@ -101,9 +103,10 @@ async function load(database: Db, network: NetworkConfig, now: Date): Promise<Wa
     loadedAt: now.getTime(),
     prunedAt: now.getTime(),
     latestNow: now.getTime(),
-    logsPerBlock: new Map(),
+    learnt: new Map(),
   };
-  for (const row of rows) put(set, row, cutoff.getTime());
+  const { key } = chainFamily(network).addresses;
+  for (const row of rows) put(set, row, cutoff.getTime(), key);
   return set;
 }
 
@@ -118,7 +121,8 @@ async function catchUp(database: Db, network: NetworkConfig, set: WatchSet, now:
     WHERE "network" = ${network.id}
       AND ("changeXid" >= ${xmax}::bigint OR "changeXid" = ANY(${running}::bigint[]))`;
   const cutoffMs = now.getTime() - lateWatchWindowMs;
-  for (const row of rows) put(set, row, cutoffMs);
+  const { key } = chainFamily(network).addresses;
+  for (const row of rows) put(set, row, cutoffMs, key);
   set.cursor = cursor;
   set.latestNow = Math.max(set.latestNow, now.getTime());
   if (now.getTime() - set.prunedAt >= pruneEveryMs) {
@@ -151,8 +155,8 @@ export async function currentWatchSet(
   const rebuilt = known.rebuild?.done;
   if (rebuilt) {
     // What was learnt about the chain outlives a rebuild, except a refusal: tried again now and then.
-    for (const [token, density] of known.logsPerBlock)
-      if (Number.isFinite(density)) rebuilt.logsPerBlock.set(token, density);
+    for (const [token, learnt] of known.learnt)
+      if (Number.isFinite(learnt)) rebuilt.learnt.set(token, learnt);
     sets.set(network.id, rebuilt);
     // Its cursor predates its read: what changed meanwhile is applied now.
     await catchUp(database, network, rebuilt, now);
@@ -175,48 +179,7 @@ export async function currentWatchSet(
   return known;
 }
 
-/** The watched addresses in a token (lower case) and their invoices. */
+/** The watched addresses in a token (by their family's key) and their invoices. */
 export function watchedAddresses(set: WatchSet, token: string): ReadonlyMap<string, Entry> {
   return set.byToken.get(token) ?? new Map();
-}
-
-/** How a range's token transfers are read: one filtered getLogs per address batch, or one for all. */
-export type LogQuery = "by-address" | "all";
-
-/** What an RPC call costs next to its bytes: a call weighs like this many bytes of answer. */
-const bytesPerCall = 100_000;
-/** A Transfer log as JSON-RPC returns it, roughly. */
-const bytesPerLog = 600;
-/** A deposit address in a topic filter, as sent. */
-const bytesPerAddress = 70;
-/** Providers cap a getLogs answer at about 10,000 logs; an unfiltered read stays well under. */
-const maxLogsPerRead = 5_000;
-/** With no density learnt yet, an unfiltered read is tried on ranges this short (bounded answer). */
-const probeBlocks = 8n;
-
-/**
- * Chooses the cheaper way to read a token's transfers over `blocks` blocks to `watched` addresses:
- * filtered getLogs cost a call per `batchSize` addresses plus the addresses sent; one unfiltered
- * getLogs costs one call plus every transfer of the token in the range, estimated from the density
- * learnt so far (unknown: tried on short ranges only).
- */
-export function chooseLogQuery(input: {
-  watched: number;
-  blocks: bigint;
-  batchSize: number;
-  logsPerBlock: number | undefined;
-}): LogQuery {
-  const { watched, blocks, batchSize, logsPerBlock } = input;
-  const byAddressCost = Math.ceil(watched / batchSize) * bytesPerCall + watched * bytesPerAddress;
-  if (logsPerBlock === undefined) return blocks <= probeBlocks && watched > batchSize ? "all" : "by-address";
-  const expectedLogs = logsPerBlock * Number(blocks);
-  if (expectedLogs > maxLogsPerRead) return "by-address";
-  return bytesPerCall + expectedLogs * bytesPerLog < byAddressCost ? "all" : "by-address";
-}
-
-/** Learns a token's transfer density from an unfiltered read (a moving average). */
-export function learnLogDensity(set: WatchSet, token: string, logs: number, blocks: bigint) {
-  const observed = logs / Number(blocks);
-  const previous = set.logsPerBlock.get(token);
-  set.logsPerBlock.set(token, previous === undefined ? observed : previous * 0.8 + observed * 0.2);
 }

@@ -1,10 +1,10 @@
 import { type Address, erc20Abi, type PublicClient } from "viem";
+import { clientFor } from "../chains/evm/evm-client";
 import { findToken, type NetworkConfig } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { fromBaseUnits, Money } from "../money/decimal";
-import { clientFor } from "../payments/watch-networks";
 
 export type LedgerRow = {
   invoiceId: string;

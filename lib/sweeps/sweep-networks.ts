@@ -1,7 +1,7 @@
+import { clientFor } from "../chains/evm/evm-client";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
-import { clientFor } from "../payments/watch-networks";
 import { advanceRefunds } from "../refunds/advance-refunds";
 import { reportRefundWallets } from "../refunds/report-refund-wallets";
 import { advanceSweeps } from "./advance-sweeps";

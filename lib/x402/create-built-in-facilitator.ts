@@ -4,10 +4,10 @@ import type { PaymentPayload, PaymentRequirements, SupportedResponse } from "@x4
 import { type ExactEIP3009Payload, eip3009ABI, isEIP3009Payload, isPermit2Payload } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { type Address, decodeFunctionData, type Hex } from "viem";
+import { clientFor } from "../chains/evm/evm-client";
 import { isContractAddress } from "../chains/is-contract-address";
 import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
-import { clientFor } from "../payments/watch-networks";
 import { sweeperKeysFromMnemonic } from "../sweeps/sweeper-keys";
 import { createFacilitatorSigner } from "./create-facilitator-signer";
 import { caip2Network, x402Networks } from "./x402-networks";

@@ -1,8 +1,8 @@
 import { type Hex, TransactionReceiptNotFoundError } from "viem";
+import { clientFor } from "../chains/evm/evm-client";
 import type { NetworkConfig } from "../chains/networks";
 import type { X402Settlement } from "../generated/prisma/client";
 import { log } from "../log";
-import { clientFor } from "../payments/watch-networks";
 import { findAuthorizationUse } from "./find-authorization-use";
 import { settledGasUsd } from "./x402-gas";
 

@@ -1,6 +1,6 @@
 import { type Hex, parseAbi } from "viem";
+import { clientFor } from "../chains/evm/evm-client";
 import type { NetworkConfig } from "../chains/networks";
-import { clientFor } from "../payments/watch-networks";
 
 // EIP-3009's own record of an authorization (Circle's USDC and the devnet's test USDC): its state
 // is true once used OR canceled; only the event says which.

@@ -1,9 +1,9 @@
+import { clientFor } from "../chains/evm/evm-client";
 import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import type { PeriodicTask } from "../jobs/periodic-task";
 import { log } from "../log";
 import { fromBaseUnits } from "../money/decimal";
-import { clientFor } from "../payments/watch-networks";
 import { sweeperKeysFromMnemonic } from "../sweeps/sweeper-keys";
 import { settlementGas } from "./x402-gas";
 import { x402Networks } from "./x402-networks";

@@ -1,11 +1,11 @@
 import type { Hex } from "viem";
+import { clientFor } from "../chains/evm/evm-client";
 import type { NetworkConfig } from "../chains/networks";
 import { config } from "../config";
 import type { Db, Tx } from "../db/client";
 import { ServiceError } from "../errors";
 import { log } from "../log";
 import { fromBaseUnits, Money } from "../money/decimal";
-import { clientFor } from "../payments/watch-networks";
 import { findUsdPrice } from "../prices/find-usd-price";
 import { processWide } from "../process-wide";
 import { x402Networks } from "./x402-networks";

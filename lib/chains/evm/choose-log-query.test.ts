@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseLogQuery } from "./watch-set";
+import { chooseLogQuery } from "./choose-log-query";
 
 describe("chooseLogQuery", () => {
   it.each([

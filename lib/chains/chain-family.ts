@@ -1,0 +1,94 @@
+import type { NetworkConfig } from "./networks";
+
+// The one interface a chain family (EVM; Solana next) implements. Domain code (lib/payments,
+// lib/sweeps, lib/refunds, lib/x402, lib/settlement, lib/signer) reaches a chain only through it,
+// by `chainFamily(network)` (chain-families.ts), and never branches on the family itself
+// (scripts/chain-family-branches.test.ts). Nothing here names an EVM-only notion (0x, gas, nonce,
+// log, block hash): each family maps its own onto these words. Adding a family: docs/architecture.md.
+
+/** The families this service speaks; a network belongs to one (NetworkConfig.family, EVM by default). */
+export const chainFamilyIds = ["evm"] as const;
+export type ChainFamilyId = (typeof chainFamilyIds)[number];
+
+/** An address as a person typed it, judged: the family's canonical spelling, or why it is refused. */
+export type ParsedAddress = { address: string } | { error: string };
+
+/** How a family writes, checks and compares addresses (wallets, deposit addresses, token ids). */
+export interface AddressRules {
+  /**
+   * Checks an address typed by a person (a settlement wallet, a refund destination, a claim page's
+   * answer) and returns its canonical spelling: EVM checksums it (a wrong EIP-55 checksum is refused,
+   * so a typo cannot send money elsewhere); Solana takes base58 of a 32-byte key.
+   */
+  parse(value: string): ParsedAddress;
+  /** The key equal addresses share, for maps and comparisons (EVM: lower case; base58 is case-sensitive). */
+  key(address: string): string;
+}
+
+/** A transfer into a watched receiver, as the chain reports it, before the database is asked about it. */
+export type ObservedTransfer = {
+  /** The token's symbol in the network's configuration. */
+  token: string;
+  /** The watched key it paid (AddressRules.key of the receiver). */
+  receiver: string;
+  /** The transaction: EVM hash, Solana signature. */
+  transaction: string;
+  /** Its place inside the transaction, unique with it (EVM log index, -1 for a native transfer). */
+  index: number;
+  /** Amount in the token's base units. */
+  units: bigint;
+  /** Where it landed: a block number (EVM) or a slot (Solana). */
+  position: bigint;
+  /** The id of the block at that position, compared later to notice that it was replaced. */
+  block: string;
+  /** Who paid, in the family's canonical spelling (EVM: the zero address when unknown, a mint). */
+  payer: string;
+};
+
+/** What the watcher watches on one network: keyed receivers per token, and what the reader learnt. */
+export type WatchedReceivers = {
+  /** The watched keys (AddressRules.key) in a token; the values are the watcher's own. */
+  receivers(token: string): ReadonlyMap<string, unknown>;
+  /** Numbers a reader learns per token and keeps across scans (EVM: transfer logs per block). */
+  learnt: Map<string, number>;
+};
+
+/** A range of positions to read, both ends included. */
+export type ReadRange = { from: bigint; to: bigint; signal?: AbortSignal };
+
+/**
+ * The watcher's chain-reading phase on one network (lib/payments/scan-network.ts is the database
+ * phase): where the chain is, what transfers reached watched receivers, and which blocks still stand.
+ * Its calls per read must not grow with the number of open invoices.
+ */
+export interface TransferReader {
+  /** The newest position the watcher may scan up to. */
+  head(): Promise<bigint>;
+  /** Most positions one `transfers` call may span; the watcher catches up a longer gap in ranges. */
+  maxRange: bigint;
+  /** Successful transfers into watched receivers in the range (a failed transaction moved nothing). */
+  transfers(range: ReadRange, watched: WatchedReceivers): Promise<ObservedTransfer[]>;
+  /**
+   * The block id now at each position, null where none can be read: a counted payment whose
+   * block id changed was reorganised away.
+   */
+  blockIds(positions: bigint[]): Promise<Map<bigint, string | null>>;
+}
+
+/** How a reader may be told to read; tests compare a family's ways (EVM: `logQuery`, read-evm-transfers.ts). */
+export type ReadTuning = { logQuery?: "by-address" | "all" };
+
+/**
+ * One chain family. `Client` is its connection to a network's node (EVM: viem's PublicClient),
+ * made once per network and process by `client`, or handed in by a caller that counts calls.
+ */
+export interface ChainFamily<Client> {
+  readonly id: ChainFamilyId;
+  readonly addresses: AddressRules;
+  /** The process's connection to the network's node. */
+  client(network: NetworkConfig): Client;
+  /** The watcher's chain reader over a connection. */
+  transferReader(client: Client, network: NetworkConfig, tuning?: ReadTuning): TransferReader;
+  /** Whether an error came from the node (counted as an RPC error) rather than from this service. */
+  isRpcError(error: unknown): boolean;
+}
