@@ -196,7 +196,7 @@ describe("MCP server at /mcp: agent credentials", () => {
     const { organization } = await createTestOrganization();
     const writer = await createTestAgentCredential(organization.id, "write");
     const client = await connect(writer.auth.authorization);
-    expect((await client.listTools()).tools).toHaveLength(28);
+    expect((await client.listTools()).tools).toHaveLength(29);
     data(await call(client, "service_paylinks_create", { name: "P", amount: "1", currency: "USD" }));
     expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(1);
   });
@@ -457,15 +457,13 @@ describe("MCP server at /mcp: tools", () => {
       type: "payment.confirmed",
       livemode: false,
     });
-    const deliveries = data(
-      await call(client, "service_webhooks_list_deliveries", { endpointId: endpoint.id }),
-    );
+    const deliveries = data(await call(client, "service_webhooks_list_deliveries", { id: endpoint.id }));
     expect(deliveries.data).toEqual([expect.objectContaining({ eventId: test.eventId })]);
     expect(
-      data(await call(client, "service_webhooks_list_deliveries", { eventId: test.eventId })).total,
+      data(await call(client, "service_webhooks_list_event_deliveries", { id: test.eventId })).total,
     ).toBe(1);
     const again = data(
-      await call(client, "service_webhooks_redeliver", { endpointId: endpoint.id, eventId: test.eventId }),
+      await call(client, "service_webhooks_redeliver", { id: endpoint.id, eventId: test.eventId }),
     );
     expect(again).toMatchObject({ object: "webhook_delivery", eventId: test.eventId, status: "PENDING" });
     expect(await db().webhookDelivery.count({ where: { eventId: test.eventId } })).toBe(2);
@@ -527,7 +525,7 @@ describe("MCP server at /mcp: tools", () => {
     ["service_webhooks_rotate_secret", { id: "we_unknown" }, "resource_missing"],
     ["service_webhooks_send_test", { id: "we_unknown" }, "resource_missing"],
     ["service_webhooks_list_deliveries", {}, "parameter_missing"],
-    ["service_webhooks_redeliver", { endpointId: "we_unknown", eventId: "evt_unknown" }, "resource_missing"],
+    ["service_webhooks_redeliver", { id: "we_unknown", eventId: "evt_unknown" }, "resource_missing"],
   ])("%s answers %j with a tool error carrying REST's code", async (name, args, code) => {
     const result = await call(a.client, name, args);
     expect(errorCode(result)).toBe(code);
@@ -710,10 +708,10 @@ describe("MCP server at /mcp: tenant isolation", () => {
       ["service_webhooks_update", { id: endpoint.id, enabled: false }, missing],
       ["service_webhooks_rotate_secret", { id: endpoint.id }, missing],
       ["service_webhooks_send_test", { id: endpoint.id }, missing],
-      ["service_webhooks_list_deliveries", { endpointId: endpoint.id }, missing],
-      ["service_webhooks_list_deliveries", { eventId: event.eventId }, missing],
-      ["service_webhooks_redeliver", { endpointId: endpoint.id, eventId: event.eventId }, missing],
-      ["service_webhooks_redeliver", { endpointId: ownEndpoint.id, eventId: event.eventId }, missing],
+      ["service_webhooks_list_deliveries", { id: endpoint.id }, missing],
+      ["service_webhooks_list_event_deliveries", { id: event.eventId }, missing],
+      ["service_webhooks_redeliver", { id: endpoint.id, eventId: event.eventId }, missing],
+      ["service_webhooks_redeliver", { id: ownEndpoint.id, eventId: event.eventId }, missing],
     ];
     // The table covers every tool the remote server offers.
     expect(new Set(attempts.map(([name]) => name))).toEqual(

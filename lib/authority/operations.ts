@@ -205,7 +205,11 @@ export const operations = {
       "GET /api/private/organization/webhook-endpoints/{id}/deliveries",
       "GET /api/private/events/{id}/deliveries",
     ],
-    mcp: ["service_webhooks_list", "service_webhooks_list_deliveries"],
+    mcp: [
+      "service_webhooks_list",
+      "service_webhooks_list_deliveries",
+      "service_webhooks_list_event_deliveries",
+    ],
   },
   "webhooks.manage": {
     ...write,

@@ -1,5 +1,4 @@
 import { listNote, toolResult } from "crypto-checkout-agent/catalog";
-import { invalidRequest } from "../../errors";
 import { parseOrThrow } from "../../validation/validation-error";
 import { createWebhookEndpoint } from "../../webhooks/create-webhook-endpoint";
 import { getWebhookEndpoint } from "../../webhooks/get-webhook-endpoint";
@@ -18,6 +17,7 @@ import { updateWebhookEndpoint } from "../../webhooks/update-webhook-endpoint";
 import {
   createWebhookEndpointSchema,
   redeliverSchema,
+  sendTestEventSchema,
   updateWebhookEndpointSchema,
 } from "../../webhooks/webhook-endpoint-schemas";
 import { confirmToolCall } from "./confirm-tool-call";
@@ -74,31 +74,34 @@ export const webhookTools: ToolHandlers<"service_webhooks_"> = {
     });
   },
 
-  service_webhooks_send_test: async ({ id }, { db, caller }) => {
-    const event = await sendTestEvent(db, caller.organizationId, id);
+  service_webhooks_send_test: async ({ id, type }, { db, caller }) => {
+    const request = parseOrThrow(sendTestEventSchema, type === undefined ? {} : { type });
+    const event = await sendTestEvent(db, caller.organizationId, id, request.type);
     return toolResult({ eventId: event.id, type: event.type, livemode: event.livemode });
   },
 
   service_webhooks_list_deliveries: async (input, { db, caller }) => {
     const paging = pageOf(input);
-    if ((input.endpointId === undefined) === (input.eventId === undefined)) {
-      throw invalidRequest(
-        input.endpointId === undefined ? "parameter_missing" : "parameter_invalid",
-        "Send exactly one of endpointId and eventId.",
-        "endpointId",
-      );
-    }
-    const deliveries = input.endpointId
-      ? await listEndpointDeliveries(db, caller.organizationId, input.endpointId, paging)
-      : await listEventDeliveries(db, caller.organizationId, input.eventId as string, paging);
-    const page = serializeDeliveryPage(deliveries, paging);
+    const page = serializeDeliveryPage(
+      await listEndpointDeliveries(db, caller.organizationId, input.id, paging),
+      paging,
+    );
     return toolResult(page, listNote(page));
   },
 
-  service_webhooks_redeliver: async ({ endpointId, eventId }, { db, caller }) => {
+  service_webhooks_list_event_deliveries: async (input, { db, caller }) => {
+    const paging = pageOf(input);
+    const page = serializeDeliveryPage(
+      await listEventDeliveries(db, caller.organizationId, input.id, paging),
+      paging,
+    );
+    return toolResult(page, listNote(page));
+  },
+
+  service_webhooks_redeliver: async ({ id, eventId }, { db, caller }) => {
     const request = parseOrThrow(redeliverSchema, { eventId });
     return toolResult(
-      serializeWebhookDelivery(await redeliverEvent(db, caller.organizationId, endpointId, request.eventId)),
+      serializeWebhookDelivery(await redeliverEvent(db, caller.organizationId, id, request.eventId)),
     );
   },
 };

@@ -48,6 +48,7 @@ describe("tool catalogue", () => {
         "service_webhooks_rotate_secret",
         "service_webhooks_send_test",
         "service_webhooks_list_deliveries",
+        "service_webhooks_list_event_deliveries",
         "service_webhooks_redeliver",
         "service_agent_setup",
         "service_agent_checkin",
@@ -84,8 +85,8 @@ describe("tool catalogue", () => {
     expect(readOnly.every((tool) => tool.access === "read" && tool.scope === "remote-and-local")).toBe(true);
     expect(readOnly.map((tool) => tool.name)).toContain("service_paylinks_get");
     expect(readOnly.map((tool) => tool.name)).not.toContain("service_paylinks_create");
-    expect(toolsFor("write", "remote")).toHaveLength(28);
-    expect(toolsFor("write", "local")).toHaveLength(31);
+    expect(toolsFor("write", "remote")).toHaveLength(29);
+    expect(toolsFor("write", "local")).toHaveLength(32);
   });
 
   it("serves every knowledge resource with the base URL filled in, and prompts that name real tools", () => {

@@ -369,11 +369,12 @@ export const tools = [
     name: "service_sweeps_list",
     title: "List settlement sweeps",
     description:
-      "Lists the movements of received funds from invoices' deposit addresses to this organization's settlement wallets, newest first, with every transaction signed. Filter by status (FAILED ones carry a reason) or network.",
+      "Lists the movements of received funds from invoices' deposit addresses to this organization's settlement wallets, newest first, with every transaction signed. Filter by status (FAILED ones carry a reason), network or invoice.",
     inputSchema: z.strictObject({
       ...paging,
       status: sweepObject.shape.status.optional().describe("Only sweeps in this status"),
       network: z.string().max(32).optional().describe("Only sweeps on this network id"),
+      invoiceId: z.string().max(64).optional().describe("Only this invoice's sweeps (inv_…)"),
     }),
     outputSchema: listOf(sweepObject),
     annotations: read,
@@ -395,10 +396,24 @@ export const tools = [
     name: "service_organization_update",
     title: "Update organization settings",
     description:
-      "Changes the organization's name, its default webhook URL (null removes it; events then stop going there) or the hosted checkout's branding (display name, color, logo; null removes one). For settlement wallets use service_settlement_configure.",
+      "Changes the organization's name, its default webhook URL (null removes it; events then stop going there), its pinned API version, the grace period of past-due subscriptions or the hosted checkout's branding (display name, color, logo; null removes one). For settlement wallets use service_settlement_configure.",
     inputSchema: z.strictObject({
       name: z.string().max(255).optional(),
       webhookUrl: z.string().max(2048).nullable().optional().describe("https URL, or null to remove"),
+      apiVersion: z
+        .string()
+        .max(10)
+        .optional()
+        .describe(
+          "The dated API version requests without X-Service-Version are answered in, e.g. 2026-11-26",
+        ),
+      subscriptionGraceDays: z
+        .number()
+        .int()
+        .min(0)
+        .max(30)
+        .optional()
+        .describe("Days a PAST_DUE subscription waits for its renewal payment before it is cancelled"),
       brandDisplayName: z.string().max(80).nullable().optional().describe("Name buyers see on the checkout"),
       brandColor: z
         .string()
@@ -500,7 +515,14 @@ export const tools = [
     title: "Send a test event",
     description:
       "Sends a signed test event (id evt_test_…, livemode false) to one endpoint through the real delivery path; creates no payments. Then check the result with service_webhooks_list_deliveries.",
-    inputSchema: z.strictObject({ id: webhookEndpointId }),
+    inputSchema: z.strictObject({
+      id: webhookEndpointId,
+      type: z
+        .string()
+        .max(64)
+        .optional()
+        .describe("Event type to send, e.g. refund.succeeded; default payment.confirmed"),
+    }),
     outputSchema: testEventObject,
     annotations: { ...create, openWorldHint: true },
     access: "write",
@@ -510,12 +532,19 @@ export const tools = [
     name: "service_webhooks_list_deliveries",
     title: "List webhook deliveries",
     description:
-      "Lists delivery attempts, newest first, for one endpoint (endpointId) or one event (eventId): status, HTTP status, error and the receiver's response. Use it to debug a receiver.",
-    inputSchema: z.strictObject({
-      endpointId: webhookEndpointId.optional(),
-      eventId: z.string().max(64).optional().describe("Event id (evt_…); instead of endpointId"),
-      ...paging,
-    }),
+      "Lists one endpoint's delivery attempts, newest first: status, HTTP status, error and the receiver's response. Use it to debug a receiver; for one event's deliveries to every endpoint use service_webhooks_list_event_deliveries.",
+    inputSchema: z.strictObject({ id: webhookEndpointId, ...paging }),
+    outputSchema: listOf(webhookDeliveryObject),
+    annotations: read,
+    access: "read",
+    scope: "remote-and-local",
+  }),
+  tool({
+    name: "service_webhooks_list_event_deliveries",
+    title: "List an event's deliveries",
+    description:
+      "Lists the deliveries of one event (evt_…) to every endpoint, newest first, with each attempt's status, HTTP status, error and the receiver's response.",
+    inputSchema: z.strictObject({ id: z.string().max(64).describe("Event id (evt_…)"), ...paging }),
     outputSchema: listOf(webhookDeliveryObject),
     annotations: read,
     access: "read",
@@ -526,7 +555,7 @@ export const tools = [
     title: "Redeliver an event",
     description:
       "Sends an event to an endpoint again now (e.g. after fixing the receiver). Receivers must deduplicate by event id.",
-    inputSchema: z.strictObject({ endpointId: webhookEndpointId, eventId: z.string().max(64) }),
+    inputSchema: z.strictObject({ id: webhookEndpointId, eventId: z.string().max(64) }),
     outputSchema: webhookDeliveryObject,
     annotations: { ...create, openWorldHint: true },
     access: "write",

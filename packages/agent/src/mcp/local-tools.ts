@@ -190,7 +190,14 @@ const handlers: { [N in ToolName]: Handler<N> } = {
   service_transactions_list: async (input, { kit }) =>
     listResult(await api.listTransactions(kit, paging(input))),
   service_sweeps_list: async (input, { kit }) =>
-    listResult(await api.listSweeps(kit, { ...paging(input), status: input.status, network: input.network })),
+    listResult(
+      await api.listSweeps(kit, {
+        ...paging(input),
+        status: input.status,
+        network: input.network,
+        invoiceId: input.invoiceId,
+      }),
+    ),
   service_organization_get: async (_input, { kit }) => toolResult(await api.getOrganization(kit)),
   service_organization_update: async (input, { kit }) => toolResult(await api.updateOrganization(kit, input)),
   service_settlement_configure: async (input, context) => {
@@ -224,15 +231,14 @@ const handlers: { [N in ToolName]: Handler<N> } = {
     );
     return refusal ?? toolResult(await api.rotateWebhookSecret(context.kit, input.id));
   },
-  service_webhooks_send_test: async ({ id }, { kit }) => toolResult(await api.sendTestWebhook(kit, id)),
-  service_webhooks_list_deliveries: async (input, { kit }) => {
-    if (input.endpointId)
-      return listResult(await api.listWebhookDeliveries(kit, input.endpointId, paging(input)));
-    if (input.eventId) return listResult(await api.listEventDeliveries(kit, input.eventId, paging(input)));
-    throw usageError("missing_parameter", "Give endpointId or eventId.", "endpointId");
-  },
-  service_webhooks_redeliver: async ({ endpointId, eventId }, { kit }) =>
-    toolResult(await api.redeliverWebhook(kit, endpointId, eventId)),
+  service_webhooks_send_test: async ({ id, type }, { kit }) =>
+    toolResult(await api.sendTestWebhook(kit, id, type)),
+  service_webhooks_list_deliveries: async (input, { kit }) =>
+    listResult(await api.listWebhookDeliveries(kit, input.id, paging(input))),
+  service_webhooks_list_event_deliveries: async (input, { kit }) =>
+    listResult(await api.listEventDeliveries(kit, input.id, paging(input))),
+  service_webhooks_redeliver: async ({ id, eventId }, { kit }) =>
+    toolResult(await api.redeliverWebhook(kit, id, eventId)),
   service_agent_setup: async (input, { kit }) => {
     const { next, ...started } = await startAgentSetup(kit, input);
     return toolResult(started, next);

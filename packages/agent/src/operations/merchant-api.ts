@@ -92,8 +92,10 @@ export const getRefund = (kit: Kit, id: string) => merchant(kit, "GET", `/privat
 export const listTransactions = (kit: Kit, paging: Paging) =>
   merchant(kit, "GET", "/private/transactions", { query: paging });
 
-export const listSweeps = (kit: Kit, query: Paging & { status?: string; network?: string }) =>
-  merchant(kit, "GET", "/private/sweeps", { query });
+export const listSweeps = (
+  kit: Kit,
+  query: Paging & { status?: string; network?: string; invoiceId?: string },
+) => merchant(kit, "GET", "/private/sweeps", { query });
 
 /** A checkout session; the Idempotency-Key makes a retried command return the same session. */
 export async function createCheckoutSession(
@@ -146,8 +148,10 @@ export const rotateWebhookSecret = (kit: Kit, id: string) =>
     `/private/organization/webhook-endpoints/${segment(id)}/rotate-secret`,
   );
 
-export const sendTestWebhook = (kit: Kit, id: string) =>
-  merchant(kit, "POST", `/private/organization/webhook-endpoints/${segment(id)}/test`);
+export const sendTestWebhook = (kit: Kit, id: string, type?: string) =>
+  merchant(kit, "POST", `/private/organization/webhook-endpoints/${segment(id)}/test`, {
+    body: type === undefined ? {} : { type },
+  });
 
 export const listWebhookDeliveries = (kit: Kit, id: string, paging: Paging) =>
   merchant(kit, "GET", `/private/organization/webhook-endpoints/${segment(id)}/deliveries`, {
