@@ -4,6 +4,7 @@ import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
+import { chainFamily } from "./chains/chain-families";
 import { maxTokenDecimals, parseNetworks, type TokenConfig } from "./chains/networks";
 import { isLoopbackAddress } from "./net/client-address";
 
@@ -421,6 +422,14 @@ export function paylinkX402Url(paylinkId: string): string {
 /** Where an agent pays a checkout session with x402. */
 export function checkoutSessionX402Url(sessionId: string): string {
   return `${config().baseUrl}/api/x402/checkout-sessions/${sessionId}`;
+}
+
+/**
+ * The chain family a network's addresses and transfers belong to (lib/chains/chain-family.ts); a
+ * network no longer configured is taken as its family's default, EVM.
+ */
+export function chainFamilyOf(networkId: string) {
+  return chainFamily(config().networks.find((candidate) => candidate.id === networkId) ?? {});
 }
 
 /** A network's name for people ("Local devnet", "Base"): its configured name, or the id of one no longer configured. */

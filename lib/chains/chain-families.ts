@@ -8,7 +8,17 @@ export type ChainClient = PublicClient;
 
 const families: Record<ChainFamilyId, ChainFamily<ChainClient>> = { evm: evmFamily };
 
-/** The family a network belongs to: the only place that maps one to the other. */
-export function chainFamily(network: NetworkConfig): ChainFamily<ChainClient> {
-  return families[network.family ?? "evm"];
+/** Every family, in the order of chainFamilyIds. */
+export function chainFamilies(): ChainFamily<ChainClient>[] {
+  return Object.values(families);
+}
+
+/** A family by its id. */
+export function chainFamilyById(id: ChainFamilyId): ChainFamily<ChainClient> {
+  return families[id];
+}
+
+/** The family a network belongs to: EVM unless the network names another. */
+export function chainFamily(network: Pick<NetworkConfig, "family">): ChainFamily<ChainClient> {
+  return chainFamilyById(network.family ?? "evm");
 }

@@ -10,11 +10,16 @@ import type { NetworkConfig } from "./networks";
 export const chainFamilyIds = ["evm"] as const;
 export type ChainFamilyId = (typeof chainFamilyIds)[number];
 
-/** An address as a person typed it, judged: the family's canonical spelling, or why it is refused. */
-export type ParsedAddress = { address: string } | { error: string };
+/**
+ * An address as a person typed it, judged: the family's canonical spelling, or the problem with
+ * it and a message that completes "<field> …" ("must be …", "has …").
+ */
+export type ParsedAddress = { address: string } | { problem: "format" | "checksum"; message: string };
 
 /** How a family writes, checks and compares addresses (wallets, deposit addresses, token ids). */
 export interface AddressRules {
+  /** What an address looks like, for messages: "an EVM address (0x followed by 40 hex digits)". */
+  format: string;
   /**
    * Checks an address typed by a person (a settlement wallet, a refund destination, a claim page's
    * answer) and returns its canonical spelling: EVM checksums it (a wrong EIP-55 checksum is refused,
@@ -23,6 +28,8 @@ export interface AddressRules {
   parse(value: string): ParsedAddress;
   /** The key equal addresses share, for maps and comparisons (EVM: lower case; base58 is case-sensitive). */
   key(address: string): string;
+  /** Whether money sent there is lost to everyone (EVM's zero address), so nothing may be sent there. */
+  isBurn(address: string): boolean;
 }
 
 /** A transfer into a watched receiver, as the chain reports it, before the database is asked about it. */

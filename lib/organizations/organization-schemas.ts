@@ -1,12 +1,28 @@
 import { z } from "zod";
 import { apiVersionField } from "../api-version/api-versions";
-import { type SettlementNetwork, settlementNetworks } from "../chains/settlement-networks";
-import { checksumAddressField } from "../validation/evm-address";
+import { chainFamilyById } from "../chains/chain-families";
+import {
+  type SettlementNetwork,
+  settlementNetworkFamilies,
+  settlementNetworks,
+} from "../chains/settlement-networks";
 import { text } from "../validation/fields";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
 import { brandingFields } from "./brand-schemas";
 
-const settlementAddress = checksumAddressField;
+/** A wallet address on a settlement network, as its chain family spells it (an EVM one checksummed). */
+function settlementAddress(network: SettlementNetwork) {
+  const { addresses } = chainFamilyById(settlementNetworkFamilies[network]);
+  return z.string({ error: `must be ${addresses.format}` }).transform((value, context) => {
+    const parsed = addresses.parse(value);
+    if ("address" in parsed) return parsed.address;
+    context.addIssue({ code: "custom", message: parsed.message });
+    return z.NEVER;
+  });
+}
+const settlementAddresses = Object.fromEntries(
+  settlementNetworks.map((network) => [network, settlementAddress(network)]),
+) as Record<SettlementNetwork, ReturnType<typeof settlementAddress>>;
 
 const capError = 'must be a USD amount such as "100.00" (0 to 999999999.99)';
 
@@ -18,10 +34,17 @@ const subscriptionGraceDays = z
   .max(30, { error: graceDaysError })
   .meta({ description: "Days a PAST_DUE subscription waits for its renewal payment before it is cancelled" });
 
-const settlementWallet = z.strictObject({
-  network: z.enum(settlementNetworks, { error: `must be one of ${settlementNetworks.join(", ")}` }),
-  address: settlementAddress,
-});
+const settlementWallet = z
+  .strictObject({
+    network: z.enum(settlementNetworks, { error: `must be one of ${settlementNetworks.join(", ")}` }),
+    address: z.string({ error: "must be a wallet address on the network" }),
+  })
+  .transform((wallet, context) => {
+    const address = settlementAddresses[wallet.network].safeParse(wallet.address);
+    if (address.success) return { network: wallet.network, address: address.data };
+    context.addIssue({ code: "custom", path: ["address"], message: address.error.issues[0].message });
+    return z.NEVER;
+  });
 
 /**
  * PUT /api/private/organization/current: what is sent changes; settlementWallets replaces the list;
@@ -68,8 +91,8 @@ export type UpdateOrganizationInput = z.output<typeof updateOrganizationSchema>;
 export const settlementWalletsFormSchema = z
   .strictObject(
     Object.fromEntries(
-      settlementNetworks.map((network) => [network, settlementAddress.optional()]),
-    ) as Record<SettlementNetwork, z.ZodOptional<typeof settlementAddress>>,
+      settlementNetworks.map((network) => [network, settlementAddresses[network].optional()]),
+    ) as Record<SettlementNetwork, z.ZodOptional<(typeof settlementAddresses)[SettlementNetwork]>>,
   )
   .transform(
     (addresses): UpdateOrganizationInput => ({

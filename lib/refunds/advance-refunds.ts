@@ -7,6 +7,7 @@ import {
   type PublicClient,
   parseTransaction,
 } from "viem";
+import { chainFamily } from "../chains/chain-families";
 import { isContractAddress } from "../chains/is-contract-address";
 import { findToken, type NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
@@ -235,7 +236,7 @@ async function startRefund(
   const token = findToken(network, refund.token);
   const refusal = !token
     ? { reason: "token_not_listed", message: `Refused: ${network.id} no longer lists ${refund.token}.` }
-    : (checkRefundDestination(refund, refund.invoice) ??
+    : (checkRefundDestination(refund, refund.invoice, chainFamily(network).addresses) ??
       // The row says who paid; the chain must say so too.
       (refund.destination === "PAYER" ? await checkPayerOnChain(context.client, token, refund) : null));
   if (refusal || !token) {

@@ -1,5 +1,6 @@
 import { zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
+import { evmAddresses } from "../chains/evm/evm-addresses";
 import { checkRefundDestination } from "./check-refund-destination";
 
 const payer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -130,10 +131,11 @@ const table: [string, Record<string, unknown>, object[], object[], string | null
 
 describe("the signer's check of a refund", () => {
   it.each(table)("%s", (_, refund, payments, refunds, reason) => {
-    const refusal = checkRefundDestination({ ...base, ...refund } as never, {
-      payments: payments as never,
-      refunds: refunds as never,
-    });
+    const refusal = checkRefundDestination(
+      { ...base, ...refund } as never,
+      { payments: payments as never, refunds: refunds as never },
+      evmAddresses,
+    );
     expect(refusal?.reason ?? null).toBe(reason);
   });
 });

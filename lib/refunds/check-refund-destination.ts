@@ -1,4 +1,4 @@
-import { isAddress, zeroAddress } from "viem";
+import type { AddressRules } from "../chains/chain-family";
 import type { Refund } from "../generated/prisma/client";
 import { Money } from "../money/decimal";
 import { countedRefundStatuses } from "./refund-state";
@@ -24,8 +24,6 @@ type RefundFields = Pick<
   | "requestedByKind"
   | "decidedByUserId"
 >;
-
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Kinds of requester that may send money to an address they name without an owner's decision. */
 const ownerKinds = ["user"];
@@ -55,9 +53,11 @@ export function mayClaimWithoutOwner(
 export function checkRefundDestination(
   refund: RefundFields,
   invoice: RefundInvoiceFacts,
+  addresses: AddressRules,
 ): RefundRefusal | null {
   const to = refund.toAddress;
-  if (!to || !isAddress(to, { strict: false }) || same(to, zeroAddress))
+  const same = (a: string, b: string) => addresses.key(a) === addresses.key(b);
+  if (!to || "problem" in addresses.parse(to) || addresses.isBurn(to))
     return { reason: "no_destination", message: `Refused: ${to ?? "no address"} is not an address to pay.` };
   if (refund.destination === "PAYER") {
     const payers = invoice.payments

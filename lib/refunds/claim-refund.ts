@@ -1,5 +1,6 @@
-import { getAddress, isAddress, zeroAddress } from "viem";
 import { z } from "zod";
+import type { AddressRules } from "../chains/chain-family";
+import { chainFamilyOf } from "../config";
 import type { Db } from "../db/client";
 import { gone, invalidRequest, notFound, type ServiceError } from "../errors";
 import { announceRefundProposal } from "./announce-refund-proposal";
@@ -24,33 +25,29 @@ export const claimRefundSchema = z.strictObject({
 export type ClaimRefundInput = z.output<typeof claimRefundSchema>;
 
 /**
- * The buyer's address, checksummed. Mixed case must match its EIP-55 checksum (a typo in a
- * checksummed address is caught); all lower or upper case carries no checksum and is accepted.
+ * The buyer's address as the invoice's chain family spells it. An EVM address in mixed case must
+ * match its EIP-55 checksum (a typo in a checksummed address is caught); all lower or upper case
+ * carries no checksum and is accepted. An address whose money no one can spend is refused.
  */
-function readAddress(value: string, param: "address" | "confirmAddress"): string {
-  if (!isAddress(value, { strict: false })) {
-    throw invalidRequest(
-      "address_invalid",
-      `Invalid ${param}: not an EVM address (0x and 40 hex digits).`,
-      param,
-    );
+function readAddress(value: string, param: "address" | "confirmAddress", addresses: AddressRules): string {
+  const parsed = addresses.parse(value);
+  if ("problem" in parsed) {
+    throw parsed.problem === "checksum"
+      ? invalidRequest(
+          "address_checksum",
+          `Invalid ${param}: its capital letters do not match its checksum; copy it again.`,
+          param,
+        )
+      : invalidRequest("address_invalid", `Invalid ${param}: not ${addresses.format}.`, param);
   }
-  if (!isAddress(value, { strict: true })) {
-    throw invalidRequest(
-      "address_checksum",
-      `Invalid ${param}: its capital letters do not match its checksum; copy it again.`,
-      param,
-    );
-  }
-  const address = getAddress(value);
-  if (address === zeroAddress) {
+  if (addresses.isBurn(parsed.address)) {
     throw invalidRequest(
       "address_invalid",
       `Invalid ${param}: the zero address cannot receive funds.`,
       param,
     );
   }
-  return address;
+  return parsed.address;
 }
 
 /** Why a claim that is no longer open cannot take an address. */
@@ -82,8 +79,9 @@ export async function claimRefund(
   if (expired) refund = { ...refund, ...expired };
   const next = nextRefundStatus(refund.status, "claim");
   if (!next) throw closedClaim(refund);
-  const toAddress = readAddress(input.address, "address");
-  if (readAddress(input.confirmAddress, "confirmAddress") !== toAddress) {
+  const { addresses } = chainFamilyOf(refund.network);
+  const toAddress = readAddress(input.address, "address", addresses);
+  if (readAddress(input.confirmAddress, "confirmAddress", addresses) !== toAddress) {
     throw invalidRequest(
       "address_mismatch",
       "The two addresses differ; enter the same address twice.",

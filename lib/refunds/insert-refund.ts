@@ -1,8 +1,8 @@
-import { getAddress, isAddress, zeroAddress } from "viem";
 import type { Decision } from "../authority/authorize";
 import { refundDecision } from "../authority/authorize";
+import type { AddressRules } from "../chains/chain-family";
 import { findToken } from "../chains/networks";
-import { config } from "../config";
+import { chainFamilyOf, config } from "../config";
 import type { Tx } from "../db/client";
 import { conflict, invalidRequest, notFound } from "../errors";
 import type { Refund, RefundDestination, RefundStatus } from "../generated/prisma/client";
@@ -54,15 +54,17 @@ export function refundableOf(invoice: {
   return { paid, refunded, left: paid.minus(refunded) };
 }
 
-/** The one address the invoice's confirmed payments came from; 400 when it is unknown or not one. */
-export function payerOf(payments: { fromAddress: string | null }[]): string {
+/**
+ * The one address the invoice's confirmed payments came from, as its chain family spells it; 400
+ * when it is unknown (EVM's zero address: a mint) or not one.
+ */
+export function payerOf(payments: { fromAddress: string | null }[], addresses: AddressRules): string {
   const senders = [
     ...new Set(
-      payments
-        .map((payment) => payment.fromAddress)
-        .filter((address): address is string => address !== null && isAddress(address, { strict: false }))
-        .map((address) => getAddress(address))
-        .filter((address) => address !== zeroAddress),
+      payments.flatMap((payment) => {
+        const parsed = payment.fromAddress === null ? null : addresses.parse(payment.fromAddress);
+        return parsed && "address" in parsed && !addresses.isBurn(parsed.address) ? [parsed.address] : [];
+      }),
     ),
   ];
   if (senders.length === 0) {
@@ -155,7 +157,7 @@ export async function insertRefund(
     request.destination === "payer" ? "PAYER" : request.destination === "claim" ? "CLAIM" : "ADDRESS";
   const toAddress =
     destination === "PAYER"
-      ? payerOf(invoice.payments)
+      ? payerOf(invoice.payments, chainFamilyOf(invoice.network).addresses)
       : destination === "ADDRESS"
         ? request.destination
         : null;

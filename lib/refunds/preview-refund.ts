@@ -1,3 +1,4 @@
+import { chainFamilyOf } from "../config";
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
 import { Money } from "../money/decimal";
@@ -31,7 +32,7 @@ export async function previewRefund(database: Db, organizationId: string, reques
     agentDailyCapUsd: organization.refundAgentDailyCapUsd.toFixed(2),
     toAddress:
       request.destination === "payer"
-        ? payerOf(invoice.payments)
+        ? payerOf(invoice.payments, chainFamilyOf(invoice.network).addresses)
         : request.destination === "claim"
           ? null
           : request.destination,

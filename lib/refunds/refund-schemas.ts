@@ -1,22 +1,27 @@
 import { refundStatusValues } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
+import { chainFamilies } from "../chains/chain-families";
 import { checkPositiveDecimal } from "../money/decimal";
-import { checksumAddressField } from "../validation/evm-address";
 import { amountField, amountProblems, pagingQuery, text } from "../validation/fields";
 
-const destinationError = 'must be "payer", "claim" or an EVM address (0x followed by 40 hex digits)';
+const addressRules = chainFamilies().map((family) => family.addresses);
+const destinationError = `must be "payer", "claim" or ${addressRules.map((rules) => rules.format).join(" or ")}`;
 
-/** "payer", "claim", or an address with a valid checksum (returned checksummed). */
+/**
+ * "payer", "claim", or an address of a chain family in its canonical spelling (an EVM one
+ * checksummed; a wrong checksum is refused with its own message).
+ */
 const destinationField = z
   .string({ error: destinationError })
   .trim()
   .transform((value, context) => {
     if (value === "payer" || value === "claim") return value;
-    const address = checksumAddressField.safeParse(value);
-    if (address.success) return address.data;
+    const parsed = addressRules.map((rules) => rules.parse(value));
+    for (const result of parsed) if ("address" in result) return result.address;
+    const mistyped = parsed.find((result) => "problem" in result && result.problem === "checksum");
     context.addIssue({
       code: "custom",
-      message: value.startsWith("0x") ? address.error.issues[0].message : destinationError,
+      message: mistyped && "message" in mistyped ? mistyped.message : destinationError,
     });
     return z.NEVER;
   })
