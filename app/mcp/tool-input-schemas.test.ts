@@ -1,11 +1,12 @@
 // Each MCP tool with a REST twin takes that operation's inputs, by the same names: the body's
-// properties and the query and path parameters of the served OpenAPI document. What a tool adds
-// or leaves out on purpose is named with its reason in ./rest-twins.ts.
-import { type ToolDefinition, toolByName } from "crypto-checkout-agent/catalog";
+// properties and the query and path parameters of the served OpenAPI document. What a tool adds,
+// narrows or leaves out on purpose its contract names with the reason (packages/agent/src/contracts),
+// and each contract's inputs are its route's (all of them, or its part of a shared route's body).
+import { type ToolDefinition, tools } from "crypto-checkout-agent/catalog";
+import { type Contract, contracts, restShape } from "crypto-checkout-agent/contracts";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { openApiDocument } from "@/app/api/openapi.json/openapi-document";
-import { type RestTwin, restTwins } from "./rest-twins";
 
 type JsonSchema = {
   $ref?: string;
@@ -70,69 +71,83 @@ function restInputs(route: string): Record<string, Input> {
   return inputs;
 }
 
-/** A tool's arguments as clients see them: the JSON Schema of its input. */
-function toolInputs(tool: ToolDefinition): Record<string, Input> {
-  const schema = z.toJSONSchema(tool.inputSchema, { io: "input" }) as JsonSchema;
+const route = (contract: Contract) => `${contract.method} ${contract.path}`;
+
+/** Inputs of a zod object as clients see them: the JSON Schema of each property. */
+function inputsOf(schema: z.ZodObject): Record<string, Input> {
+  const json = z.toJSONSchema(schema, { io: "input" }) as JsonSchema;
   return Object.fromEntries(
-    Object.entries(schema.properties ?? {}).map(([name, property]) => [
+    Object.entries(json.properties ?? {}).map(([name, property]) => [
       name,
-      { types: types(property), required: (schema.required ?? []).includes(name) },
+      { types: types(property), required: (json.required ?? []).includes(name) },
     ]),
   );
 }
 
-/** What a tool's arguments must be: the REST inputs, less what it leaves out, plus what it adds. */
-function expectedInputs(tool: ToolDefinition, twin: RestTwin) {
-  const rest = restInputs(twin.route);
-  const listed = toolInputs(tool);
-  const names = [
-    ...Object.keys(rest).filter((name) => !(name in (twin.missing ?? {}))),
-    ...Object.keys(twin.extra ?? {}),
-  ];
-  return { names: names.sort(), rest, listed };
+/** What a tool's arguments must be: its route's inputs, less those it leaves out, plus those it adds. */
+function expectedNames(contract: Contract): string[] {
+  const tool = contract.tool;
+  const own = new Set(Object.keys(restShape(contract.input)));
+  const names = Object.keys(restInputs(route(contract))).filter(
+    (name) => !(tool?.omit ?? []).includes(name) && (!contract.part || own.has(name)),
+  );
+  const added = [...Object.keys(tool?.add ?? {}), ...(tool?.confirmation ? ["confirmationToken"] : [])];
+  return [...names, ...added].sort();
 }
 
-const twins = Object.entries(restTwins) as [string, RestTwin][];
+const twins = (tools as readonly ToolDefinition[]).flatMap((tool) =>
+  tool.contract ? [[tool.name, route(tool.contract), tool, tool.contract] as const] : [],
+);
 
 describe("MCP tools' input schemas", () => {
-  it.each(twins.map(([name, twin]) => [name, twin.route, twin] as const))(
-    "%s takes the inputs of %s",
-    (name, _route, twin) => {
-      const tool = toolByName.get(name) as ToolDefinition;
-      const { names, rest, listed } = expectedInputs(tool, twin);
-      expect(Object.keys(listed).sort()).toEqual(names);
-      // A shared input has the same JSON types, and a REST input the API needs the tool needs too.
-      for (const input of Object.keys(listed).filter((key) => key in rest)) {
-        expect({ input, types: listed[input].types }).toEqual({ input, types: rest[input].types });
-        if (rest[input].required)
-          expect({ input, required: listed[input].required }).toEqual({ input, required: true });
-      }
-    },
-  );
-
-  it("names only differences there are", () => {
-    for (const [name, twin] of twins) {
-      const rest = restInputs(twin.route);
-      const listed = toolInputs(toolByName.get(name) as ToolDefinition);
-      for (const extra of Object.keys(twin.extra ?? {}))
-        expect({ name, extra, inRest: extra in rest }).toEqual({ name, extra, inRest: false });
-      for (const missing of Object.keys(twin.missing ?? {})) {
-        expect({ name, missing, inRest: missing in rest, inTool: missing in listed }).toEqual({
-          name,
-          missing,
-          inRest: true,
-          inTool: false,
-        });
+  it.each(twins)("%s takes the inputs of %s", (_name, _route, tool, contract) => {
+    const rest = restInputs(route(contract));
+    const listed = inputsOf(tool.inputSchema);
+    expect(Object.keys(listed).sort()).toEqual(expectedNames(contract));
+    // A shared input has the same JSON types, and an input REST needs the tool needs too.
+    for (const input of Object.keys(listed).filter((key) => key in rest)) {
+      expect({ input, types: listed[input].types }).toEqual({ input, types: rest[input].types });
+      if (rest[input].required) {
+        expect({ input, required: listed[input].required }).toEqual({ input, required: true });
       }
     }
   });
 
+  it.each(twins)("%s names its reason for each difference from %s", (_name, _route, _tool, contract) => {
+    const tool = contract.tool;
+    const differing = [
+      ...Object.keys(tool?.add ?? {}),
+      ...Object.keys(tool?.narrow ?? {}),
+      ...(tool?.omit ?? []),
+    ];
+    expect(Object.keys(tool?.differs ?? {}).sort()).toEqual(differing.sort());
+    const rest = restInputs(route(contract));
+    for (const name of Object.keys(tool?.add ?? {}))
+      expect({ name, inRest: name in rest }).toEqual({ name, inRest: false });
+    for (const name of [...Object.keys(tool?.narrow ?? {}), ...(tool?.omit ?? [])]) {
+      expect({ name, inRest: name in rest }).toEqual({ name, inRest: true });
+    }
+  });
+
+  it.each([...new Set(contracts.map(route))])("the contracts of %s take its inputs", (served) => {
+    const mine = contracts.filter((contract) => route(contract) === served);
+    const inputs = Object.assign(
+      {},
+      ...mine.map((contract) => inputsOf(z.object(restShape(contract.input)))),
+    );
+    const rest = restInputs(served);
+    expect(Object.keys(inputs).sort()).toEqual(Object.keys(rest).sort());
+    for (const name of Object.keys(rest)) {
+      expect({ name, types: inputs[name].types }).toEqual({ name, types: rest[name].types });
+    }
+    // Several contracts share a route only as parts of it, each with fields of its own.
+    if (mine.length > 1)
+      for (const contract of mine) expect({ served, part: contract.part }).toEqual({ served, part: true });
+  });
+
   it("tells a renamed argument from REST's", () => {
-    const twin = restTwins.service_webhooks_redeliver as RestTwin;
-    const renamed = {
-      ...(toolByName.get("service_webhooks_redeliver") as ToolDefinition),
-      inputSchema: z.strictObject({ endpointId: z.string(), eventId: z.string() }),
-    };
-    expect(Object.keys(toolInputs(renamed)).sort()).not.toEqual(expectedInputs(renamed, twin).names);
+    const redeliver = twins.find(([name]) => name === "service_webhooks_redeliver")?.[3] as Contract;
+    const renamed = z.strictObject({ endpointId: z.string(), eventId: z.string() });
+    expect(Object.keys(inputsOf(renamed)).sort()).not.toEqual(expectedNames(redeliver));
   });
 });

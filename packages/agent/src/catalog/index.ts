@@ -7,5 +7,4 @@ export * from "./knowledge";
 export * from "./prompts";
 export * from "./resources";
 export * from "./results";
-export * from "./shapes";
 export * from "./tools";

@@ -1,0 +1,167 @@
+import { z } from "zod";
+import { listOf, organizationObject, sweepObject } from "../shapes";
+import { paging } from "./arguments";
+import { defineContract, destructiveUpdate, read, toolOf } from "./contract";
+
+// The organization's settings and where its money goes. PUT /api/private/organization/current
+// serves three operations, each with its own authority row and its own part of the body: the
+// settings, the settlement wallets (confirmed, routes money) and what agents may refund.
+
+const organizationPath = "/api/private/organization/current";
+
+export const retrieveOrganization = defineContract({
+  operationId: "retrieveOrganization",
+  method: "get",
+  path: organizationPath,
+  input: {},
+  result: organizationObject,
+  authority: { row: "organization.read", access: "read", role: "member" },
+  tool: {
+    name: "service_organization_get",
+    title: "Get organization settings",
+    description:
+      "Reads this organization: name, default webhook URL and settlement wallets (where payments are swept to).",
+    annotations: read,
+  },
+  cli: ["auth:status"],
+});
+
+export const updateOrganization = defineContract({
+  operationId: "updateOrganization",
+  method: "put",
+  path: organizationPath,
+  part: true,
+  input: {
+    body: z.object({
+      name: z.string().max(255).optional(),
+      webhookUrl: z.string().max(2048).nullable().optional().describe("https URL, or null to remove"),
+      apiVersion: z
+        .string()
+        .max(10)
+        .optional()
+        .describe(
+          "The dated API version requests without X-Service-Version are answered in, e.g. 2026-11-26",
+        ),
+      subscriptionGraceDays: z
+        .number()
+        .int()
+        .min(0)
+        .max(30)
+        .optional()
+        .describe("Days a PAST_DUE subscription waits for its renewal payment before it is cancelled"),
+      brandDisplayName: z.string().max(80).nullable().optional().describe("Name buyers see on the checkout"),
+      brandColor: z
+        .string()
+        .max(7)
+        .nullable()
+        .optional()
+        .describe("#rrggbb accent; must be dark enough for white text (contrast 4.5:1)"),
+      logo: z
+        .strictObject({
+          dataBase64: z.string().max(44_000).describe("PNG, JPEG, GIF or WebP, at most 32 KiB"),
+        })
+        .nullable()
+        .optional(),
+    }),
+  },
+  result: organizationObject,
+  authority: { row: "organization.update", access: "write", role: "owner" },
+  tool: {
+    name: "service_organization_update",
+    title: "Update organization settings",
+    description:
+      "Changes the organization's name, its default webhook URL (null removes it; events then stop going there), its pinned API version, the grace period of past-due subscriptions or the hosted checkout's branding (display name, color, logo; null removes one). For settlement wallets use service_settlement_configure.",
+    annotations: destructiveUpdate,
+  },
+  cli: ["organization:update"],
+});
+
+export const configureSettlement = defineContract({
+  operationId: "updateOrganization",
+  method: "put",
+  path: organizationPath,
+  part: true,
+  input: {
+    body: z.object({
+      settlementWallets: z
+        .array(
+          z.strictObject({
+            network: z.enum(["devnet", "ethereum", "base", "polygon", "arbitrum"]),
+            address: z.string().max(64).describe("EVM address, 0x + 40 hex digits (EIP-55 if mixed case)"),
+          }),
+        )
+        .max(5),
+    }),
+  },
+  result: organizationObject,
+  authority: { row: "settlement.change", access: "write", role: "owner", routesMoney: true },
+  tool: {
+    name: "service_settlement_configure",
+    title: "Configure settlement wallets",
+    description:
+      "Replaces the list of settlement wallets (one EVM address per network) that received payments are swept to; a network left out loses its wallet. Routes money: needs the user's confirmation (first call returns a preview and a confirmation token, error code confirmation_required; ask the user, then call again with the token). Double-check every address with the user.",
+    annotations: destructiveUpdate,
+    confirmation: true,
+  },
+  cli: ["settlement:configure"],
+});
+
+/** No tool: an agent must not raise its own refund cap (lib/refunds/assert-may-configure-refunds.ts). */
+export const configureRefunds = defineContract({
+  operationId: "updateOrganization",
+  method: "put",
+  path: organizationPath,
+  part: true,
+  input: {
+    body: z.object({
+      refundAgentDailyCapUsd: z
+        .string()
+        .optional()
+        .describe("What agent credentials and OAuth tokens may refund to payers per UTC day, in USD"),
+      autoRefundOverpayments: z
+        .boolean()
+        .optional()
+        .describe("Refund the overpaid part of a confirmed invoice to its payer automatically"),
+    }),
+  },
+  result: organizationObject,
+  authority: { row: "refunds.configure", access: "write", role: "owner", routesMoney: true },
+});
+
+export const listSweeps = defineContract({
+  operationId: "listSweeps",
+  method: "get",
+  path: "/api/private/sweeps",
+  input: {
+    query: z.object({
+      ...paging,
+      status: sweepObject.shape.status.optional().describe("Only sweeps in this status"),
+      network: z.string().max(32).optional().describe("Only sweeps on this network id"),
+      invoiceId: z.string().max(64).optional().describe("Only this invoice's sweeps (inv_…)"),
+    }),
+  },
+  result: listOf(sweepObject),
+  authority: { row: "sweeps.read", access: "read", role: "member" },
+  tool: {
+    name: "service_sweeps_list",
+    title: "List settlement sweeps",
+    description:
+      "Lists the movements of received funds from invoices' deposit addresses to this organization's settlement wallets, newest first, with every transaction signed. Filter by status (FAILED ones carry a reason), network or invoice.",
+    annotations: read,
+  },
+  cli: ["settlement:sweeps"],
+});
+
+export const organizationContracts = [
+  retrieveOrganization,
+  updateOrganization,
+  configureSettlement,
+  configureRefunds,
+  listSweeps,
+];
+export const sweepTools = [toolOf(listSweeps)] as const;
+export const organizationTools = [
+  toolOf(retrieveOrganization),
+  toolOf(updateOrganization),
+  toolOf(configureSettlement),
+] as const;
