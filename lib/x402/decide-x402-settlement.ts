@@ -18,8 +18,10 @@ export const x402ClosedMarginSeconds = 120;
  * canceled it (no transfer can happen), or with `settlement_expired` when it is unused and the
  * chain's latest block is past its validBefore + `x402ClosedMarginSeconds` (it can never land);
  * else `SETTLING` (a transaction may be pending, the authorization may still be presented, or it
- * is spent and we cannot tell how). `gasUsd`: what `sent` (the facilitator's transaction for it)
- * cost once mined, reverted too. Undefined when the chain cannot be read now: nothing is decided then.
+ * is spent and we cannot tell how). `sending`: a transaction using it waits in the node's pool
+ * (the pending block spends it), so none is to be sent. `gasUsd`: what `sent` (the facilitator's
+ * transaction for it) cost once mined, reverted too. Undefined when the chain cannot be read now:
+ * nothing is decided then.
  */
 export async function decideX402Settlement(
   network: NetworkConfig,
@@ -32,6 +34,7 @@ export async function decideX402Settlement(
       transaction: string | null;
       errorReason: "authorization_canceled" | "settlement_expired" | null;
       gasUsd: string | undefined;
+      sending?: true;
     }
   | undefined
 > {
@@ -58,6 +61,8 @@ export async function decideX402Settlement(
       log.warn({ settlementId: row.id }, "x402 authorization spent, its event out of range");
       return { status: "SETTLING", transaction: sent, errorReason: null, gasUsd };
     }
+    if (use.state === "sending")
+      return { status: "SETTLING", transaction: sent, errorReason: null, gasUsd, sending: true };
     const closedAt = row.validBefore.getTime() + x402ClosedMarginSeconds * 1000;
     const closed = Number(latest.timestamp) * 1000 > closedAt;
     return closed

@@ -8,6 +8,15 @@ import { createBuiltInFacilitator, ownX402Payee, recordX402Broadcast } from "./c
 const facilitatorTimeoutMs = 150_000;
 
 /**
+ * Whether the facilitator records each settlement's transaction on its X402Settlement row before
+ * broadcasting it (`recordX402Broadcast`): the built-in one in this process does. One over HTTP
+ * may be anyone's (the web tier cannot tell the signing role's from another), and one that
+ * broadcast and then answered a failure leaves no trace here: its refusals are decided on chain.
+ */
+export const x402FacilitatorRecordsBroadcasts = (settings: Config = config()) =>
+  !settings.x402.facilitatorUrl;
+
+/**
  * The facilitator the web tier verifies and settles x402 payments with:
  * - SERVICE_X402_FACILITATOR_URL set: that facilitator over HTTP (x402's own client), with
  *   SERVICE_X402_FACILITATOR_TOKEN as its bearer token when set (an external facilitator, or the

@@ -12,26 +12,30 @@ const eip3009Abi = parseAbi([
 
 /**
  * What the token did with an authorization, read on chain: `used` (its transfer happened, in
- * `transaction`), `canceled` (the payer withdrew it: no transfer can happen), `unused`, or
- * `unknown` (spent, but its event is older than the network's last `maxBlockRange` blocks).
- * Decides a settlement whose answer was lost (the facilitator unreachable, or our process gone,
- * mid-settle) or refused.
+ * `transaction`), `canceled` (the payer withdrew it: no transfer can happen), `unused`,
+ * `sending` (unused in the latest block, spent in the pending one: a transaction using it waits in
+ * the node's pool, whoever sent it), or `unknown` (spent, but its event is older than the
+ * network's last `maxBlockRange` blocks). Decides a settlement whose answer was lost (the
+ * facilitator unreachable, or our process gone, mid-settle) or refused.
  */
 export async function findAuthorizationUse(
   network: NetworkConfig,
   authorization: { asset: string; payer: string; nonce: string },
-): Promise<{ state: "used" | "canceled" | "unused" | "unknown"; transaction: Hex | null }> {
+): Promise<{ state: "used" | "canceled" | "unused" | "sending" | "unknown"; transaction: Hex | null }> {
   const client = clientFor(network);
   const asset = authorization.asset as Hex;
   const payer = authorization.payer as Hex;
   const nonce = authorization.nonce as Hex;
-  const spent = await client.readContract({
-    address: asset,
-    abi: eip3009Abi,
-    functionName: "authorizationState",
-    args: [payer, nonce],
-  });
-  if (!spent) return { state: "unused", transaction: null };
+  const spentAt = (blockTag: "latest" | "pending") =>
+    client.readContract({
+      address: asset,
+      abi: eip3009Abi,
+      functionName: "authorizationState",
+      args: [payer, nonce],
+      blockTag,
+    });
+  const [spent, spending] = await Promise.all([spentAt("latest"), spentAt("pending")]);
+  if (!spent) return { state: spending ? "sending" : "unused", transaction: null };
   const head = await client.getBlockNumber();
   const span = BigInt(network.maxBlockRange ?? 2000) - 1n;
   const range = {

@@ -18,6 +18,12 @@ export type X402Settling = {
   requirements: PaymentRequirements;
   asset: X402Payable;
   now: Date;
+  /**
+   * Whether the facilitator records each transaction on the row before it broadcasts it (the
+   * built-in one in this process): only then does a refusal with none recorded mean nothing was
+   * sent (lib/x402/facilitator-client.ts).
+   */
+  recordsBroadcasts: boolean;
 };
 
 type Outcome = {
@@ -47,11 +53,14 @@ async function askToSettle(row: X402Settlement, { facilitator, payload, requirem
 
 /**
  * The settlement's outcome, or undefined when the chain cannot be read now. A payment whose
- * transfer may still land stays SETTLING: FAILED only when the facilitator refused it with nothing
- * sent (no transaction in its answer, none recorded on the row: our facilitator records one before
- * it broadcasts), or when the chain says it can never land (lib/x402/decide-x402-settlement.ts).
- * A recovery (a takeover) looks on chain first, and never sends a second transaction while one
- * recorded for the row may still land: it asks the facilitator only when none was sent.
+ * transfer may still land stays SETTLING: FAILED only when a facilitator that records its
+ * broadcasts refused it with nothing sent (no transaction in its answer, none recorded on the
+ * row), or when the chain says it can never land (lib/x402/decide-x402-settlement.ts). Any other
+ * facilitator's refusal (one over HTTP may have broadcast and then answered a failure) leaves it
+ * to the chain: SETTLING until the authorization is used, or unused past its window. A recovery
+ * (a takeover) looks on chain first, and never sends a second transaction while one may still
+ * land: it asks the facilitator only when none is recorded for the row and none spends the
+ * authorization in the pending block.
  */
 async function settlementOutcome(
   database: Db,
@@ -63,7 +72,7 @@ async function settlementOutcome(
   if (recovering) {
     const found = await decideX402Settlement(network, row, row.transaction, settling.now);
     if (!found) return undefined;
-    if (found.status !== "SETTLING" || row.transaction) return found;
+    if (found.status !== "SETTLING" || row.transaction || found.sending) return found;
   }
   const answer = await askToSettle(row, settling);
   if (answer?.success) {
@@ -78,8 +87,12 @@ async function settlementOutcome(
   const sent = answer?.transaction || recorded.transaction;
   const found = await decideX402Settlement(network, row, sent, settling.now);
   if (!found) return undefined;
-  const refused = answer !== undefined && !sent && answer.errorReason !== "settlement_pending";
-  // Used on chain is settled whatever the answer; a refusal with nothing sent fails at once.
+  const refused =
+    settling.recordsBroadcasts &&
+    answer !== undefined &&
+    !sent &&
+    answer.errorReason !== "settlement_pending";
+  // Used on chain is settled whatever the answer; a refusal known to have sent nothing fails at once.
   const status = found.status === "SETTLING" && refused ? "FAILED" : found.status;
   metrics().x402Settlements.inc({
     result: status === "SETTLED" ? "settled" : status === "FAILED" ? "failed" : "pending",

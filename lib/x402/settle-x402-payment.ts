@@ -8,7 +8,7 @@ import { log } from "../log";
 import { metrics } from "../metrics/metrics";
 import { processWide } from "../process-wide";
 import { awaitX402Settlement, type X402Settled, x402SettlementResult } from "./await-x402-settlement";
-import { x402FacilitatorClient } from "./facilitator-client";
+import { x402FacilitatorClient, x402FacilitatorRecordsBroadcasts } from "./facilitator-client";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { x402Unavailable } from "./quote-x402-payment";
 import {
@@ -100,7 +100,14 @@ async function settleOnce(
     nonce: authorization.nonce.toLowerCase(),
   };
 
-  const settling: X402Settling = { facilitator, payload: paymentPayload, requirements, asset, now };
+  const settling: X402Settling = {
+    facilitator,
+    payload: paymentPayload,
+    requirements,
+    asset,
+    now,
+    recordsBroadcasts: x402FacilitatorRecordsBroadcasts(),
+  };
   const recover = (row: X402Settlement) => settleX402Authorization(database, row, settling, true);
 
   const known = await database.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });

@@ -1,5 +1,6 @@
 // x402 with the facilitator over HTTP (SERVICE_X402_FACILITATOR_URL) going down: before verifying,
-// between a good verification and the settlement, or after the settlement's transaction was sent.
+// between a good verification and the settlement, or after the settlement's transaction was sent;
+// and an external facilitator (one that records nothing here) answering a refusal after it sent.
 // Nothing unpaid is marked paid, and a payment whose transfer may still land is never refused (the
 // agent would pay again): it stays pending until the chain decides it.
 process.env.SERVICE_SWEEPER = "separate";
@@ -15,6 +16,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import type { x402Client } from "@x402/fetch";
 import { createWalletClient, erc20Abi, type Hex, http, parseAbi, parseGwei, parseUnits } from "viem";
+import { english, generateMnemonic } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
@@ -24,7 +26,10 @@ import {
   ownX402Payee,
   recordX402Broadcast,
 } from "@/lib/x402/create-built-in-facilitator";
+import { x402FacilitatorClient } from "@/lib/x402/facilitator-client";
 import { resolveStuckX402Settlements } from "@/lib/x402/resolve-stuck-x402-settlements";
+import { settleX402Authorization } from "@/lib/x402/settle-x402-authorization";
+import { findX402Payable } from "@/lib/x402/x402-requirements";
 import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { sendX402Payment, serveX402App, type X402App, x402Agent } from "@/scripts/test-support/x402-app";
 
@@ -37,13 +42,20 @@ let facilitator: Server;
  * failed (a receipt it could not read, say). `refused`: the facilitator refuses it, nothing sent.
  * `cut`: the connection drops once the settlement's transaction is on the node (the web tier's
  * timeout). `sendFails`: the node takes the transaction, and the facilitator's send errs.
+ * `sentThenRefused`: an external facilitator (its own wallet, recording nothing on our rows)
+ * broadcasts the transfer, then answers a failure without a transaction.
  */
 let up: {
   verify: boolean;
-  settle: boolean | "lost" | "misreported" | "refused" | "cut" | "sendFails";
+  settle: boolean | "lost" | "misreported" | "refused" | "cut" | "sendFails" | "sentThenRefused";
 } = { verify: true, settle: true };
-/** The requirements the facilitator was last asked to settle with. */
+/** The payment and requirements the facilitator was last asked to settle. */
 let settledWith: PaymentRequirements | undefined;
+let settledPayload: PaymentPayload | undefined;
+/** How many settle requests the facilitator server took. */
+let settleRequests = 0;
+/** The external facilitator's key: not this service's. */
+const externalMnemonic = generateMnemonic(english);
 /** A JSON-RPC proxy in front of the devnet whose eth_sendRawTransaction errs after the node took it. */
 let failingSends: Server;
 
@@ -78,6 +90,10 @@ beforeAll(async () => {
   devnet = await startTestDevnet({ confirmations: 1 });
   // Its gas up front, so no top-up waits on a block while a test holds mining off.
   await devnet.sendEth(facilitatorWallet(), "100");
+  await devnet.sendEth(
+    sweeperKeysFromMnemonic(externalMnemonic).facilitatorWallet(devnet.network.chainId).address,
+    "100",
+  );
   failingSends = createServer(async (incoming, outgoing) => {
     const call = await readJson<{ id: unknown; method: string }>(incoming);
     const upstream = await fetch(devnet.rpcUrl, {
@@ -103,6 +119,13 @@ beforeAll(async () => {
     });
   const real = facilitatorOn(devnet.network);
   const failing = facilitatorOn({ ...devnet.network, rpcUrl: failingSendsUrl });
+  // x402's own facilitator with another key, which cannot write our rows: it records nothing.
+  const external = createBuiltInFacilitator({
+    mnemonic: externalMnemonic,
+    networks: [devnet.network],
+    ownsPayee: async () => true,
+    recordsBroadcast: async () => true,
+  });
   facilitator = createServer(async (incoming, outgoing) => {
     const body = await readJson<unknown>(incoming);
     const operation =
@@ -116,16 +139,25 @@ beforeAll(async () => {
       paymentPayload: PaymentPayload;
       paymentRequirements: PaymentRequirements;
     };
-    if (operation === "settle") settledWith = paymentRequirements;
-    if (operation === "settle" && mode === "refused") {
-      const refusal = {
-        success: false,
-        errorReason: "insufficient_funds",
-        transaction: "",
-        network: paymentRequirements.network,
-      };
-      outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(refusal));
-      return;
+    if (operation === "settle") {
+      settleRequests++;
+      settledWith = paymentRequirements;
+      settledPayload = paymentPayload;
+    }
+    const refuse = (errorReason: string) =>
+      outgoing.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          success: false,
+          errorReason,
+          transaction: "",
+          network: paymentRequirements.network,
+        }),
+      );
+    if (operation === "settle" && mode === "refused") return refuse("insufficient_funds");
+    if (operation === "settle" && mode === "sentThenRefused") {
+      external.settle(paymentPayload, paymentRequirements).catch(() => undefined);
+      await untilPending();
+      return refuse("transaction_failed");
     }
     const answering = (mode === "sendFails" ? failing : real)[operation](paymentPayload, paymentRequirements);
     if (mode === "cut") {
@@ -259,48 +291,112 @@ describe("the facilitator goes down", () => {
     });
   });
 
-  it("refused by the facilitator with nothing sent: 402, FAILED, a paylink's invoice withdrawn and a replay moves nothing", async () => {
+  it("refused over HTTP with nothing sent: 503 and SETTLING (it may have sent), never FAILED while the authorization can land; past its window, 402 settlement_expired and a paylink's invoice withdrawn", async () => {
     up = { verify: true, settle: "refused" };
     const { organization, url } = await app.paylink("2.00");
     const { account, client } = await agent();
     const send = await signedPayment(url, client);
     const response = await send();
-    expect(response.status).toBe(402);
-    expect((await response.json()).error.code).toBe("insufficient_funds");
-    expect(decodePaymentResponseHeader(response.headers.get("PAYMENT-RESPONSE") as string)).toMatchObject({
-      success: false,
-      errorReason: "insufficient_funds",
-      payer: account.address,
-    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("5");
+    expect((await response.json()).error.code).toBe("settlement_pending");
     const invoice = await db().invoice.findFirstOrThrow({
       where: { organizationId: organization.id },
       include: { checkoutSession: true, x402Settlements: true },
     });
-    expect(invoice.status).toBe("OVERDUE");
-    expect(invoice.checkoutSession.status).toBe("EXPIRED");
-    expect(invoice.x402Settlements).toMatchObject([{ status: "FAILED", errorReason: "insufficient_funds" }]);
+    expect(invoice.status).toBe("AWAITING_PAYMENT");
+    expect(invoice.checkoutSession.status).not.toBe("EXPIRED");
+    expect(invoice.x402Settlements).toMatchObject([
+      { status: "SETTLING", transaction: null, errorReason: null },
+    ]);
+    // Refused again: still the chain's to decide.
+    expect((await send()).status).toBe(503);
+
+    // The chain past the authorization's window (with the margin), it still unused: it can never land.
+    await devnet.mine(1);
+    await db().$executeRaw`
+      UPDATE "X402Settlement" SET "validBefore" = now() - interval '10 minutes' WHERE "invoiceId" = ${invoice.id}`;
+    const expired = await send();
+    expect(expired.status).toBe(402);
+    expect((await expired.json()).error.code).toBe("settlement_expired");
+    expect(decodePaymentResponseHeader(expired.headers.get("PAYMENT-RESPONSE") as string)).toMatchObject({
+      success: false,
+      errorReason: "settlement_expired",
+      payer: account.address,
+    });
+    const withdrawn = await db().invoice.findUniqueOrThrow({
+      where: { id: invoice.id },
+      include: { checkoutSession: true, x402Settlements: true },
+    });
+    expect(withdrawn.status).toBe("OVERDUE");
+    expect(withdrawn.checkoutSession.status).toBe("EXPIRED");
+    expect(withdrawn.x402Settlements).toMatchObject([
+      { status: "FAILED", errorReason: "settlement_expired" },
+    ]);
 
     up = { verify: true, settle: true };
     const replay = await send();
     expect(replay.status).toBe(402);
-    expect((await replay.json()).error.code).toBe("insufficient_funds");
+    expect((await replay.json()).error.code).toBe("settlement_expired");
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("10", 6));
   });
 
-  it("a merchant's session keeps its invoice open, unpaid, when settling is refused; a new payment then pays it", async () => {
+  it("refused over HTTP, the same payment settles once the facilitator takes it: a refusal burns nothing", async () => {
     up = { verify: true, settle: "refused" };
     const created = await app.session("2.00");
-    const { url } = created;
-    const { account, pay } = await agent();
-    expect((await pay(url)).status).toBe(402);
+    const { account, client } = await agent();
+    const send = await signedPayment(created.url, client);
+    expect((await send()).status).toBe(503);
     const invoice = await db().invoice.findUniqueOrThrow({ where: { checkoutSessionId: created.id } });
     expect(invoice.status).toBe("AWAITING_PAYMENT");
 
     up = { verify: true, settle: true };
-    expect((await pay(url)).status).toBe(200);
+    expect((await send()).status).toBe(200);
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
   });
+
+  it.each([
+    {
+      facilitator: "the built-in one, which records its broadcasts",
+      recordsBroadcasts: true,
+      status: "FAILED",
+      errorReason: "insufficient_funds",
+    },
+    {
+      facilitator: "one over HTTP, which may have sent",
+      recordsBroadcasts: false,
+      status: "SETTLING",
+      errorReason: null,
+    },
+  ])(
+    "a refusal with nothing sent or recorded, from $facilitator: $status",
+    async ({ recordsBroadcasts, status, errorReason }) => {
+      up = { verify: true, settle: "refused" };
+      const created = await app.session("2.00");
+      const { client } = await agent();
+      expect((await (await signedPayment(created.url, client))()).status).toBe(503);
+      const row = await db().x402Settlement.findFirstOrThrow({
+        where: { invoice: { checkoutSessionId: created.id } },
+      });
+      const decided = await settleX402Authorization(
+        db(),
+        row,
+        {
+          facilitator: x402FacilitatorClient() as NonNullable<ReturnType<typeof x402FacilitatorClient>>,
+          payload: settledPayload as PaymentPayload,
+          requirements: settledWith as PaymentRequirements,
+          asset: findX402Payable(devnet.network.id, "USDC") as NonNullable<
+            ReturnType<typeof findX402Payable>
+          >,
+          now: new Date(),
+          recordsBroadcasts,
+        },
+        true,
+      );
+      expect(decided).toMatchObject({ status, errorReason, transaction: null });
+    },
+  );
 
   it("settles with our own requirements: the agent's `extra` is compared, never forwarded", async () => {
     up = { verify: true, settle: true };
@@ -455,46 +551,67 @@ describe("the facilitator goes down", () => {
     expect(await resolveStuckX402Settlements(db())).toBe(0);
   });
 
-  it("a transfer sent and still pending when the settle call is cut: 503, SETTLING with its transaction, never sent twice; mined, the same payment answers 200", async () => {
-    const { organization, url } = await app.paylink("2.00");
-    const { account, client } = await agent();
-    const send = await signedPayment(url, client);
-    const wallet = facilitatorWallet();
-    const sentBefore = await devnet.client.getTransactionCount({ address: wallet, blockTag: "pending" });
+  it.each([
+    {
+      name: "the settle call cut once our facilitator sent it: SETTLING with its transaction",
+      settle: "cut" as const,
+      ours: true,
+    },
+    {
+      name: "an external facilitator that sent it, then answered a failure without its transaction: SETTLING, never FAILED",
+      settle: "sentThenRefused" as const,
+      ours: false,
+    },
+  ])(
+    "a transfer still pending, $name; a copy asks for nothing and sends nothing; mined, the same payment answers 200 with it",
+    async ({ settle, ours }) => {
+      const { organization, url } = await app.paylink("2.00");
+      const { account, client } = await agent();
+      const send = await signedPayment(url, client);
+      const wallet = facilitatorWallet();
+      const sentBefore = await devnet.client.getTransactionCount({ address: wallet, blockTag: "pending" });
 
-    await devnet.rpc("evm_setAutomine", [false]);
-    up = { verify: true, settle: "cut" };
-    const response = await send();
-    expect(response.status).toBe(503);
-    expect(response.headers.get("Retry-After")).toBe("5");
-    expect((await response.json()).error.code).toBe("settlement_pending");
-    const [pending] = await pendingTransactions();
-    const invoice = await db().invoice.findFirstOrThrow({
-      where: { organizationId: organization.id },
-      include: { checkoutSession: true, x402Settlements: true },
-    });
-    expect(invoice.x402Settlements).toMatchObject([{ status: "SETTLING", transaction: pending }]);
-    expect(invoice.status).toBe("AWAITING_PAYMENT");
-    expect(invoice.checkoutSession.status).not.toBe("EXPIRED");
+      await devnet.rpc("evm_setAutomine", [false]);
+      up = { verify: true, settle };
+      const response = await send();
+      expect(response.status).toBe(503);
+      expect(response.headers.get("Retry-After")).toBe("5");
+      expect((await response.json()).error.code).toBe("settlement_pending");
+      const [pending] = await pendingTransactions();
+      const invoice = await db().invoice.findFirstOrThrow({
+        where: { organizationId: organization.id },
+        include: { checkoutSession: true, x402Settlements: true },
+      });
+      // Only our facilitator records what it sends; the external one's transfer is found on chain.
+      expect(invoice.x402Settlements).toMatchObject([
+        { status: "SETTLING", transaction: ours ? pending : null, errorReason: null },
+      ]);
+      expect(invoice.status).toBe("AWAITING_PAYMENT");
+      expect(invoice.checkoutSession.status).not.toBe("EXPIRED");
 
-    // Sent again while the first may still land: the copy takes the row over and sends nothing.
-    up = { verify: true, settle: true };
-    const again = await send();
-    expect(again.status).toBe(503);
-    expect(await pendingTransactions()).toEqual([pending]);
+      // Sent again while the first may still land: the copy takes the row over, and with a
+      // transaction recorded or one spending the authorization in the pending block, asks for nothing.
+      up = { verify: true, settle: true };
+      const asked = settleRequests;
+      const again = await send();
+      expect(again.status).toBe(503);
+      expect(settleRequests).toBe(asked);
+      expect(await pendingTransactions()).toEqual([pending]);
 
-    await devnet.rpc("evm_setAutomine", [true]);
-    await devnet.mine(1);
-    const settled = await send();
-    expect(settled.status).toBe(200);
-    expect((await settled.json()).transaction).toBe(pending);
-    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
-    expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
-    expect(await devnet.client.getTransactionCount({ address: wallet })).toBe(sentBefore + 1);
-    const row = await db().x402Settlement.findFirstOrThrow({ where: { invoiceId: invoice.id } });
-    expect(row).toMatchObject({ status: "SETTLED", transaction: pending });
-    expect(Number(row.gasUsd)).toBeGreaterThan(0);
-  });
+      await devnet.rpc("evm_setAutomine", [true]);
+      await devnet.mine(1);
+      const settled = await send();
+      expect(settled.status).toBe(200);
+      expect((await settled.json()).transaction).toBe(pending);
+      expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+      expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
+      expect(await devnet.client.getTransactionCount({ address: wallet })).toBe(sentBefore + (ours ? 1 : 0));
+      const row = await db().x402Settlement.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+      expect(row).toMatchObject({ status: "SETTLED", transaction: pending, errorReason: null });
+      // Our wallet's gas is counted; the external facilitator's is its own.
+      expect(row.gasUsd === null ? null : Number(row.gasUsd) > 0).toBe(ours ? true : null);
+    },
+  );
 
   it("a send that errs after the node took the transaction: 503 and SETTLING, not FAILED; mined, the same payment answers 200", async () => {
     const { organization, url } = await app.paylink("2.00");
