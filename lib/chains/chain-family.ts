@@ -32,6 +32,9 @@ export interface AddressRules {
   isBurn(address: string): boolean;
 }
 
+/** The service's deposit key material as this tier holds it (lib/config.ts): a public key suffices. */
+export type DepositKeys = { hdXpub?: string; hdMnemonic?: string };
+
 /** A transfer into a watched receiver, as the chain reports it, before the database is asked about it. */
 export type ObservedTransfer = {
   /** The token's symbol in the network's configuration. */
@@ -92,6 +95,12 @@ export type ReadTuning = { logQuery?: "by-address" | "all" };
 export interface ChainFamily<Client> {
   readonly id: ChainFamilyId;
   readonly addresses: AddressRules;
+  /**
+   * The addresses invoices at these derivation indexes are paid to (an index belongs to one invoice
+   * or x402 quote, once). EVM derives one address per index by BIP32 public derivation, so the
+   * account's xpub suffices and the web tier holds no private key.
+   */
+  depositAddresses(keys: DepositKeys, indexes: number[]): string[];
   /** The process's connection to the network's node. */
   client(network: NetworkConfig): Client;
   /** The watcher's chain reader over a connection. */

@@ -1,15 +1,11 @@
-import type { HDKey } from "@scure/bip32";
-import { config } from "../config";
+import { chainFamilyOf, config } from "../config";
 import type { Tx } from "../db/client";
 import { ServiceError } from "../errors";
-import { depositAddress, depositKeyFromMnemonic, depositKeyFromXpub } from "./derive-deposit-address";
 
-let cached: { source: string; key: HDKey } | undefined;
-/** The deposit chain key: from the account xpub (no private key) or else the mnemonic. */
-export function depositKey() {
+/** The deposit key material (the account xpub, or else the mnemonic); 503 until payments are configured. */
+function depositKeys() {
   const { hdXpub, hdMnemonic } = config();
-  const source = hdXpub ?? hdMnemonic;
-  if (!source) {
+  if (!hdXpub && !hdMnemonic) {
     throw new ServiceError(
       503,
       "api_error",
@@ -17,9 +13,12 @@ export function depositKey() {
       "Payments are not configured on this service yet.",
     );
   }
-  if (cached?.source !== source)
-    cached = { source, key: hdXpub ? depositKeyFromXpub(hdXpub) : depositKeyFromMnemonic(source) };
-  return cached.key;
+  return { hdXpub, hdMnemonic };
+}
+
+/** The deposit addresses at these indexes on a network, as its chain family derives them. */
+export function depositAddressesAt(network: string, indexes: number[]): string[] {
+  return chainFamilyOf(network).depositAddresses(depositKeys(), indexes);
 }
 
 /**
@@ -31,14 +30,12 @@ export async function allocateDepositAddresses(
   network: string,
   count = 1,
 ): Promise<{ derivationIndex: number; depositAddress: string }[]> {
-  const key = depositKey();
+  const keys = depositKeys();
   const [{ nextIndex }] = await tx.$queryRaw<{ nextIndex: number }[]>`
     INSERT INTO "DerivationCounter" ("network", "nextIndex") VALUES (${network}, ${count})
     ON CONFLICT ("network") DO UPDATE SET "nextIndex" = "DerivationCounter"."nextIndex" + ${count}
     RETURNING "nextIndex"`;
-  const first = nextIndex - count;
-  return Array.from({ length: count }, (_, offset) => ({
-    derivationIndex: first + offset,
-    depositAddress: depositAddress(key, first + offset),
-  }));
+  const indexes = Array.from({ length: count }, (_, offset) => nextIndex - count + offset);
+  const addresses = chainFamilyOf(network).depositAddresses(keys, indexes);
+  return indexes.map((derivationIndex, offset) => ({ derivationIndex, depositAddress: addresses[offset] }));
 }

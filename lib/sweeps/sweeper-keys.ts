@@ -2,7 +2,7 @@ import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { bytesToHex, type Hex } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import { depositAccountPath } from "../payments/derive-deposit-address";
+import { depositAccountPath } from "../chains/evm/derive-deposit-address";
 
 // The sweeper's keys, all from the one mnemonic that only the sweeper holds (the web tier derives
 // deposit addresses from the account xpub). Deposit addresses sign their own sweep; the gas

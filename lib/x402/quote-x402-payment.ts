@@ -7,8 +7,7 @@ import { ServiceError } from "../errors";
 import type { Invoice } from "../generated/prisma/client";
 import { metrics } from "../metrics/metrics";
 import { formatPrice, Money } from "../money/decimal";
-import { depositKey } from "../payments/allocate-deposit-address";
-import { depositAddress } from "../payments/derive-deposit-address";
+import { depositAddressesAt } from "../payments/allocate-deposit-address";
 import { priceInvoice } from "../payments/price-invoice";
 import { serializeRecurring } from "../subscriptions/serialize-recurring";
 import { x402FacilitatorClient } from "./facilitator-client";
@@ -44,7 +43,7 @@ async function randomDepositAddress(database: Db, networkId: string) {
       where: { network_derivationIndex: { network: networkId, derivationIndex } },
       select: { id: true },
     });
-    if (!used) return { derivationIndex, payTo: depositAddress(depositKey(), derivationIndex) };
+    if (!used) return { derivationIndex, payTo: depositAddressesAt(networkId, [derivationIndex])[0] };
   }
 }
 

@@ -1,5 +1,6 @@
 import { BaseError, type PublicClient } from "viem";
 import type { ChainFamily } from "../chain-family";
+import { evmDepositAddresses } from "./derive-deposit-address";
 import { evmAddresses } from "./evm-addresses";
 import { clientFor } from "./evm-client";
 import { evmTransferReader } from "./read-evm-transfers";
@@ -8,6 +9,7 @@ import { evmTransferReader } from "./read-evm-transfers";
 export const evmFamily: ChainFamily<PublicClient> = {
   id: "evm",
   addresses: evmAddresses,
+  depositAddresses: evmDepositAddresses,
   client: clientFor,
   transferReader: evmTransferReader,
   isRpcError: (error) => error instanceof BaseError,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GET as retrieveSession } from "@/app/api/checkout-sessions/[id]/route";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
+import { depositAddress, depositKeyFromMnemonic } from "@/lib/chains/evm/derive-deposit-address";
 import { db } from "@/lib/db/client";
-import { depositAddress, depositKeyFromMnemonic } from "@/lib/payments/derive-deposit-address";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { GET } from "./[id]/route";

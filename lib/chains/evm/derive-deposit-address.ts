@@ -4,6 +4,7 @@ import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { bytesToHex } from "viem";
 import { publicKeyToAddress } from "viem/accounts";
+import type { DepositKeys } from "../chain-family";
 
 // Every invoice gets its own deposit address, derived from one HD key (BIP32, the standard
 // Ethereum path m/44'/60'/0'/0/<index>), so a transfer names its invoice without memos. Deriving
@@ -57,4 +58,19 @@ export function depositAddress(chainKey: HDKey, index: number): `0x${string}` {
       : secp256k1.Point.fromBytes(chainKey.deriveChild(index).publicKey as Uint8Array);
   // An Ethereum address hashes the uncompressed key.
   return publicKeyToAddress(bytesToHex(key.toBytes(false)));
+}
+
+let cached: { source: string; key: HDKey } | undefined;
+
+/** The deposit addresses at these indexes, from the account xpub (no private key) or else the mnemonic. */
+export function evmDepositAddresses(keys: DepositKeys, indexes: number[]): string[] {
+  const source = keys.hdXpub ?? keys.hdMnemonic;
+  if (!source) throw new Error("no deposit key: neither an xpub nor a mnemonic");
+  if (cached?.source !== source)
+    cached = {
+      source,
+      key: keys.hdXpub ? depositKeyFromXpub(keys.hdXpub) : depositKeyFromMnemonic(source),
+    };
+  const { key } = cached;
+  return indexes.map((index) => depositAddress(key, index));
 }
