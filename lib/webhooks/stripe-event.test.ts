@@ -1,15 +1,13 @@
 import type Stripe from "stripe";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Event } from "../generated/prisma/client";
+import { chargeObject } from "./stripe-charge-object";
+import { checkoutSessionObject } from "./stripe-checkout-session-object";
 import { toStripeEvent } from "./stripe-event";
-import {
-  chargeObject,
-  checkoutSessionObject,
-  invoiceObject,
-  minorUnits,
-  refundObject,
-  subscriptionObject,
-} from "./stripe-objects";
+import { minorUnits } from "./stripe-event-source";
+import { invoiceObject } from "./stripe-invoice-object";
+import { refundObject } from "./stripe-refund-object";
+import { subscriptionObject } from "./stripe-subscription-object";
 
 const createdAt = new Date("2026-11-22T16:40:00.000Z");
 const created = 1795365600;

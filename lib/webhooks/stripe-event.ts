@@ -1,15 +1,10 @@
 import type { Event } from "../generated/prisma/client";
-import {
-  chargeObject,
-  checkoutSessionObject,
-  type EventSource,
-  eventSource,
-  invoiceObject,
-  type RefundEventSource,
-  refundEventSource,
-  refundObject,
-  subscriptionObject,
-} from "./stripe-objects";
+import { chargeObject } from "./stripe-charge-object";
+import { checkoutSessionObject } from "./stripe-checkout-session-object";
+import { type EventSource, eventSource } from "./stripe-event-source";
+import { invoiceObject } from "./stripe-invoice-object";
+import { type RefundEventSource, refundEventSource, refundObject } from "./stripe-refund-object";
+import { subscriptionObject } from "./stripe-subscription-object";
 
 type Recurring = EventSource & { subscription: NonNullable<EventSource["subscription"]> };
 type Mapped = { type: string; object: object; previousAttributes?: object };
