@@ -1,4 +1,6 @@
+import type { Contract } from "crypto-checkout-agent/contracts";
 import type { z } from "zod";
+import { privateEnvelope } from "./common-schemas";
 
 // Each domain describes its HTTP operations with the same zod schemas its routes parse with, in
 // `lib/<domain>/openapi.ts`; lib/openapi builds the OpenAPI 3.1 document from all of them.
@@ -24,3 +26,25 @@ export type OperationSpec = {
   bodyExample?: unknown;
   responses: Record<number, { description: string; schema?: z.ZodType; example?: unknown }>;
 };
+
+/**
+ * An operation of the document whose route, operationId and success answer come from its contract
+ * (crypto-checkout-agent/contracts): the tools, the kit and the authority table read the same one.
+ */
+export function contractOperation(
+  contract: Contract,
+  spec: Omit<OperationSpec, "method" | "path" | "operationId"> & {
+    /** What the success answer is, e.g. "The refund". */
+    result: string;
+  },
+): OperationSpec {
+  const { result, responses, ...rest } = spec;
+  const data = contract.path.startsWith("/api/private/") ? privateEnvelope(contract.result) : contract.result;
+  return {
+    method: contract.method,
+    path: contract.path,
+    operationId: contract.operationId,
+    ...rest,
+    responses: { [contract.status ?? 200]: { description: result, schema: data }, ...responses },
+  };
+}

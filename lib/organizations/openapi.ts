@@ -1,37 +1,31 @@
-import { organizationObject } from "crypto-checkout-agent/shapes";
+import { retrieveOrganization, updateOrganization } from "crypto-checkout-agent/contracts";
 import { z } from "zod";
 import { apiKeyStatusObject } from "../api-keys/get-api-key-status";
 import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
-import type { OperationSpec } from "../openapi/operation-spec";
+import { contractOperation, type OperationSpec } from "../openapi/operation-spec";
 import { updateOrganizationSchema } from "./organization-schemas";
 
 export const organizationOperations: OperationSpec[] = [
-  {
-    method: "get",
-    path: "/api/private/organization/current",
-    operationId: "retrieveOrganization",
+  contractOperation(retrieveOrganization, {
+    result: "The organization",
     summary: "The organization of the API key",
     tags: ["Organization"],
     auth: ["apiKey"],
     responses: {
-      200: { description: "The organization", schema: privateEnvelope(organizationObject) },
       ...errorResponses(401, 429),
     },
-  },
-  {
-    method: "put",
-    path: "/api/private/organization/current",
-    operationId: "updateOrganization",
+  }),
+  contractOperation(updateOrganization, {
+    result: "The organization",
     summary: "Update name, settlement wallets (replaces the list) and default webhook URL",
     tags: ["Organization"],
     auth: ["apiKey"],
     body: updateOrganizationSchema,
     responses: {
-      200: { description: "The organization", schema: privateEnvelope(organizationObject) },
       ...errorResponses(400, 401, 413, 415, 429),
     },
-  },
+  }),
   {
     method: "get",
     path: "/api/public/logos/{id}",

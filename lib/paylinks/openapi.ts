@@ -1,8 +1,15 @@
-import { listOf, paylinkObject } from "crypto-checkout-agent/shapes";
+import {
+  createPaylink,
+  disablePaylink,
+  editPaylink,
+  listPaylinks,
+  retrievePaylink,
+} from "crypto-checkout-agent/contracts";
+import { paylinkObject } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
-import type { OperationSpec } from "../openapi/operation-spec";
+import { contractOperation, type OperationSpec } from "../openapi/operation-spec";
 import {
   createPaylinkSchema,
   disablePaylinkSchema,
@@ -12,71 +19,57 @@ import {
 import { publicPaylinkObject } from "./serialize-paylink";
 
 const idParam = z.object({ id: z.uuid() });
-const paylink = privateEnvelope(paylinkObject);
+const _paylink = privateEnvelope(paylinkObject);
 
 export const paylinkOperations: OperationSpec[] = [
-  {
-    method: "post",
-    path: "/api/private/paylinks/create",
-    operationId: "createPaylink",
+  contractOperation(createPaylink, {
+    result: "The paylink",
     summary: "Create a paylink",
     tags: ["Paylinks"],
     auth: ["apiKey"],
     body: createPaylinkSchema,
     responses: {
-      201: { description: "The paylink", schema: paylink },
       ...errorResponses(400, 401, 413, 415, 429),
     },
-  },
-  {
-    method: "get",
-    path: "/api/private/paylinks",
-    operationId: "listPaylinks",
+  }),
+  contractOperation(listPaylinks, {
+    result: "A page of paylinks",
     summary: "List paylinks, newest first",
     tags: ["Paylinks"],
     auth: ["apiKey"],
     query: listPaylinksQuery,
     responses: {
-      200: { description: "A page of paylinks", schema: privateEnvelope(listOf(paylinkObject)) },
       ...errorResponses(400, 401, 429),
     },
-  },
-  {
-    method: "get",
-    path: "/api/private/paylinks/{id}",
-    operationId: "retrievePaylink",
+  }),
+  contractOperation(retrievePaylink, {
+    result: "The paylink",
     summary: "Retrieve a paylink",
     tags: ["Paylinks"],
     auth: ["apiKey"],
     params: idParam,
-    responses: { 200: { description: "The paylink", schema: paylink }, ...errorResponses(401, 404, 429) },
-  },
-  {
-    method: "post",
-    path: "/api/private/paylinks/edit",
-    operationId: "editPaylink",
+    responses: errorResponses(401, 404, 429),
+  }),
+  contractOperation(editPaylink, {
+    result: "The paylink",
     summary: "Edit a paylink (sessions already created keep their price)",
     tags: ["Paylinks"],
     auth: ["apiKey"],
     body: editPaylinkSchema,
     responses: {
-      200: { description: "The paylink", schema: paylink },
       ...errorResponses(400, 401, 404, 429),
     },
-  },
-  {
-    method: "post",
-    path: "/api/private/paylinks/disable",
-    operationId: "disablePaylink",
+  }),
+  contractOperation(disablePaylink, {
+    result: "The disabled paylink",
     summary: "Disable a paylink (requires confirm: true)",
     tags: ["Paylinks"],
     auth: ["apiKey"],
     body: disablePaylinkSchema,
     responses: {
-      200: { description: "The disabled paylink", schema: paylink },
       ...errorResponses(400, 401, 404, 429),
     },
-  },
+  }),
   {
     method: "get",
     path: "/api/public/paylinks/{id}",

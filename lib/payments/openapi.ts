@@ -1,8 +1,7 @@
-import { invoiceObject, listOf } from "crypto-checkout-agent/shapes";
+import { listTransactions } from "crypto-checkout-agent/contracts";
 import { z } from "zod";
-import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
-import type { OperationSpec } from "../openapi/operation-spec";
+import { contractOperation, type OperationSpec } from "../openapi/operation-spec";
 import { pagingQuery } from "../validation/fields";
 import { devnetPaySchema, startPaymentSchema } from "./payment-schemas";
 import { devnetPaymentObject } from "./serialize-devnet-payment";
@@ -53,17 +52,14 @@ export const paymentOperations: OperationSpec[] = [
       ...errorResponses(400, 404, 409, 413, 415, 429),
     },
   },
-  {
-    method: "get",
-    path: "/api/private/transactions",
-    operationId: "listTransactions",
+  contractOperation(listTransactions, {
+    result: "A page of invoices",
     summary: "Invoices with their on-chain payments, newest first",
     tags: ["Payments"],
     auth: ["apiKey"],
     query: pagingQuery,
     responses: {
-      200: { description: "A page of invoices", schema: privateEnvelope(listOf(invoiceObject)) },
       ...errorResponses(400, 401, 429),
     },
-  },
+  }),
 ];

@@ -1,19 +1,17 @@
-import { errorEnvelope, listOf, refundObject } from "crypto-checkout-agent/shapes";
+import { createRefund, listRefunds, retrieveRefund } from "crypto-checkout-agent/contracts";
+import { errorEnvelope } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { idempotencyKeyHeader } from "../idempotency/parse-idempotency-key";
-import { privateEnvelope } from "../openapi/common-schemas";
 import { errorResponses } from "../openapi/error-responses";
-import type { OperationSpec } from "../openapi/operation-spec";
+import { contractOperation, type OperationSpec } from "../openapi/operation-spec";
 import { createRefundSchema, listRefundsQuery } from "./refund-schemas";
 
 const idParam = z.object({ id: z.string().meta({ example: "rfd_4fKq2cVb8mZ1xT9a" }) });
 const tags = ["Refunds"];
 
 export const refundOperations: OperationSpec[] = [
-  {
-    method: "post",
-    path: "/api/private/refunds",
-    operationId: "createRefund",
+  contractOperation(createRefund, {
+    result: "The refund",
     summary: "Refund an invoice on chain: to the payer, through a claim link, or to an address",
     description:
       "Refunds come from the network's refund wallet. With `Idempotency-Key` (recommended) a retry with the same body returns the original response (header `Idempotent-Replayed: true`) and refunds once; with a different body, 409. API keys decide; an agent credential or OAuth token is allowed a refund to the payer within the organization's daily cap (`refundAgentDailyCapUsd`), and anything else it asks is answered 200 with the refund in status `requires_approval` until an owner confirms it in the dashboard.",
@@ -22,7 +20,6 @@ export const refundOperations: OperationSpec[] = [
     headers: z.object({ "Idempotency-Key": idempotencyKeyHeader.optional() }),
     body: createRefundSchema,
     responses: {
-      200: { description: "The refund", schema: privateEnvelope(refundObject) },
       ...errorResponses(401, 404, 413, 415, 429),
       400: {
         description:
@@ -35,31 +32,25 @@ export const refundOperations: OperationSpec[] = [
         schema: errorEnvelope,
       },
     },
-  },
-  {
-    method: "get",
-    path: "/api/private/refunds",
-    operationId: "listRefunds",
+  }),
+  contractOperation(listRefunds, {
+    result: "A page of refunds",
     summary: "List refunds, newest first (filter by invoice or status)",
     tags,
     auth: ["apiKey"],
     query: listRefundsQuery,
     responses: {
-      200: { description: "A page of refunds", schema: privateEnvelope(listOf(refundObject)) },
       ...errorResponses(400, 401, 429),
     },
-  },
-  {
-    method: "get",
-    path: "/api/private/refunds/{id}",
-    operationId: "retrieveRefund",
+  }),
+  contractOperation(retrieveRefund, {
+    result: "The refund",
     summary: "Retrieve a refund",
     tags,
     auth: ["apiKey"],
     params: idParam,
     responses: {
-      200: { description: "The refund", schema: privateEnvelope(refundObject) },
       ...errorResponses(401, 404, 429),
     },
-  },
+  }),
 ];

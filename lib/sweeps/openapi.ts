@@ -1,14 +1,11 @@
-import { listOf, sweepObject } from "crypto-checkout-agent/shapes";
-import { privateEnvelope } from "../openapi/common-schemas";
+import { listSweeps } from "crypto-checkout-agent/contracts";
 import { errorResponses } from "../openapi/error-responses";
-import type { OperationSpec } from "../openapi/operation-spec";
+import { contractOperation, type OperationSpec } from "../openapi/operation-spec";
 import { sweepListQuery } from "./list-sweeps";
 
 export const sweepOperations: OperationSpec[] = [
-  {
-    method: "get",
-    path: "/api/private/sweeps",
-    operationId: "listSweeps",
+  contractOperation(listSweeps, {
+    result: "A page of sweeps",
     summary: "Movements of received funds to the settlement wallets, newest first",
     description:
       "Each sweep moves an invoice's confirmed funds from its deposit address to the organization's " +
@@ -17,8 +14,7 @@ export const sweepOperations: OperationSpec[] = [
     auth: ["apiKey"],
     query: sweepListQuery,
     responses: {
-      200: { description: "A page of sweeps", schema: privateEnvelope(listOf(sweepObject)) },
       ...errorResponses(400, 401, 429),
     },
-  },
+  }),
 ];

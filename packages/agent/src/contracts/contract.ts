@@ -89,6 +89,8 @@ export type Contract = {
   input: Inputs;
   /** The answer's data (REST wraps it in `{success, data}` under /api/private). */
   result: z.ZodObject;
+  /** REST's success status when it is not 200. */
+  status?: 201 | 202;
   authority: Authority;
   tool?: ToolDoor;
   /** The CLI commands (packages/agent/src/commands) that call it. */

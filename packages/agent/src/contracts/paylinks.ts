@@ -21,6 +21,7 @@ export const createPaylink = defineContract({
     }),
   },
   result: paylinkObject,
+  status: 201,
   authority: row,
   tool: {
     name: "service_paylinks_create",

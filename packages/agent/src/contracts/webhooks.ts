@@ -31,6 +31,7 @@ export const createWebhookEndpoint = defineContract({
     }),
   },
   result: webhookEndpointWithSecretObject,
+  status: 201,
   authority: manageRow,
   tool: {
     name: "service_webhooks_create",
@@ -131,6 +132,7 @@ export const sendTestWebhook = defineContract({
     }),
   },
   result: testEventObject,
+  status: 202,
   authority: testRow,
   tool: {
     name: "service_webhooks_send_test",
@@ -182,6 +184,7 @@ export const redeliverEvent = defineContract({
   path: `${endpoints}/{id}/redeliver`,
   input: { params: endpoint, body: z.object({ eventId: z.string().max(64) }) },
   result: webhookDeliveryObject,
+  status: 202,
   authority: testRow,
   tool: {
     name: "service_webhooks_redeliver",
