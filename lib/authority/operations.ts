@@ -1,6 +1,12 @@
+import { type ToolDefinition, tools } from "crypto-checkout-agent/catalog";
+import { type Contract, contracts } from "crypto-checkout-agent/contracts";
+
 // Who may do what: one row per operation, naming every door it has (REST route, MCP tool, CLI
 // command, dashboard action) and what it needs. Every door reads this table on every request
 // (lib/authority/authorize.ts); lib/authority/authority-table.int.test.ts walks it with each caller.
+// An operation's contract (crypto-checkout-agent/contracts) names its row and brings its REST
+// route, MCP tool and CLI commands; a row lists only the doors no contract has (dashboard actions,
+// a shared route's fields, routes of the dashboard's own).
 
 export type Requirement = {
   /** `write` changes something; a read-only credential or token may only `read`. */
@@ -37,24 +43,18 @@ const owner = { role: "owner" } as const;
 const read = { access: "read" } as const;
 const write = { access: "write" } as const;
 
-export const operations = {
+const rows = {
   "organization.read": {
     ...read,
     ...member,
-    rest: ["GET /api/private/organization/current"],
-    mcp: ["service_auth_status", "service_organization_get"],
-    cli: ["auth:status"],
     dashboard: ["switchOrganization"],
   },
   // Signing up a new account: public over REST and the kit; an MCP connection is signed in already,
   // so the remote tool only explains that.
-  "agents.register": { ...write, ...member, mcp: ["service_agent_register"], cli: ["auth:agent-register"] },
+  "agents.register": { ...write, ...member, cli: ["auth:agent-register"] },
   "organization.update": {
     ...write,
     ...owner,
-    rest: ["PUT /api/private/organization/current"],
-    mcp: ["service_organization_update"],
-    cli: ["organization:update"],
     dashboard: ["renameOrganization", "updateBranding", "updateSubscriptionGrace"],
   },
   "settlement.change": {
@@ -62,10 +62,7 @@ export const operations = {
     ...owner,
     routesMoney: true,
     recentSignIn: true,
-    // PUT /api/private/organization/current with settlementWallets is this operation too.
-    rest: ["PUT /api/private/organization/current#settlementWallets"],
-    mcp: ["service_settlement_configure"],
-    cli: ["settlement:configure"],
+    // PUT /api/private/organization/current with settlementWallets (a part in its contract).
     dashboard: ["updateSettlementWallets"],
   },
   "settlement.decide": {
@@ -75,21 +72,9 @@ export const operations = {
     recentSignIn: true,
     dashboard: ["confirmSettlementChange", "rejectSettlementChange", "cancelSettlementChange"],
   },
-  "sweeps.read": {
-    ...read,
-    ...member,
-    rest: ["GET /api/private/sweeps"],
-    mcp: ["service_sweeps_list"],
-    cli: ["settlement:sweeps"],
-  },
+  "sweeps.read": { ...read, ...member },
   "sweeps.retry": { ...write, ...owner, sessionOnly: true, dashboard: ["retrySweep"] },
-  "refunds.read": {
-    ...read,
-    ...member,
-    rest: ["GET /api/private/refunds", "GET /api/private/refunds/{id}"],
-    mcp: ["service_refunds_list", "service_refunds_get"],
-    cli: ["refunds:list", "refunds:get"],
-  },
+  "refunds.read": { ...read, ...member },
   // A refund's claim link (`claimUrl`) moves money to whoever types an address into it: the
   // serializer shows it only to those who decide (lib/refunds/serialize-refund.ts). MCP tool
   // results and webhook events never carry it, whoever the credential is.
@@ -112,9 +97,6 @@ export const operations = {
     ...owner,
     routesMoney: true,
     recentSignIn: true,
-    rest: ["POST /api/private/refunds"],
-    mcp: ["service_refunds_create"],
-    cli: ["refunds:create"],
     dashboard: ["createRefund"],
   },
   // What agents may refund on their own, and automatic refunds. An agent or OAuth token is refused
@@ -123,10 +105,6 @@ export const operations = {
     ...write,
     ...owner,
     routesMoney: true,
-    rest: [
-      "PUT /api/private/organization/current#refundAgentDailyCapUsd",
-      "PUT /api/private/organization/current#autoRefundOverpayments",
-    ],
     dashboard: ["updateRefundSettings"],
   },
   // An owner confirms or rejects a refund an agent or OAuth token proposed, like a wallet change.
@@ -142,88 +120,23 @@ export const operations = {
   // Re-sending a claim link retires the old one and shows the new one: an old or stolen session
   // must not get a link that pays whoever types an address.
   "refunds.resendClaimLink": { ...write, ...owner, recentSignIn: true, dashboard: ["resendClaimLink"] },
-  "checkoutSessions.read": {
-    ...read,
-    ...member,
-    rest: ["GET /api/checkout-sessions/{id}"],
-    mcp: ["service_checkout_sessions_get", "service_payments_status"],
-    cli: ["payments:status"],
-  },
-  "checkoutSessions.create": {
-    ...write,
-    ...member,
-    rest: ["POST /api/checkout-sessions"],
-    mcp: ["service_checkout_sessions_create"],
-    cli: ["payments:create"],
-  },
-  "transactions.read": {
-    ...read,
-    ...member,
-    rest: ["GET /api/private/transactions"],
-    mcp: ["service_transactions_list"],
-  },
-  "paylinks.read": {
-    ...read,
-    ...member,
-    rest: ["GET /api/private/paylinks", "GET /api/private/paylinks/{id}"],
-    mcp: ["service_paylinks_list", "service_paylinks_get"],
-    cli: ["paylinks:list", "paylinks:get"],
-  },
+  "checkoutSessions.read": { ...read, ...member },
+  "checkoutSessions.create": { ...write, ...member },
+  "transactions.read": { ...read, ...member },
+  "paylinks.read": { ...read, ...member },
   "paylinks.write": {
     ...write,
     ...member,
-    rest: [
-      "POST /api/private/paylinks/create",
-      "POST /api/private/paylinks/edit",
-      "POST /api/private/paylinks/disable",
-    ],
-    mcp: ["service_paylinks_create", "service_paylinks_edit", "service_paylinks_disable"],
-    cli: ["paylinks:create", "paylinks:disable"],
     dashboard: ["createPaylink", "editPaylink", "enablePaylink", "disablePaylink"],
   },
-  "subscriptions.read": {
-    ...read,
-    ...member,
-    rest: ["GET /api/private/subscriptions", "GET /api/private/subscriptions/{id}"],
-    mcp: ["service_subscriptions_list", "service_subscriptions_get"],
-    cli: ["subscriptions:list", "subscriptions:get"],
-  },
-  "subscriptions.cancel": {
-    ...write,
-    ...owner,
-    rest: ["POST /api/private/subscriptions/{id}/cancel"],
-    mcp: ["service_subscriptions_cancel"],
-    cli: ["subscriptions:cancel"],
-    dashboard: ["cancelSubscription"],
-  },
-  "webhooks.read": {
-    ...read,
-    ...member,
-    rest: [
-      "GET /api/private/organization/webhook-endpoints",
-      "GET /api/private/organization/webhook-endpoints/{id}",
-      "GET /api/private/organization/webhook-endpoints/{id}/deliveries",
-      "GET /api/private/events/{id}/deliveries",
-    ],
-    mcp: [
-      "service_webhooks_list",
-      "service_webhooks_list_deliveries",
-      "service_webhooks_list_event_deliveries",
-    ],
-  },
+  "subscriptions.read": { ...read, ...member },
+  "subscriptions.cancel": { ...write, ...owner, dashboard: ["cancelSubscription"] },
+  "webhooks.read": { ...read, ...member },
   "webhooks.manage": {
     ...write,
     ...owner,
-    rest: [
-      "POST /api/private/organization/webhook-endpoints",
-      "PATCH /api/private/organization/webhook-endpoints/{id}",
-      "DELETE /api/private/organization/webhook-endpoints/{id}",
-      "POST /api/private/organization/webhook-endpoints/{id}/rotate-secret",
-      // The default webhook URL is an endpoint too.
-      "PUT /api/private/organization/current#webhookUrl",
-    ],
-    mcp: ["service_webhooks_create", "service_webhooks_update", "service_webhooks_rotate_secret"],
-    cli: ["webhooks:configure"],
+    // The default webhook URL is an endpoint too.
+    rest: ["PUT /api/private/organization/current#webhookUrl"],
     dashboard: [
       "createWebhookEndpoint",
       "setWebhookEndpointEnabled",
@@ -235,11 +148,6 @@ export const operations = {
   "webhooks.test": {
     ...write,
     ...member,
-    rest: [
-      "POST /api/private/organization/webhook-endpoints/{id}/test",
-      "POST /api/private/organization/webhook-endpoints/{id}/redeliver",
-    ],
-    mcp: ["service_webhooks_send_test", "service_webhooks_redeliver"],
     dashboard: ["sendTestEvent", "redeliverEvent"],
   },
   "apiKeys.read": { ...read, ...member, rest: ["GET /api/private/organization/api-key"] },
@@ -276,7 +184,38 @@ export const operations = {
   "oauth.revoke": { ...write, ...member, sessionOnly: true, dashboard: ["revokeGrant"] },
 } as const satisfies Record<string, Operation>;
 
-export type OperationId = keyof typeof operations;
+export type OperationId = keyof typeof rows;
+
+/**
+ * A contract's REST door: its route, or for a part of a shared route (its contract's `part`)
+ * `<route>#<field>` for each body field it owns.
+ */
+function restDoors(contract: Contract): string[] {
+  const route = `${contract.method.toUpperCase()} ${contract.path}`;
+  return contract.part
+    ? Object.keys(contract.input.body?.shape ?? {}).map((field) => `${route}#${field}`)
+    : [route];
+}
+
+function withContractDoors(id: string, row: Operation): Operation {
+  const mine = contracts.filter((contract) => contract.authority.row === id);
+  const rest = [...mine.flatMap(restDoors), ...(row.rest ?? [])];
+  const mcp = (tools as readonly ToolDefinition[]).flatMap((tool) =>
+    (tool.contract?.authority.row ?? tool.row) === id ? [tool.name] : [],
+  );
+  const cli = [...mine.flatMap((contract) => contract.cli ?? []), ...(row.cli ?? [])];
+  return {
+    ...row,
+    ...(rest.length ? { rest } : {}),
+    ...(mcp.length ? { mcp } : {}),
+    ...(cli.length ? { cli } : {}),
+  };
+}
+
+/** Every row with the doors its contracts bring. */
+export const operations = Object.fromEntries(
+  Object.entries(rows).map(([id, row]) => [id, withContractDoors(id, row)]),
+) as { [Id in OperationId]: (typeof rows)[Id] & Doors };
 
 export function requirementOf(operation: OperationId): Requirement {
   return operations[operation];

@@ -20,6 +20,7 @@ export const authStatusTool = tool({
   annotations: read,
   access: "read",
   scope: "remote-and-local",
+  row: "organization.read",
   withoutTwin: "the connection's own identity, which no REST operation answers",
 });
 
@@ -47,6 +48,7 @@ export const agentRegisterTool = tool({
   annotations: { ...create, openWorldHint: true },
   access: "write",
   scope: "remote-and-local",
+  row: "agents.register",
   withoutTwin: "one result for REST's two answers (the credential, or still waiting)",
 });
 

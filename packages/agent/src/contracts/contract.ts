@@ -81,9 +81,9 @@ export type Contract = {
   /** OpenAPI path template, e.g. /api/private/refunds/{id} */
   path: string;
   /**
-   * The operation is part of a route that serves several (each its own contract and authority
-   * row): its inputs are the body fields it owns, e.g. settlement wallets within the organization
-   * update.
+   * The operation is a part of a route another contract owns (each with its own authority row):
+   * its inputs are the body fields it owns, and its authority doors `<METHOD> <path>#<field>`,
+   * e.g. the settlement wallets within the organization update.
    */
   part?: true;
   input: Inputs;
@@ -116,6 +116,8 @@ export type ToolDefinition = {
   contract?: Contract;
   /** Why no REST operation does what this tool does. */
   withoutTwin?: string;
+  /** A remote tool without a contract: its row of lib/authority/operations.ts. */
+  row?: string;
 };
 
 /** No fields. */

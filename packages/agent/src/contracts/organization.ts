@@ -4,8 +4,9 @@ import { paging } from "./arguments";
 import { defineContract, destructiveUpdate, read, toolOf } from "./contract";
 
 // The organization's settings and where its money goes. PUT /api/private/organization/current
-// serves three operations, each with its own authority row and its own part of the body: the
-// settings, the settlement wallets (confirmed, routes money) and what agents may refund.
+// serves three operations, each with its own authority row and its own fields of the body: the
+// settings (the route's own contract), and as parts of it the settlement wallets (confirmed,
+// routes money) and what agents may refund.
 
 const organizationPath = "/api/private/organization/current";
 
@@ -30,7 +31,6 @@ export const updateOrganization = defineContract({
   operationId: "updateOrganization",
   method: "put",
   path: organizationPath,
-  part: true,
   input: {
     body: z.object({
       name: z.string().max(255).optional(),

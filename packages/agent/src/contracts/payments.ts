@@ -31,6 +31,7 @@ export const paymentsStatusTool = tool({
   annotations: read,
   access: "read",
   scope: "remote-and-local",
+  row: "checkoutSessions.read",
   withoutTwin: "a paid/not paid summary of GET /api/checkout-sessions/{id}",
 });
 
