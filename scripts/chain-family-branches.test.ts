@@ -20,13 +20,6 @@ const domainFolders = [
   "lib/recurring",
 ];
 
-/**
- * Files that still name a family, until their part moves behind the interface: x402's EVM networks
- * (CAIP-2 `eip155:`) join the x402 scheme in lib/chains/evm. The list only shrinks: a listed file
- * without a branch fails too.
- */
-const stillToMove = new Set(["lib/x402/x402-networks.ts"]);
-
 const branchPatterns = [
   // A family's name, or a network id or CAIP-2 prefix built on it, as a string.
   /(["'`])(?:evm|svm|solana|eip155)(?:[-:][^"'`\n]*)?\1/i,
@@ -52,11 +45,7 @@ describe("chain-family branches in domain code", () => {
   );
 
   it("are none", () => {
-    expect(branching.filter(({ file }) => !stillToMove.has(file))).toEqual([]);
-  });
-
-  it("remain in every file still to move, and only there", () => {
-    expect(new Set(branching.map(({ file }) => file))).toEqual(stillToMove);
+    expect(branching).toEqual([]);
   });
 
   it.each([

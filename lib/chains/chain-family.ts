@@ -101,6 +101,8 @@ export interface ChainFamily<Client> {
    * account's xpub suffices and the web tier holds no private key.
    */
   depositAddresses(keys: DepositKeys, indexes: number[]): string[];
+  /** The network's CAIP-2 id, as x402 names it (EVM: `eip155:<chain id>`; Solana: `solana:<genesis hash prefix>`). */
+  caip2(network: NetworkConfig): `${string}:${string}`;
   /** The process's connection to the network's node. */
   client(network: NetworkConfig): Client;
   /** The watcher's chain reader over a connection. */

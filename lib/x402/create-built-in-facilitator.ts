@@ -4,13 +4,14 @@ import type { PaymentPayload, PaymentRequirements, SupportedResponse } from "@x4
 import { type ExactEIP3009Payload, eip3009ABI, isEIP3009Payload, isPermit2Payload } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { type Address, decodeFunctionData, type Hex } from "viem";
+import { chainFamily } from "../chains/chain-families";
 import { clientFor } from "../chains/evm/evm-client";
 import { isContractAddress } from "../chains/is-contract-address";
 import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import { sweeperKeysFromMnemonic } from "../sweeps/sweeper-keys";
 import { createFacilitatorSigner } from "./create-facilitator-signer";
-import { caip2Network, x402Networks } from "./x402-networks";
+import { x402Networks } from "./x402-networks";
 
 /** The authorization a settlement would carry out, and where to. */
 export type X402PayeeCheck = { network: string; asset: string; payer: string; nonce: string; payTo: string };
@@ -70,7 +71,7 @@ export function createBuiltInFacilitator(options: {
     const signer = createFacilitatorSigner(network, keys.facilitatorWallet(network.chainId), (sent) =>
       beforeBroadcast(network, sent),
     );
-    facilitator.register(caip2Network(network.chainId), new ExactEvmScheme(signer));
+    facilitator.register(chainFamily(network).caip2(network), new ExactEvmScheme(signer));
   }
 
   /**

@@ -1,10 +1,10 @@
 import type { SettleResponse } from "@x402/core/types";
 import { getAddress } from "viem";
+import { chainFamily } from "../chains/chain-families";
 import { serializePublicCheckoutSession } from "../checkout/serialize-checkout-session";
 import { checkoutUrl, config } from "../config";
 import { serializePublicPayment } from "../payments/serialize-public-payment";
 import type { X402Settled } from "./await-x402-settlement";
-import { caip2Network } from "./x402-networks";
 import type { X402PaymentBody } from "./x402-objects";
 
 /** The settlement as x402's PAYMENT-RESPONSE states it: the same for every copy of the payment. */
@@ -13,7 +13,7 @@ export function x402SettleResponse({ settlement }: X402Settled): SettleResponse 
   return {
     success: true,
     transaction: settlement.transaction ?? "",
-    network: network ? caip2Network(network.chainId) : (settlement.network as `${string}:${string}`),
+    network: network ? chainFamily(network).caip2(network) : (settlement.network as `${string}:${string}`),
     payer: getAddress(settlement.payer),
   };
 }

@@ -1,5 +1,6 @@
 import type { Network } from "@x402/core/types";
 import type { Address } from "viem";
+import { chainFamily } from "../chains/chain-families";
 import type { NetworkConfig } from "../chains/networks";
 import { config } from "../config";
 
@@ -7,7 +8,7 @@ import { config } from "../config";
 export type X402Asset = {
   /** The configured network's id ("base", "devnet"). */
   networkId: string;
-  /** Its CAIP-2 id, x402's `network` field: `eip155:<chainId>`. */
+  /** Its CAIP-2 id, x402's `network` field (ChainFamily.caip2). */
   network: Network;
   chainId: number;
   symbol: string;
@@ -17,9 +18,6 @@ export type X402Asset = {
   /** The token's EIP-712 domain, x402's `extra` of the `exact` scheme on EVM. */
   eip712: { name: string; version: string };
 };
-
-/** The CAIP-2 id x402 names an EVM chain by. */
-export const caip2Network = (chainId: number): Network => `eip155:${chainId}`;
 
 /**
  * Every token of the configured networks that implements EIP-3009 (its `eip3009` domain set, as
@@ -32,7 +30,7 @@ export function x402Networks(networks: NetworkConfig[] = config().networks): X40
         ? [
             {
               networkId: network.id,
-              network: caip2Network(network.chainId),
+              network: chainFamily(network).caip2(network) as Network,
               chainId: network.chainId,
               symbol: token.symbol,
               asset: token.address as Address,

@@ -10,6 +10,7 @@ export const evmFamily: ChainFamily<PublicClient> = {
   id: "evm",
   addresses: evmAddresses,
   depositAddresses: evmDepositAddresses,
+  caip2: (network) => `eip155:${network.chainId}`,
   client: clientFor,
   transferReader: evmTransferReader,
   isRpcError: (error) => error instanceof BaseError,
