@@ -9,6 +9,7 @@ import {
   parseUnits,
 } from "viem";
 import { devnetTestWallet } from "../chains/devnet-account";
+import { readEvmBalance } from "../chains/evm/read-evm-balance";
 import { mintTestToken } from "../chains/mint-test-token";
 import { findToken } from "../chains/networks";
 import { config } from "../config";
@@ -88,12 +89,7 @@ const reserve = "1000000";
 
 /** Mints the test wallet what it lacks of a test token to send `units`, and the reserve. */
 async function topUpToken(rpcUrl: string, client: Client, token: Address, units: bigint, decimals: number) {
-  const held = await client.readContract({
-    address: token,
-    abi: erc20Abi,
-    functionName: "balanceOf",
-    args: [devnetTestWallet.address],
-  });
+  const held = await readEvmBalance(client, devnetTestWallet.address, token);
   if (held >= units) return;
   const hash = await mintTestToken(
     rpcUrl,

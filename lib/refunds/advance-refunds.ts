@@ -8,6 +8,7 @@ import {
   parseTransaction,
 } from "viem";
 import { chainFamily } from "../chains/chain-families";
+import { readEvmBalance } from "../chains/evm/read-evm-balance";
 import { isContractAddress } from "../chains/is-contract-address";
 import { findToken, type NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
@@ -210,12 +211,7 @@ async function readBudget(
   for (const symbol of new Set(pending.map((refund) => refund.token))) {
     const token = findToken(network, symbol);
     if (!token?.address) continue;
-    const held = await client.readContract({
-      address: token.address as Address,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [wallet.address],
-    });
+    const held = await readEvmBalance(client, wallet.address, token.address);
     tokens.set(symbol, held - (inFlight.tokens.get(symbol) ?? 0n));
   }
   const coin = (await client.getBalance({ address: wallet.address })) - inFlight.coin;

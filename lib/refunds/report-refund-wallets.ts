@@ -1,4 +1,5 @@
-import { type Address, erc20Abi, type PublicClient } from "viem";
+import type { Address, PublicClient } from "viem";
+import { readEvmBalance } from "../chains/evm/read-evm-balance";
 import type { NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import { log } from "../log";
@@ -130,14 +131,7 @@ async function reportWallet(
   const short: string[] = [];
   let coinNeeded = 0n;
   for (const token of network.tokens) {
-    const held = token.address
-      ? await client.readContract({
-          address: token.address as Address,
-          abi: erc20Abi,
-          functionName: "balanceOf",
-          args: [address],
-        })
-      : coin;
+    const held = token.address ? await readEvmBalance(client, address, token.address) : coin;
     if (token.address) tokenBalances[token.symbol] = fromBaseUnits(held, token.decimals);
     const row = wallet.queued.find((candidate) => candidate.token === token.symbol);
     if (!row) continue;

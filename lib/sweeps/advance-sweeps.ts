@@ -1,4 +1,5 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex, type PublicClient } from "viem";
+import { readEvmBalance } from "../chains/evm/read-evm-balance";
 import { findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import { log } from "../log";
@@ -162,12 +163,7 @@ async function start(context: Context, planned: Sweep, token: TokenConfig): Prom
     return "SUBMITTED";
   }
 
-  const held = await client.readContract({
-    address: token.address as Address,
-    abi: erc20Abi,
-    functionName: "balanceOf",
-    args: [from],
-  });
+  const held = await readEvmBalance(client, from, token.address);
   if (held < amount)
     return fail(
       context,

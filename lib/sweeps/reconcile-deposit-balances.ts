@@ -1,5 +1,6 @@
-import { type Address, erc20Abi, type PublicClient } from "viem";
+import type { Address, PublicClient } from "viem";
 import { clientFor } from "../chains/evm/evm-client";
+import { readEvmBalance } from "../chains/evm/read-evm-balance";
 import { findToken, type NetworkConfig } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
@@ -66,14 +67,7 @@ export async function reconcileDepositBalances(
     const token = findToken(network, row.token);
     if (!token) continue;
     const address = row.depositAddress as Address;
-    const units = token.address
-      ? await client.readContract({
-          address: token.address as Address,
-          abi: erc20Abi,
-          functionName: "balanceOf",
-          args: [address],
-        })
-      : await client.getBalance({ address });
+    const units = await readEvmBalance(client, address, token.address);
     const onChain = new Money(fromBaseUnits(units, token.decimals));
     const expected = new Money(row.received).minus(row.swept);
     const slack = token.address ? new Money(0) : new Money(row.feeBudget);
