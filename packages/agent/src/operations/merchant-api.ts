@@ -1,32 +1,61 @@
 import { randomUUID } from "node:crypto";
+import type { z } from "zod";
 import type { Kit } from "../context";
+import * as operations from "../contracts";
 import { callApi } from "../http/api-client";
 
-// The merchant REST endpoints the kit calls, one function each, authenticated with the stored
-// agent credential or SERVICE_API_KEY. The kit adds no API of its own: it is one more REST client.
+// The merchant REST endpoints the kit calls, authenticated with the stored agent credential or
+// SERVICE_API_KEY. Each call is its operation's contract (../contracts): the route, the inputs'
+// types and the result's, so a change of a contract shows here as a type error. The kit adds no
+// API of its own: it is one more REST client.
 
 type Json = Record<string, unknown>;
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type InputOf<T> = T extends z.ZodObject ? z.input<T> : never;
 
-async function merchant<T = Json>(
+/** What a call sends: its contract's path parameters, query and body, and headers of its own. */
+type Request<C extends operations.Contract> = {
+  params?: InputOf<C["input"]["params"]>;
+  query?: InputOf<C["input"]["query"]>;
+  body?: InputOf<C["input"]["body"]>;
+  headers?: Record<string, string>;
+};
+
+type Body<C extends operations.Contract> = Request<C>["body"];
+/**
+ * What the CLI passes on as the user typed it (a flag's text, a JSON file): the service checks it
+ * against the operation's own rules and answers a clear error, so the kit does not check it first.
+ */
+type Unchecked<T> = { [K in keyof T]?: unknown };
+const unchecked = <T>(input: unknown) => input as T;
+
+/** One operation over REST: the route its contract names, its answer typed as the contract's result. */
+export async function request<C extends operations.Contract>(
   kit: Kit,
-  method: Method,
-  path: string,
-  options: {
-    body?: unknown;
-    query?: Record<string, string | number | undefined>;
-    headers?: Record<string, string>;
-  } = {},
-) {
-  return (await callApi<T>(kit.settings.apiBaseUrl, method, path, { ...options, token: await kit.token() }))
-    .body;
+  contract: C,
+  { params, query, body, headers }: Request<C> = {},
+): Promise<z.output<C["result"]>> {
+  // The kit's base URL ends in /api, where every contract's path starts.
+  const path = contract.path
+    .replace(/^\/api/, "")
+    .replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String((params as Json)[name])));
+  const answer = await callApi<z.output<C["result"]>>(
+    kit.settings.apiBaseUrl,
+    contract.method.toUpperCase() as Method,
+    path,
+    {
+      body,
+      query: query as Json as Record<string, string | number | undefined>,
+      headers,
+      token: await kit.token(),
+    },
+  );
+  return answer.body;
 }
-
-const segment = (id: string) => encodeURIComponent(id);
 
 export type Paging = { page?: number; rows?: number };
 
-export const getOrganization = (kit: Kit) => merchant(kit, "GET", "/private/organization/current");
+export const getOrganization = (kit: Kit) => request(kit, operations.retrieveOrganization);
 
 /** Proof of connection: the organization the credential belongs to. */
 export async function authStatus(kit: Kit) {
@@ -44,40 +73,42 @@ export async function authStatus(kit: Kit) {
   };
 }
 
+/** Changes of the organization: its settings and, as parts of the same route, its wallets and refund settings. */
 export const updateOrganization = (kit: Kit, changes: Json) =>
-  merchant(kit, "PUT", "/private/organization/current", { body: changes });
+  request(kit, operations.updateOrganization, { body: unchecked(changes) });
 
-export const createPaylink = (kit: Kit, paylink: Json) =>
-  merchant(kit, "POST", "/private/paylinks/create", { body: paylink });
+export const createPaylink = (kit: Kit, paylink: Unchecked<Body<typeof operations.createPaylink>>) =>
+  request(kit, operations.createPaylink, { body: unchecked(paylink) });
 
 export const listPaylinks = (kit: Kit, paging: Paging) =>
-  merchant(kit, "GET", "/private/paylinks", { query: paging });
+  request(kit, operations.listPaylinks, { query: paging });
 
-export const getPaylink = (kit: Kit, id: string) => merchant(kit, "GET", `/private/paylinks/${segment(id)}`);
+export const getPaylink = (kit: Kit, id: string) =>
+  request(kit, operations.retrievePaylink, { params: { id } });
 
-export const editPaylink = (kit: Kit, changes: Json & { id: string }) =>
-  merchant(kit, "POST", "/private/paylinks/edit", { body: changes });
+export const editPaylink = (kit: Kit, changes: Unchecked<Body<typeof operations.editPaylink>>) =>
+  request(kit, operations.editPaylink, { body: unchecked(changes) });
 
 export const disablePaylink = (kit: Kit, id: string) =>
-  merchant(kit, "POST", "/private/paylinks/disable", { body: { id, confirm: true } });
+  request(kit, operations.disablePaylink, { body: { id, confirm: true } });
 
 export const listSubscriptions = (kit: Kit, query: Paging & { status?: string; customer?: string }) =>
-  merchant(kit, "GET", "/private/subscriptions", { query });
+  request(kit, operations.listSubscriptions, { query: unchecked(query) });
 
 export const getSubscription = (kit: Kit, id: string) =>
-  merchant(kit, "GET", `/private/subscriptions/${segment(id)}`);
+  request(kit, operations.retrieveSubscription, { params: { id } });
 
 export const cancelSubscription = (kit: Kit, id: string, atPeriodEnd: boolean) =>
-  merchant(kit, "POST", `/private/subscriptions/${segment(id)}/cancel`, { body: { atPeriodEnd } });
+  request(kit, operations.cancelSubscription, { params: { id }, body: { atPeriodEnd } });
 
 /** A refund; the Idempotency-Key makes a retried command refund once (a new key per call unless given). */
 export async function createRefund(
   kit: Kit,
-  refund: { invoiceId: string; amount?: string; destination: string; reason?: string },
+  refund: Body<typeof operations.createRefund>,
   idempotencyKey?: string,
-): Promise<Json & { idempotencyKey: string }> {
+) {
   const key = idempotencyKey ?? `cc-agent-${randomUUID()}`;
-  const created = await merchant(kit, "POST", "/private/refunds", {
+  const created = await request(kit, operations.createRefund, {
     body: refund,
     headers: { "idempotency-key": key },
   });
@@ -85,83 +116,70 @@ export async function createRefund(
 }
 
 export const listRefunds = (kit: Kit, query: Paging & { invoiceId?: string; status?: string }) =>
-  merchant(kit, "GET", "/private/refunds", { query });
+  request(kit, operations.listRefunds, { query: unchecked(query) });
 
-export const getRefund = (kit: Kit, id: string) => merchant(kit, "GET", `/private/refunds/${segment(id)}`);
+export const getRefund = (kit: Kit, id: string) =>
+  request(kit, operations.retrieveRefund, { params: { id } });
 
 export const listTransactions = (kit: Kit, paging: Paging) =>
-  merchant(kit, "GET", "/private/transactions", { query: paging });
+  request(kit, operations.listTransactions, { query: paging });
 
 export const listSweeps = (
   kit: Kit,
   query: Paging & { status?: string; network?: string; invoiceId?: string },
-) => merchant(kit, "GET", "/private/sweeps", { query });
+) => request(kit, operations.listSweeps, { query: unchecked(query) });
 
 /** A checkout session; the Idempotency-Key makes a retried command return the same session. */
 export async function createCheckoutSession(
   kit: Kit,
-  session: Json,
+  session: Unchecked<Body<typeof operations.createCheckoutSession>>,
   idempotencyKey?: string,
-): Promise<Json & { idempotencyKey: string }> {
+) {
   const key = idempotencyKey ?? `cc-agent-${randomUUID()}`;
-  const created = await merchant(kit, "POST", "/checkout-sessions", {
-    body: session,
+  const created = await request(kit, operations.createCheckoutSession, {
+    body: unchecked(session),
     headers: { "idempotency-key": key },
   });
   return { ...created, idempotencyKey: key };
 }
 
 export const getCheckoutSession = (kit: Kit, id: string) =>
-  merchant(kit, "GET", `/checkout-sessions/${segment(id)}`);
+  request(kit, operations.retrieveCheckoutSession, { params: { id } });
 
 /**
  * A payment's status: a checkout session (`ycs_…`, with its payment summary) through the
  * merchant API, or a payment request (`inv_…`) through the public status endpoint.
  */
-export async function paymentStatus(kit: Kit, id: string) {
+export async function paymentStatus(kit: Kit, id: string): Promise<Json> {
   if (id.startsWith("inv_")) {
-    return (await callApi<Json>(kit.settings.apiBaseUrl, "GET", `/public/payments/${segment(id)}`)).body;
+    return (await callApi<Json>(kit.settings.apiBaseUrl, "GET", `/public/payments/${encodeURIComponent(id)}`))
+      .body;
   }
   return getCheckoutSession(kit, id);
 }
 
-export const listWebhookEndpoints = (kit: Kit) =>
-  merchant<{ data: Json[] }>(kit, "GET", "/private/organization/webhook-endpoints");
+export const listWebhookEndpoints = (kit: Kit) => request(kit, operations.listWebhookEndpoints);
 
-export const createWebhookEndpoint = (kit: Kit, endpoint: Json) =>
-  merchant<Json & { id: string; signingSecret: string }>(
-    kit,
-    "POST",
-    "/private/organization/webhook-endpoints",
-    {
-      body: endpoint,
-    },
-  );
+export const createWebhookEndpoint = (kit: Kit, endpoint: Body<typeof operations.createWebhookEndpoint>) =>
+  request(kit, operations.createWebhookEndpoint, { body: endpoint });
 
-export const updateWebhookEndpoint = (kit: Kit, id: string, changes: Json) =>
-  merchant(kit, "PATCH", `/private/organization/webhook-endpoints/${segment(id)}`, { body: changes });
+export const updateWebhookEndpoint = (
+  kit: Kit,
+  id: string,
+  changes: Body<typeof operations.updateWebhookEndpoint>,
+) => request(kit, operations.updateWebhookEndpoint, { params: { id }, body: changes });
 
 export const rotateWebhookSecret = (kit: Kit, id: string) =>
-  merchant<Json & { signingSecret: string }>(
-    kit,
-    "POST",
-    `/private/organization/webhook-endpoints/${segment(id)}/rotate-secret`,
-  );
+  request(kit, operations.rotateWebhookSecret, { params: { id } });
 
 export const sendTestWebhook = (kit: Kit, id: string, type?: string) =>
-  merchant(kit, "POST", `/private/organization/webhook-endpoints/${segment(id)}/test`, {
-    body: type === undefined ? {} : { type },
-  });
+  request(kit, operations.sendTestWebhook, { params: { id }, body: type === undefined ? {} : { type } });
 
 export const listWebhookDeliveries = (kit: Kit, id: string, paging: Paging) =>
-  merchant(kit, "GET", `/private/organization/webhook-endpoints/${segment(id)}/deliveries`, {
-    query: paging,
-  });
+  request(kit, operations.listEndpointDeliveries, { params: { id }, query: paging });
 
 export const redeliverWebhook = (kit: Kit, id: string, eventId: string) =>
-  merchant(kit, "POST", `/private/organization/webhook-endpoints/${segment(id)}/redeliver`, {
-    body: { eventId },
-  });
+  request(kit, operations.redeliverEvent, { params: { id }, body: { eventId } });
 
 /**
  * Points the organization's webhook endpoint at `url`: updates the endpoint this kit configured
@@ -208,4 +226,4 @@ export async function configureWebhook(
 }
 
 export const listEventDeliveries = (kit: Kit, eventId: string, paging: Paging) =>
-  merchant(kit, "GET", `/private/events/${segment(eventId)}/deliveries`, { query: paging });
+  request(kit, operations.listEventDeliveries, { params: { id: eventId }, query: paging });
