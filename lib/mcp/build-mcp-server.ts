@@ -1,35 +1,30 @@
 import path from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import {
   describeTool,
   registerKnowledge,
   serverInstructions,
   type ToolDefinition,
-  toolError,
+  type ToolResult,
   toolsFor,
 } from "crypto-checkout-agent/catalog";
-import { type Actor, actorOf, authorize, insufficientScope } from "../authority/authorize";
+import { serveTools } from "crypto-checkout-agent/mcp";
+import { actorOf, authorize, insufficientScope } from "../authority/authorize";
 import { type OperationId, operationOfTool } from "../authority/operations";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { ServiceError, toServiceError } from "../errors";
 import type { MerchantCaller } from "../merchant-auth/authenticate-merchant";
-import { parseOrThrow } from "../validation/validation-error";
 import { confirmationKey } from "./confirmation-key";
 import { paymentAppHtml, paymentAppMimeType, paymentAppUri, qrMetaKey, qrSvg } from "./payment-app";
+import type { RemoteToolName, ToolContext } from "./tools/tool-context";
 import { toolHandlers } from "./tools/tool-handlers";
 
 // One MCP server per request (the transport is stateless): tools from the shared catalogue,
-// filtered by the caller's access, with handlers over the REST routes' domain functions; the
-// knowledge resources and prompts of the catalogue.
+// served by the agent kit's serving layer (the local server's too), filtered by the caller's
+// access, with handlers over the REST routes' domain functions; the knowledge resources and
+// prompts of the catalogue.
 
 // The Markdown is a published folder of the agent kit (its `resources/*` export), read where the
 // package is installed: bundling moves modules, not files.
@@ -49,37 +44,13 @@ const describeRemoteTool = (tool: ToolDefinition): Tool => ({
   ...describeTool(tool),
 });
 
-const allRemoteTools = new Map(toolsFor("write", "remote").map((tool) => [tool.name, tool]));
+const remoteTools = toolsFor("write", "remote");
 
 /** The authority table's row for a remote tool; a tool missing from the table is never callable. */
 function toolOperation(name: string): OperationId {
   const operation = operationOfTool(name);
   if (!operation) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   return operation;
-}
-
-function mayCall(actor: Actor, name: string) {
-  try {
-    authorize(actor, toolOperation(name));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** tools/list answers, computed once per kind of caller: only the tools it may call. */
-const listings = new Map<string, Tool[]>();
-function listingFor(caller: MerchantCaller): Tool[] {
-  const key = `${caller.credential.kind}:${caller.access}:${caller.role}`;
-  let listing = listings.get(key);
-  if (!listing) {
-    const actor = actorOf(caller);
-    listing = [...allRemoteTools.values()]
-      .filter((tool) => mayCall(actor, tool.name))
-      .map(describeRemoteTool);
-    listings.set(key, listing);
-  }
-  return listing;
 }
 
 /**
@@ -105,45 +76,41 @@ export function assertToolScopes(body: unknown, caller: MerchantCaller) {
   }
 }
 
-async function callTool(
-  name: string,
-  args: unknown,
-  context: { db: Db; caller: MerchantCaller; requestId: string },
-): Promise<CallToolResult> {
-  const tool = allRemoteTools.get(name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  try {
-    const decision = authorize(actorOf(context.caller), toolOperation(name));
-    const input = parseOrThrow(tool.inputSchema, args ?? {});
-    const handler = toolHandlers[name as keyof typeof toolHandlers] as (
-      input: unknown,
-      handlerContext: Parameters<(typeof toolHandlers)["service_auth_status"]>[1],
-    ) => Promise<CallToolResult>;
-    const result = await handler(input, { ...context, decision, confirmationKey: confirmationKey() });
-    const url = result.structuredContent?.url;
-    if (appTools.has(name) && !result.isError && typeof url === "string") {
-      return { ...result, _meta: { [qrMetaKey]: qrSvg(url) } };
-    }
-    return result;
-  } catch (error) {
-    const known = toServiceError(error, context.requestId);
-    return toolError({
-      error: { code: known.code, message: known.message, param: known.param },
-      requestId: context.requestId,
-    });
+/** Runs a tool's handler; a paylink or session it returns also carries its QR code for the payment app. */
+async function runTool(input: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
+  const handler = toolHandlers[context.tool] as (input: unknown, context: ToolContext) => Promise<ToolResult>;
+  const result = await handler(input, context);
+  const url = result.structuredContent?.url;
+  if (appTools.has(context.tool) && !result.isError && typeof url === "string") {
+    return { ...result, _meta: { [qrMetaKey]: qrSvg(url) } };
   }
+  return result;
 }
 
 export function buildMcpServer(context: { db: Db; caller: MerchantCaller; requestId: string }): McpServer {
   const baseUrl = config().baseUrl;
   const server = new McpServer(
     { name: "crypto-checkout", title: "Crypto Checkout", version: "1.0.0", websiteUrl: baseUrl },
-    { capabilities: { tools: {} }, instructions: serverInstructions },
+    { instructions: serverInstructions },
   );
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listingFor(context.caller) }));
-  server.server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(request.params.name, request.params.arguments, context),
-  );
+  const { caller, requestId } = context;
+  const actor = actorOf(caller);
+  serveTools(server.server, {
+    tools: remoteTools,
+    authorize: (tool) => authorize(actor, toolOperation(tool.name)),
+    describe: describeRemoteTool,
+    run: ({ tool, input, grant, confirm }) =>
+      runTool(input, { ...context, decision: grant, tool: tool.name as RemoteToolName, confirm }),
+    envelopeOf: (error) => {
+      const known = toServiceError(error, requestId);
+      return { error: { code: known.code, message: known.message, param: known.param }, requestId };
+    },
+    requestId,
+    confirmation: {
+      key: confirmationKey,
+      subject: () => `${caller.organizationId}:${caller.credential.kind}:${caller.credential.id}`,
+    },
+  });
 
   registerKnowledge(server, { baseUrl, directory: resourceDirectory() });
   server.registerResource(

@@ -1,32 +1,26 @@
-import { confirmDestructiveCall, type ToolResult } from "crypto-checkout-agent/catalog";
+import type { ToolResult } from "crypto-checkout-agent/catalog";
 import type { AlongsideWork } from "../../db/client";
 import { useConfirmationToken } from "../use-confirmation-token";
-import type { RemoteToolName, ToolContext } from "./tool-context";
+import type { ToolContext } from "./tool-context";
 
 /**
- * The confirmation binds the token to the organization, the credential that asked, the arguments
- * and the state the preview showed. Once it holds, `use` marks the token used inside the action's
- * transaction, so it confirms exactly one action.
+ * The serving layer's confirmation step, which binds the token to the organization, the
+ * credential that asked, the arguments and the state the preview showed. Once it holds, `use`
+ * marks the token used inside the action's transaction, so it confirms exactly one action.
  */
-export function confirmToolCall(
+export async function confirmToolCall(
   context: ToolContext,
-  tool: RemoteToolName,
-  args: Record<string, unknown>,
   preview: string,
   state: unknown,
-): { proceed: false; result: ToolResult } | { proceed: true; use: AlongsideWork } {
-  const { caller } = context;
-  const gate = confirmDestructiveCall(context.confirmationKey, {
-    tool,
-    subject: `${caller.organizationId}:${caller.credential.kind}:${caller.credential.id}`,
-    args,
-    preview,
-    state,
-    requestId: context.requestId,
-  });
-  if (!gate.proceed) return gate;
+): Promise<{ proceed: false; result: ToolResult } | { proceed: true; use: AlongsideWork }> {
+  const step = await context.confirm(preview, state);
+  if (!step.proceed) return step;
+  const { token } = step;
+  // Only a client the server can ask answers without a token, and over stateless HTTP none can.
+  if (token === null) throw new Error("The remote MCP server cannot elicit a confirmation");
+  const { caller, tool } = context;
   return {
     proceed: true,
-    use: (tx) => useConfirmationToken(tx, { token: gate.token, organizationId: caller.organizationId, tool }),
+    use: (tx) => useConfirmationToken(tx, { token, organizationId: caller.organizationId, tool }),
   };
 }

@@ -38,10 +38,8 @@ export const paylinkTools: ToolHandlers<"service_paylinks_"> = {
     const { db, caller } = context;
     const request = parseOrThrow(disablePaylinkSchema, { id: input.id, confirm: true });
     const paylink = serializePaylink(await getPaylink(db, caller.organizationId, request.id));
-    const gate = confirmToolCall(
+    const gate = await confirmToolCall(
       context,
-      "service_paylinks_disable",
-      input,
       `Disable paylink "${paylink.name}" (${paylink.amount} ${paylink.currency}, ${paylink.url})? Buyers opening the link will get "not found" and no new payments can start through it.`,
       paylink,
     );

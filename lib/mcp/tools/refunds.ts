@@ -28,10 +28,8 @@ export const refundTools: ToolHandlers<"service_refunds_"> = {
         : request.destination === "claim"
           ? "through a claim link where the buyer enters an address"
           : `to ${preview.toAddress}, an address you named (a wrong address loses the money)`;
-    const gate = confirmToolCall(
+    const gate = await confirmToolCall(
       context,
-      "service_refunds_create",
-      input,
       `Refund ${preview.amount} ${preview.token} on ${preview.network} of invoice ${request.invoiceId} ${to}${
         request.reason ? ` (reason: "${request.reason}")` : ""
       }? ${

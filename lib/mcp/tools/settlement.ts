@@ -26,10 +26,8 @@ export const settlementTools: ToolHandlers<"service_settlement_" | "service_swee
     const current = serializeOrganization(await getOrganization(db, caller.organizationId));
     const listWallets = (wallets: { network: string; address: string }[]) =>
       wallets.length ? wallets.map((wallet) => `${wallet.network} ${wallet.address}`).join(", ") : "none";
-    const gate = confirmToolCall(
+    const gate = await confirmToolCall(
       context,
-      "service_settlement_configure",
-      input,
       `Replace the settlement wallets of "${current.name}": now ${listWallets(current.settlementWallets)}; after: ${listWallets(update.settlementWallets ?? [])}. ${
         context.decision === "propose"
           ? "This connection only proposes it: every owner is emailed and it takes effect only if an owner confirms it in the dashboard."

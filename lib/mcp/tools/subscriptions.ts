@@ -36,10 +36,8 @@ export const subscriptionTools: ToolHandlers<"service_subscriptions_"> = {
     const { atPeriodEnd } = parseOrThrow(cancelSubscriptionSchema, { atPeriodEnd: input.atPeriodEnd });
     const subscription = serializeSubscription(await getSubscription(db, caller.organizationId, input.id));
     const who = subscription.customer.email ?? subscription.customer.clientReferenceId ?? "the customer";
-    const gate = confirmToolCall(
+    const gate = await confirmToolCall(
       context,
-      "service_subscriptions_cancel",
-      input,
       `Cancel subscription ${subscription.id} of ${who} (${subscription.amount} ${subscription.currency} every ${subscription.intervalCount} ${subscription.interval})${atPeriodEnd ? ` at the end of the paid period (${subscription.currentPeriodEnd})` : " now"}? No further renewals are issued; this cannot be undone.`,
       { status: subscription.status, cancelAtPeriodEnd: subscription.cancelAtPeriodEnd },
     );

@@ -1,4 +1,5 @@
 import type { ToolInput, ToolName, ToolResult } from "crypto-checkout-agent/catalog";
+import type { ToolCall } from "crypto-checkout-agent/mcp";
 import type { Decision } from "../../authority/authorize";
 import type { Db } from "../../db/client";
 import type { MerchantCaller } from "../../merchant-auth/authenticate-merchant";
@@ -15,8 +16,10 @@ export type ToolContext = {
   requestId: string;
   /** The authority table's answer: `propose` where the tool routes money (lib/authority). */
   decision: Decision;
-  /** Key of the confirmation tokens of destructive tools. */
-  confirmationKey: Uint8Array;
+  /** The tool called. */
+  tool: RemoteToolName;
+  /** The serving layer's confirmation step for this call (crypto-checkout-agent/mcp). */
+  confirm: ToolCall<Decision>["confirm"];
 };
 
 /** The catalogue's tools the remote server answers (the others run only in the local kit). */

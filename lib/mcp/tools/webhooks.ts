@@ -57,10 +57,8 @@ export const webhookTools: ToolHandlers<"service_webhooks_"> = {
   service_webhooks_rotate_secret: async (input, context) => {
     const { db, caller } = context;
     const endpoint = await getWebhookEndpoint(db, caller.organizationId, input.id);
-    const gate = confirmToolCall(
+    const gate = await confirmToolCall(
       context,
-      "service_webhooks_rotate_secret",
-      input,
       `Rotate the signing secret of webhook endpoint "${endpoint.name}" (${endpoint.url})? A new secret is returned once; the current one keeps signing alongside it for 24 hours, after which a receiver still using it rejects deliveries.`,
       // A rotation since the preview changes what the user agreed to replace.
       { url: endpoint.url, updatedAt: endpoint.updatedAt.toISOString() },

@@ -9,6 +9,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { appRoutes } from "@/scripts/test-support/app-routes";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { kitEnv } from "@/scripts/test-support/kit-env";
 import { createTestPaidInvoice } from "@/scripts/test-support/refund-fixtures";
 import { serveApp } from "@/scripts/test-support/serve-route";
 
@@ -32,13 +33,7 @@ beforeAll(async () => {
   configHome = await mkdtemp(path.join(tmpdir(), "kit-refunds-"));
   const { organization, apiKey } = await createTestOrganization("Kit Refund Shop");
   organizationId = organization.id;
-  env = {
-    PATH: process.env.PATH ?? "",
-    HOME: configHome,
-    SERVICE_CONFIG_HOME: configHome,
-    SERVICE_API_BASE_URL: `${app.url}/api`,
-    SERVICE_API_KEY: apiKey,
-  };
+  env = kitEnv(configHome, app.url, apiKey);
 });
 
 afterAll(async () => {

@@ -76,6 +76,8 @@ describe("tool catalogue", () => {
       expect(listed.inputSchema).toMatchObject({ type: "object" });
       expect(listed.outputSchema).toMatchObject({ type: "object" });
       expect(JSON.stringify(listed)).not.toContain("$ref");
+      // Nullable as anyOf branches: a single-type dialect (Gemini's) rejects a `type` array.
+      expect(JSON.stringify(listed)).not.toMatch(/"type":\[/);
       expect(tool.description.length).toBeGreaterThan(40);
     },
   );

@@ -7,6 +7,8 @@ export type ToolResult = {
   content: TextContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  /** Extra data for the client, outside what the model reads (the remote server's QR code). */
+  _meta?: Record<string, unknown>;
 };
 
 /** The REST API's error envelope (docs/api.md, "Errors"), as both servers receive or build it. */

@@ -84,13 +84,19 @@ describe("crypto-checkout mcp", () => {
     expect(result.structuredContent).toMatchObject(expected);
   });
 
+  // The codes REST and the remote server answer (the shared serving layer, ./serve-tools.ts).
   it.each([
     [
       "a missing argument",
       { name: "service_paylinks_get", arguments: {} },
+      /^parameter_missing: Missing required parameter: id\. /,
+    ],
+    ["an unknown argument", { name: "service_auth_status", arguments: { x: 1 } }, /^parameter_unknown: /],
+    [
+      "a wrong type",
+      { name: "service_paylinks_get", arguments: { id: 1 } },
       /^parameter_invalid: Invalid id: /,
     ],
-    ["an unknown argument", { name: "service_auth_status", arguments: { x: 1 } }, /^parameter_invalid: /],
   ])("refuses %s with an error result and calls nothing", async (_name, call, text) => {
     const result = await client.callTool(call);
     expect(result.isError).toBe(true);

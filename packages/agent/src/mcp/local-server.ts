@@ -1,23 +1,42 @@
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
-import { serverInstructions, type ToolName, toolError, toolsFor } from "../catalog";
-import { describeTool } from "../catalog/describe-tool";
+import { serverInstructions, toolsFor } from "../catalog";
 import { registerKnowledge } from "../catalog/knowledge";
 import { serviceBaseUrl } from "../config/base-url";
 import type { Kit } from "../context";
-import { callLocalTool, type ToolContext } from "./local-tools";
+import { exitCodes, KitError, toKitError } from "../http/errors";
+import { callLocalTool } from "./local-tools";
+import { serveTools } from "./serve-tools";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   version: string;
 };
+
+/** Signs confirmation tokens; per process, so a token never outlives the server that issued it. */
+const confirmationKey = randomBytes(32);
+
+/** Whom this process's confirmation tokens are issued to: the stored credential, else the API key. */
+async function subject(kit: Kit) {
+  const config = await kit.readConfig();
+  return config.credential?.apiBaseUrl === kit.settings.apiBaseUrl
+    ? config.credential.credentialId
+    : "api_key";
+}
+
+/** What a read-only credential gets from a tool that changes things, as the service would answer. */
+const readOnly = () =>
+  new KitError(
+    {
+      error: {
+        type: "permission_error",
+        code: "insufficient_access",
+        message: "The stored credential may only read; this tool changes things.",
+      },
+    },
+    exitCodes.auth,
+    403,
+  );
 
 /**
  * `crypto-checkout mcp`: the catalogue's tools, resources and prompts, as the remote /mcp serves
@@ -30,44 +49,29 @@ export async function buildLocalServer(kit: Kit): Promise<McpServer> {
   // The service's own URL for the guides.
   const baseUrl = serviceBaseUrl(kit.settings.apiBaseUrl);
 
-  const context: ToolContext = {
-    kit,
-    askUser: async (message) => {
-      if (!server.server.getClientCapabilities()?.elicitation) return null;
-      const answer = await server.server.elicitInput({
-        message,
-        requestedSchema: {
-          type: "object",
-          properties: { confirm: { type: "boolean", title: "Go ahead?" } },
-          required: ["confirm"],
-        },
-      });
-      return answer.action === "accept" && answer.content?.confirm === true;
-    },
+  const askUser = async (message: string) => {
+    if (!server.server.getClientCapabilities()?.elicitation) return null;
+    const answer = await server.server.elicitInput({
+      message,
+      requestedSchema: {
+        type: "object",
+        properties: { confirm: { type: "boolean", title: "Go ahead?" } },
+        required: ["confirm"],
+      },
+    });
+    return answer.action === "accept" && answer.content?.confirm === true;
   };
 
-  // tools/list and tools/call by hand, as the remote server does, so both list the very same
-  // schemas and answer bad arguments with the same kind of error result.
-  const available = toolsFor(access, "local");
-  const listing = available.map(describeTool) as Tool[];
-  server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = available.find((candidate) => candidate.name === request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const parsed = tool.inputSchema.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const param = issue.path.join(".") || undefined;
-      return toolError({
-        error: {
-          code: "parameter_invalid",
-          message: param ? `Invalid ${param}: ${issue.message}` : issue.message,
-          param,
-        },
-      }) as CallToolResult;
-    }
-    return (await callLocalTool(tool.name as ToolName, parsed.data, context)) as CallToolResult;
+  // The same serving layer as the remote server's, so both list the very same schemas and answer
+  // bad arguments, refusals and confirmations with the same error results.
+  serveTools(server.server, {
+    tools: toolsFor("write", "local"),
+    authorize: (tool) => {
+      if (tool.access === "write" && access === "read") throw readOnly();
+    },
+    run: ({ tool, input, confirm }) => callLocalTool(tool.name, input, { kit, askUser, confirm }),
+    envelopeOf: (error) => toKitError(error).envelope,
+    confirmation: { key: () => confirmationKey, subject: () => subject(kit), askUser },
   });
 
   registerKnowledge(server, { baseUrl });

@@ -1,7 +1,5 @@
-import { randomBytes } from "node:crypto";
 import {
   confirmationUsed,
-  confirmDestructiveCall,
   listNote,
   type ToolInput,
   type ToolName,
@@ -10,11 +8,12 @@ import {
   toolResult,
 } from "../catalog";
 import type { Kit } from "../context";
-import { toKitError, usageError } from "../http/errors";
+import { usageError } from "../http/errors";
 import { registerAgent } from "../operations/agent-register";
 import { checkinAgent, startAgentSetup } from "../operations/agent-setup";
 import * as api from "../operations/merchant-api";
 import { verifyWebhookSignature } from "../webhooks/verify-signature";
+import type { ToolCall } from "./serve-tools";
 
 // The local server's tool handlers: the catalogue's tools (same names, schemas and errors as the
 // remote /mcp), each answered by the service's REST API with the local credential, plus the
@@ -24,19 +23,11 @@ type Json = Record<string, unknown>;
 type Handler<N extends ToolName> = (input: ToolInput<N>, context: ToolContext) => Promise<ToolResult>;
 export type ToolContext = {
   kit: Kit;
-  /** Asks the user through the client (MCP elicitation); null when the client cannot. */
+  /** Asks the user through the client (MCP elicitation); null when it cannot. */
   askUser(message: string): Promise<boolean | null>;
+  /** The serving layer's confirmation step for this call (./serve-tools.ts). */
+  confirm: ToolCall<unknown>["confirm"];
 };
-
-/** Signs confirmation tokens; per process, so a token never outlives the server that issued it. */
-const confirmationKey = randomBytes(32);
-
-async function subject(kit: Kit) {
-  const config = await kit.readConfig();
-  return config.credential?.apiBaseUrl === kit.settings.apiBaseUrl
-    ? config.credential.credentialId
-    : "api_key";
-}
 
 // Tokens this process accepted: each confirms one action. They live five minutes and the key is
 // this process's own, so memory is the whole record.
@@ -47,31 +38,15 @@ const usedTokens = new Set<string>();
  * token, used once, for the state the preview showed.
  */
 async function confirmed(
-  tool: ToolName,
-  args: Json,
   preview: string,
-  context: ToolContext,
+  { confirm }: ToolContext,
   state: unknown,
 ): Promise<ToolResult | null> {
-  if (args.confirmationToken === undefined) {
-    const answer = await context.askUser(preview);
-    if (answer === true) return null;
-    if (answer === false) {
-      return toolError({
-        error: { code: "confirmation_declined", message: "The user declined; nothing was changed." },
-      });
-    }
-  }
-  const check = confirmDestructiveCall(confirmationKey, {
-    tool,
-    subject: await subject(context.kit),
-    args,
-    preview,
-    state,
-  });
-  if (!check.proceed) return check.result;
-  if (usedTokens.has(check.token)) return toolError({ error: confirmationUsed });
-  usedTokens.add(check.token);
+  const step = await confirm(preview, state);
+  if (!step.proceed) return step.result;
+  if (step.token === null) return null;
+  if (usedTokens.has(step.token)) return toolError({ error: confirmationUsed });
+  usedTokens.add(step.token);
   return null;
 }
 
@@ -127,8 +102,6 @@ const handlers: { [N in ToolName]: Handler<N> } = {
   service_paylinks_disable: async (input, context) => {
     const paylink = await api.getPaylink(context.kit, input.id);
     const refusal = await confirmed(
-      "service_paylinks_disable",
-      input,
       `Disable paylink "${paylink.name}" (${paylink.amount} ${paylink.currency}, ${paylink.url})? Buyers can no longer pay through it.`,
       context,
       paylink,
@@ -141,8 +114,6 @@ const handlers: { [N in ToolName]: Handler<N> } = {
   service_subscriptions_cancel: async (input, context) => {
     const subscription = await api.getSubscription(context.kit, input.id);
     const refusal = await confirmed(
-      "service_subscriptions_cancel",
-      input,
       `Cancel subscription ${subscription.id} (${subscription.amount} ${subscription.currency} every ${subscription.intervalCount} ${subscription.interval})${input.atPeriodEnd ? " at the end of the paid period" : " now"}? No further renewals are issued.`,
       context,
       subscription,
@@ -161,8 +132,6 @@ const handlers: { [N in ToolName]: Handler<N> } = {
           ? "through a claim link where the buyer enters an address"
           : `to ${refund.destination}, an address you named (a wrong address loses the money)`;
     const refusal = await confirmed(
-      "service_refunds_create",
-      input,
       `Refund ${refund.amount ?? "all that is left of"} ${refund.amount ? "" : `the ${invoice.amountPaid} paid `}${invoice.token} on ${invoice.network} of invoice ${refund.invoiceId} ${to}? An agent's refund beyond the payer or the organization's daily cap becomes a proposal an owner confirms (status requires_approval).`,
       context,
       { amountPaid: invoice.amountPaid },
@@ -206,8 +175,6 @@ const handlers: { [N in ToolName]: Handler<N> } = {
       .map((wallet) => `${wallet.network}: ${wallet.address}`)
       .join("; ");
     const refusal = await confirmed(
-      "service_settlement_configure",
-      input,
       `Send swept payments to these settlement wallets from now on (networks left out lose theirs): ${wallets || "none"}?`,
       context,
       { settlementWallets, pendingSettlementWallets },
@@ -223,8 +190,6 @@ const handlers: { [N in ToolName]: Handler<N> } = {
     toolResult(await api.updateWebhookEndpoint(kit, id, changes)),
   service_webhooks_rotate_secret: async (input, context) => {
     const refusal = await confirmed(
-      "service_webhooks_rotate_secret",
-      input,
       `Rotate the signing secret of webhook endpoint ${input.id}? Receivers must switch to the new secret before the old one expires.`,
       context,
       null,
@@ -275,11 +240,7 @@ const handlers: { [N in ToolName]: Handler<N> } = {
   },
 };
 
-/** Runs one tool; every failure becomes an error result with the REST error's code and message. */
-export async function callLocalTool(name: ToolName, input: Json, context: ToolContext): Promise<ToolResult> {
-  try {
-    return await (handlers[name] as Handler<ToolName>)(input as ToolInput<ToolName>, context);
-  } catch (error) {
-    return toolError(toKitError(error).envelope);
-  }
+/** Runs one tool; the serving layer turns what it throws into an error result (REST's words). */
+export function callLocalTool(name: string, input: Json, context: ToolContext): Promise<ToolResult> {
+  return (handlers[name as ToolName] as Handler<ToolName>)(input as ToolInput<ToolName>, context);
 }
