@@ -1,6 +1,7 @@
 import type { Tx } from "../db/client";
 import type { CheckoutSession, Invoice, Prisma, Subscription } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { nextRenewalKey } from "./next-renewal-key";
 import { periodBounds, renewalDeadlineMs } from "./subscription-periods";
 import { planSubscription, transitionSubscription } from "./subscription-state";
 
@@ -20,12 +21,7 @@ export async function nextActionAt(tx: Tx, subscription: Subscription, now: Date
     select: { subscriptionGraceDays: true },
   });
   const renewal = await tx.invoice.findUnique({
-    where: {
-      subscriptionId_periodIndex: {
-        subscriptionId: subscription.id,
-        periodIndex: subscription.currentPeriodIndex + 1,
-      },
-    },
+    where: nextRenewalKey(subscription),
     select: { status: true, deadline: true },
   });
   const graceMs = organization.subscriptionGraceDays * renewalDeadlineMs;

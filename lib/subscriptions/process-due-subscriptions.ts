@@ -3,6 +3,7 @@ import { transactWithEvents } from "../events/transact-with-events";
 import type { Invoice, Subscription } from "../generated/prisma/client";
 import { log } from "../log";
 import { updateInvoiceFromPayments } from "../payments/update-invoice-from-payments";
+import { nextRenewalKey } from "../recurring/next-renewal-key";
 import { advanceToPeriod } from "../recurring/record-recurring-payment";
 import { renewalDeadlineMs } from "../recurring/subscription-periods";
 import {
@@ -58,12 +59,7 @@ async function advanceSubscription(
   let notice: RenewalNotice | null = null;
   const findRenewal = () =>
     tx.invoice.findUnique({
-      where: {
-        subscriptionId_periodIndex: {
-          subscriptionId: subscription.id,
-          periodIndex: subscription.currentPeriodIndex + 1,
-        },
-      },
+      where: nextRenewalKey(subscription),
     });
   // Kept in memory between steps (re-read only where a step changes it): the bulk of the work is
   // issuing renewals, and every saved round trip counts when thousands fall due at once.

@@ -1,6 +1,7 @@
 import type { Tx } from "../db/client";
 import type { InvoiceStatus, Subscription } from "../generated/prisma/client";
 import { updateInvoiceFromPayments } from "../payments/update-invoice-from-payments";
+import { nextRenewalKey } from "../recurring/next-renewal-key";
 import { transitionSession } from "../session-state/session-state";
 
 // A renewal the customer could still pay into. A confirming one was paid in full and is left to
@@ -15,12 +16,7 @@ const payable: InvoiceStatus[] = ["AWAITING_PAYMENT", "PARTIALLY_PAID", "OVERDUE
  */
 export async function withdrawOpenRenewal(tx: Tx, subscription: Subscription, now: Date) {
   const renewal = await tx.invoice.findUnique({
-    where: {
-      subscriptionId_periodIndex: {
-        subscriptionId: subscription.id,
-        periodIndex: subscription.currentPeriodIndex + 1,
-      },
-    },
+    where: nextRenewalKey(subscription),
     include: { checkoutSession: true },
   });
   if (!renewal || !payable.includes(renewal.status)) return;
