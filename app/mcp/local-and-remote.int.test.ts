@@ -109,6 +109,30 @@ describe("the remote and the local MCP server", () => {
     expect(await errorText(local, name, args)).toBe(fromRemote);
   });
 
+  it("answer a tool that passes through to its REST operation as the remote server does", async () => {
+    const data = async (client: Client, name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError).toBeFalsy();
+      return result;
+    };
+    // Body, path parameter and query, each where the operation's contract takes it.
+    const created = (
+      await data(local, "service_paylinks_create", { name: "Mug", amount: "12.50", currency: "EUR" })
+    ).structuredContent as { id: string };
+    const edited = await data(local, "service_paylinks_edit", { id: created.id, name: "Big mug" });
+    expect(edited.structuredContent).toMatchObject({ id: created.id, name: "Big mug", amount: "12.50" });
+    for (const [name, args] of [
+      ["service_paylinks_get", { id: created.id }],
+      ["service_paylinks_list", { rows: 1 }],
+      ["service_transactions_list", {}],
+    ] as const) {
+      const [fromLocal, fromRemote] = await Promise.all([data(local, name, args), data(remote, name, args)]);
+      expect(fromLocal.structuredContent).toEqual(fromRemote.structuredContent);
+      // A page says in words whether there is more, as the remote's does.
+      expect(fromLocal.content).toEqual(fromRemote.content);
+    }
+  });
+
   it("refuse an unknown tool alike, as a protocol error", async () => {
     const call = (client: Client) => client.callTool({ name: "service_nothing", arguments: {} });
     await expect(call(remote)).rejects.toThrow("Unknown tool: service_nothing");

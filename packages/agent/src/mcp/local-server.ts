@@ -69,7 +69,7 @@ export async function buildLocalServer(kit: Kit): Promise<McpServer> {
     authorize: (tool) => {
       if (tool.access === "write" && access === "read") throw readOnly();
     },
-    run: ({ tool, input, confirm }) => callLocalTool(tool.name, input, { kit, askUser, confirm }),
+    run: ({ tool, input, confirm }) => callLocalTool(tool, input, { kit, askUser, confirm }),
     envelopeOf: (error) => toKitError(error).envelope,
     confirmation: { key: () => confirmationKey, subject: () => subject(kit), askUser },
   });

@@ -1,6 +1,9 @@
+import type { z } from "zod";
 import {
   confirmationUsed,
   listNote,
+  type Tool,
+  type ToolDefinition,
   type ToolInput,
   type ToolName,
   type ToolResult,
@@ -8,6 +11,7 @@ import {
   toolResult,
 } from "../catalog";
 import type { Kit } from "../context";
+import type { Contract } from "../contracts";
 import { usageError } from "../http/errors";
 import { registerAgent } from "../operations/agent-register";
 import { checkinAgent, startAgentSetup } from "../operations/agent-setup";
@@ -17,10 +21,16 @@ import type { ToolCall } from "./serve-tools";
 
 // The local server's tool handlers: the catalogue's tools (same names, schemas and errors as the
 // remote /mcp), each answered by the service's REST API with the local credential, plus the
-// local-only helpers (browser setup, check-in, offline signature verification).
+// local-only helpers (browser setup, check-in, offline signature verification). A tool with a
+// REST twin is its operation's call, derived from the contract (passThrough); only the tools
+// that differ on purpose have a handler here: a confirmation first, a header, a result trimmed.
 
 type Json = Record<string, unknown>;
 type Handler<N extends ToolName> = (input: ToolInput<N>, context: ToolContext) => Promise<ToolResult>;
+/** Tools derived from a contract may pass through; every other tool needs its handler. */
+type Handlers = { [N in ToolName as Tool<N> extends { contract: Contract } ? never : N]: Handler<N> } & {
+  [N in ToolName as Tool<N> extends { contract: Contract } ? N : never]?: Handler<N>;
+};
 export type ToolContext = {
   kit: Kit;
   /** Asks the user through the client (MCP elicitation); null when it cannot. */
@@ -50,7 +60,26 @@ async function confirmed(
   return null;
 }
 
-const paging = (input: { page?: number; rows?: number }) => ({ page: input.page, rows: input.rows });
+/** The tool's arguments where its contract takes them: path parameters, query and body. */
+function restInputs(contract: Contract, input: Json) {
+  const within = (schema: z.ZodObject | undefined) =>
+    schema && Object.fromEntries(Object.entries(input).filter(([name]) => name in schema.shape));
+  return {
+    params: within(contract.input.params),
+    query: within(contract.input.query),
+    body: within(contract.input.body),
+  };
+}
+
+/** A page of a list (`object: "list"` with `page` and `hasMore`) says whether there is more. */
+const isPage = (answer: Json) =>
+  answer.object === "list" && typeof answer.page === "number" && typeof answer.hasMore === "boolean";
+
+/** A tool that is its operation: the arguments sent where the contract takes them, REST's answer as the result. */
+async function passThrough(contract: Contract, input: Json, { kit }: ToolContext): Promise<ToolResult> {
+  const answer = (await api.request(kit, contract, restInputs(contract, input) as never)) as Json;
+  return isPage(answer) ? listResult(answer) : toolResult(answer);
+}
 
 const listResult = (page: Json) => toolResult(page, listNote(page as { page: number; hasMore: boolean }));
 
@@ -61,7 +90,7 @@ const listResult = (page: Json) => toolResult(page, listNote(page as { page: num
  */
 const refundResult = ({ claimUrl: _claimUrl, ...refund }: Json) => refund;
 
-const handlers: { [N in ToolName]: Handler<N> } = {
+const handlers: Handlers = {
   service_auth_status: async (_input, { kit }) => {
     const status = await api.authStatus(kit);
     return toolResult({
@@ -94,11 +123,6 @@ const handlers: { [N in ToolName]: Handler<N> } = {
   },
   service_checkout_sessions_create: async ({ idempotencyKey, ...session }, { kit }) =>
     toolResult(await api.createCheckoutSession(kit, session, idempotencyKey)),
-  service_checkout_sessions_get: async ({ id }, { kit }) => toolResult(await api.getCheckoutSession(kit, id)),
-  service_paylinks_create: async (input, { kit }) => toolResult(await api.createPaylink(kit, input)),
-  service_paylinks_list: async (input, { kit }) => listResult(await api.listPaylinks(kit, paging(input))),
-  service_paylinks_get: async ({ id }, { kit }) => toolResult(await api.getPaylink(kit, id)),
-  service_paylinks_edit: async (input, { kit }) => toolResult(await api.editPaylink(kit, input)),
   service_paylinks_disable: async (input, context) => {
     const paylink = await api.getPaylink(context.kit, input.id);
     const refusal = await confirmed(
@@ -108,9 +132,6 @@ const handlers: { [N in ToolName]: Handler<N> } = {
     );
     return refusal ?? toolResult(await api.disablePaylink(context.kit, input.id));
   },
-  service_subscriptions_list: async ({ status, customer, ...rest }, { kit }) =>
-    listResult(await api.listSubscriptions(kit, { ...paging(rest), status, customer })),
-  service_subscriptions_get: async ({ id }, { kit }) => toolResult(await api.getSubscription(kit, id)),
   service_subscriptions_cancel: async (input, context) => {
     const subscription = await api.getSubscription(context.kit, input.id);
     const refusal = await confirmed(
@@ -140,8 +161,8 @@ const handlers: { [N in ToolName]: Handler<N> } = {
     const { idempotencyKey: _key, ...created } = await api.createRefund(context.kit, refund);
     return toolResult(refundResult(created));
   },
-  service_refunds_list: async ({ invoiceId, status, ...rest }, { kit }) => {
-    const page = await api.listRefunds(kit, { ...paging(rest), invoiceId, status });
+  service_refunds_list: async (input, { kit }) => {
+    const page = await api.listRefunds(kit, input);
     return listResult({ ...page, data: (page.data as Json[]).map(refundResult) });
   },
   service_refunds_get: async ({ id }, { kit }) => toolResult(refundResult(await api.getRefund(kit, id))),
@@ -156,19 +177,6 @@ const handlers: { [N in ToolName]: Handler<N> } = {
       payment,
     });
   },
-  service_transactions_list: async (input, { kit }) =>
-    listResult(await api.listTransactions(kit, paging(input))),
-  service_sweeps_list: async (input, { kit }) =>
-    listResult(
-      await api.listSweeps(kit, {
-        ...paging(input),
-        status: input.status,
-        network: input.network,
-        invoiceId: input.invoiceId,
-      }),
-    ),
-  service_organization_get: async (_input, { kit }) => toolResult(await api.getOrganization(kit)),
-  service_organization_update: async (input, { kit }) => toolResult(await api.updateOrganization(kit, input)),
   service_settlement_configure: async (input, context) => {
     const { settlementWallets, pendingSettlementWallets } = await api.getOrganization(context.kit);
     const wallets = input.settlementWallets
@@ -184,10 +192,6 @@ const handlers: { [N in ToolName]: Handler<N> } = {
       toolResult(await api.updateOrganization(context.kit, { settlementWallets: input.settlementWallets }))
     );
   },
-  service_webhooks_create: async (input, { kit }) => toolResult(await api.createWebhookEndpoint(kit, input)),
-  service_webhooks_list: async (_input, { kit }) => toolResult(await api.listWebhookEndpoints(kit)),
-  service_webhooks_update: async ({ id, ...changes }, { kit }) =>
-    toolResult(await api.updateWebhookEndpoint(kit, id, changes)),
   service_webhooks_rotate_secret: async (input, context) => {
     const refusal = await confirmed(
       `Rotate the signing secret of webhook endpoint ${input.id}? Receivers must switch to the new secret before the old one expires.`,
@@ -196,14 +200,6 @@ const handlers: { [N in ToolName]: Handler<N> } = {
     );
     return refusal ?? toolResult(await api.rotateWebhookSecret(context.kit, input.id));
   },
-  service_webhooks_send_test: async ({ id, type }, { kit }) =>
-    toolResult(await api.sendTestWebhook(kit, id, type)),
-  service_webhooks_list_deliveries: async (input, { kit }) =>
-    listResult(await api.listWebhookDeliveries(kit, input.id, paging(input))),
-  service_webhooks_list_event_deliveries: async (input, { kit }) =>
-    listResult(await api.listEventDeliveries(kit, input.id, paging(input))),
-  service_webhooks_redeliver: async ({ id, eventId }, { kit }) =>
-    toolResult(await api.redeliverWebhook(kit, id, eventId)),
   service_agent_setup: async (input, { kit }) => {
     const { next, ...started } = await startAgentSetup(kit, input);
     return toolResult(started, next);
@@ -241,6 +237,9 @@ const handlers: { [N in ToolName]: Handler<N> } = {
 };
 
 /** Runs one tool; the serving layer turns what it throws into an error result (REST's words). */
-export function callLocalTool(name: string, input: Json, context: ToolContext): Promise<ToolResult> {
-  return (handlers[name as ToolName] as Handler<ToolName>)(input as ToolInput<ToolName>, context);
+export function callLocalTool(tool: ToolDefinition, input: Json, context: ToolContext): Promise<ToolResult> {
+  const handler = (handlers as Partial<Record<string, Handler<ToolName>>>)[tool.name];
+  if (handler) return handler(input as ToolInput<ToolName>, context);
+  if (!tool.contract) throw new Error(`${tool.name} has neither a handler nor a contract`);
+  return passThrough(tool.contract, input, context);
 }

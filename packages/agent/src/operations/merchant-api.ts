@@ -86,9 +86,6 @@ export const listPaylinks = (kit: Kit, paging: Paging) =>
 export const getPaylink = (kit: Kit, id: string) =>
   request(kit, operations.retrievePaylink, { params: { id } });
 
-export const editPaylink = (kit: Kit, changes: Unchecked<Body<typeof operations.editPaylink>>) =>
-  request(kit, operations.editPaylink, { body: unchecked(changes) });
-
 export const disablePaylink = (kit: Kit, id: string) =>
   request(kit, operations.disablePaylink, { body: { id, confirm: true } });
 
@@ -120,9 +117,6 @@ export const listRefunds = (kit: Kit, query: Paging & { invoiceId?: string; stat
 
 export const getRefund = (kit: Kit, id: string) =>
   request(kit, operations.retrieveRefund, { params: { id } });
-
-export const listTransactions = (kit: Kit, paging: Paging) =>
-  request(kit, operations.listTransactions, { query: paging });
 
 export const listSweeps = (
   kit: Kit,
@@ -172,15 +166,6 @@ export const updateWebhookEndpoint = (
 export const rotateWebhookSecret = (kit: Kit, id: string) =>
   request(kit, operations.rotateWebhookSecret, { params: { id } });
 
-export const sendTestWebhook = (kit: Kit, id: string, type?: string) =>
-  request(kit, operations.sendTestWebhook, { params: { id }, body: type === undefined ? {} : { type } });
-
-export const listWebhookDeliveries = (kit: Kit, id: string, paging: Paging) =>
-  request(kit, operations.listEndpointDeliveries, { params: { id }, query: paging });
-
-export const redeliverWebhook = (kit: Kit, id: string, eventId: string) =>
-  request(kit, operations.redeliverEvent, { params: { id }, body: { eventId } });
-
 /**
  * Points the organization's webhook endpoint at `url`: updates the endpoint this kit configured
  * before (its secret is already stored), else creates one and keeps its signing secret, which
@@ -224,6 +209,3 @@ export async function configureWebhook(
   });
   return { action: "created", endpoint, signingSecretStored: true };
 }
-
-export const listEventDeliveries = (kit: Kit, eventId: string, paging: Paging) =>
-  request(kit, operations.listEventDeliveries, { params: { id: eventId }, query: paging });
