@@ -1,7 +1,7 @@
 import { type Address, getAddress, type Hex, parseSignature, parseUnits } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { describe, expect, it } from "vitest";
+import { testDevnetForFile } from "@/scripts/test-support/test-devnet";
 import { compileTestUsdc } from "./compile-test-usdc";
 import { testUsdcEip3009 } from "./devnet";
 
@@ -9,13 +9,8 @@ import { testUsdcEip3009 } from "./devnet";
 // the standard's typed data (not the contract's own hashing): whoever submits an authorization,
 // the payer's tokens move exactly once, inside its window, only with the payer's signature.
 
-let devnet: TestDevnet;
+const devnet = testDevnetForFile({ confirmations: 1, priceFeeds: false });
 const { abi } = compileTestUsdc();
-
-beforeAll(async () => {
-  devnet = await startTestDevnet({ confirmations: 1, priceFeeds: false });
-}, 120_000);
-afterAll(async () => devnet?.stop());
 
 const now = () => BigInt(Math.floor(Date.now() / 1000));
 const randomNonce = () => generatePrivateKey() as Hex;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as retrieveSession } from "@/app/api/checkout-sessions/[id]/route";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { GET as listTransactions } from "@/app/api/private/transactions/route";
@@ -10,7 +10,7 @@ import { getDashboardOverview } from "@/lib/dashboard/get-dashboard-overview";
 import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { testDevnetForFile } from "@/scripts/test-support/test-devnet";
 import { getInvoiceTimeline } from "./get-invoice-timeline";
 import { markOverdueInvoices } from "./mark-overdue-invoices";
 import { payInvoiceOnDevnet } from "./pay-invoice-on-devnet";
@@ -18,14 +18,12 @@ import { scanNetwork } from "./scan-network";
 
 // One invoice has one amountUsd, rate and token amount, fixed at the quote, in every
 // event, API response and dashboard view, whatever the price does afterwards and however it is paid.
-let devnet: TestDevnet;
+const devnet = testDevnetForFile({ confirmations: 1 });
 let network: NetworkConfig;
 
-beforeAll(async () => {
-  devnet = await startTestDevnet({ confirmations: 1 });
+beforeAll(() => {
   network = devnet.network;
-}, 120_000);
-afterAll(async () => devnet?.stop());
+});
 
 async function setEthPrice(usd: string) {
   const feed = network.priceFeeds?.find((candidate) => candidate.pair === "ETH/USD");

@@ -1,27 +1,25 @@
 import { createPublicClient, http } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { beforeAll, describe, expect, inject, it, vi } from "vitest";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { db } from "@/lib/db/client";
 import { type PeriodicTask, runTaskOnce } from "@/lib/jobs/periodic-task";
 import { insertBulkInvoices } from "@/scripts/test-support/bulk-invoices";
 import { createTestOrganization, startTestPayment } from "@/scripts/test-support/fixtures";
 import { startLimitedRpc } from "@/scripts/test-support/limited-rpc";
-import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { testDevnetForFile } from "@/scripts/test-support/test-devnet";
 import { scanNetwork } from "./scan-network";
 import { watchConfiguredNetworks } from "./watch-networks";
 import type { WatchSets } from "./watch-set";
 
 // The chain watcher's watch set in memory, on a real Hardhat node and PostgreSQL: what it costs at
 // scale, and that nothing paid is missed when the set is read whole, caught up, or handed over.
-let devnet: TestDevnet;
+const devnet = testDevnetForFile({ confirmations: 3 });
 let network: NetworkConfig;
 
-beforeAll(async () => {
-  devnet = await startTestDevnet({ confirmations: 3 });
+beforeAll(() => {
   network = devnet.network;
-}, 120_000);
-afterAll(async () => devnet?.stop());
+});
 
 async function invoiceFor(token: string, amount = "30.00") {
   const { organization } = await createTestOrganization();

@@ -1,24 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { testDevnetForFile } from "@/scripts/test-support/test-devnet";
 import type { RecurringInterval } from "../recurring/subscription-periods";
 import { cancelSubscription } from "./cancel-subscription";
 import { processDueSubscriptions } from "./process-due-subscriptions";
 
 // A real Hardhat node, the real watcher and scheduler; the clock is the `now` each step is given,
 // so a month passes in a line.
-let devnet: TestDevnet;
+const devnet = testDevnetForFile({ confirmations: 1 });
 const hour = 3_600_000;
 
-beforeAll(async () => {
-  devnet = await startTestDevnet({ confirmations: 1 });
+beforeAll(() => {
   process.env.SERVICE_DEV_MAILBOX = "true";
-}, 120_000);
-afterAll(async () => devnet?.stop());
+});
 
 /** Pays `to` on the devnet and lets the watcher see it at `now`. */
 async function pay(to: string, amount: string, now: Date) {

@@ -1,21 +1,17 @@
 import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { createTestOrganization, createTestSweep } from "@/scripts/test-support/fixtures";
 import { createTestPaidInvoice } from "@/scripts/test-support/refund-fixtures";
-import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { testDevnetForFile } from "@/scripts/test-support/test-devnet";
 import { forgetDevnetChain } from "./forget-devnet-chain";
 import { reconcileDepositBalances } from "./reconcile-deposit-balances";
 import { restoreDevnetDeposits } from "./restore-devnet-deposits";
 
 // A fresh Hardhat node stands for the devnet of the next start: the database holds invoices paid
 // on the previous chain, and the new chain has none of their funds until they are put back.
-let devnet: TestDevnet;
-beforeAll(async () => {
-  devnet = await startTestDevnet({ confirmations: 1, priceFeeds: false });
-}, 120_000);
-afterAll(async () => devnet?.stop());
+const devnet = testDevnetForFile({ confirmations: 1, priceFeeds: false });
 
 async function paid(token: "USDC" | "ETH", amount: string) {
   const { organization } = await createTestOrganization();

@@ -13,7 +13,7 @@ import {
   parseEventLogs,
   parseUnits,
 } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { PUT as putOrganization } from "@/app/api/private/organization/current/route";
 import { devnetFunder } from "@/lib/chains/devnet-account";
 import type { NetworkConfig } from "@/lib/chains/networks";
@@ -34,7 +34,7 @@ import {
   createTestOrganization,
   setTestSettlementWallets,
 } from "@/scripts/test-support/fixtures";
-import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { testDevnetForFile } from "@/scripts/test-support/test-devnet";
 import { type AdvanceOptions, advanceSweeps } from "./advance-sweeps";
 import { planSweeps } from "./plan-sweeps";
 import { reconcileDepositBalances } from "./reconcile-deposit-balances";
@@ -48,15 +48,13 @@ import { sweeperKeysFromMnemonic } from "./sweeper-keys";
 const mnemonic =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 const keys = sweeperKeysFromMnemonic(mnemonic);
-let devnet: TestDevnet;
+const devnet = testDevnetForFile({ confirmations: 2, mnemonic });
 let network: NetworkConfig;
 
 beforeAll(async () => {
-  devnet = await startTestDevnet({ confirmations: 2, mnemonic });
   network = devnet.network;
   await devnet.sendEth(keys.gasWallet(network.chainId).address, "10");
 }, 120_000);
-afterAll(async () => devnet?.stop());
 
 /** An organization with a fresh settlement wallet on the devnet (or none), and an invoice. */
 async function invoiceFor(amount: string, token: "USDC" | "ETH", withWallet = true) {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { invoiceDeadlineMs } from "@/lib/checkout/create-session-invoice";
 import { startPayment } from "@/lib/checkout/start-payment";
@@ -19,7 +19,7 @@ import { createRefund } from "@/lib/refunds/create-refund";
 import { recordRefundEvent } from "@/lib/refunds/record-refund-event";
 import { nextRefundStatus } from "@/lib/refunds/refund-state";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
+import { testDevnetForFile } from "@/scripts/test-support/test-devnet";
 import { type ReceivedRequest, startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deliverDueWebhooks } from "./deliver-due-webhooks";
@@ -28,16 +28,11 @@ import { updateWebhookEndpoint } from "./update-webhook-endpoint";
 
 // The STRIPE adapter's promise, end to end: a real paid invoice on a Hardhat devnet, delivered by
 // the normal worker over real HTTP to a handler copied from Stripe's docs, run as its own process.
-let devnet: TestDevnet;
-
-beforeAll(async () => {
-  devnet = await startTestDevnet({ confirmations: 1 });
-}, 120_000);
+const devnet = testDevnetForFile({ confirmations: 1 });
 
 const handlers: ChildProcess[] = [];
 afterAll(async () => {
   for (const handler of handlers) handler.kill();
-  await devnet?.stop();
 });
 
 /** Starts ./stripe-docs-handler/server.js with the endpoint's secret; resolves with its URL. */

@@ -8,6 +8,7 @@ import {
   type WalletClient,
 } from "viem";
 import { hardhat } from "viem/chains";
+import { afterAll, beforeAll } from "vitest";
 import { compileTestUsdc } from "@/lib/chains/compile-test-usdc";
 import {
   type Devnet,
@@ -107,4 +108,19 @@ export async function startTestDevnet(options: {
         args: [address as Hex],
       }),
   };
+}
+
+/**
+ * The file's devnet (startTestDevnet), started before its tests and stopped after them. Call it at
+ * the top of the file: hooks run in the order they are registered and after-hooks in reverse, so
+ * the file's own setup sees the devnet running and its own cleanup runs before the devnet stops.
+ * The returned object is filled in when the devnet has started.
+ */
+export function testDevnetForFile(options: Parameters<typeof startTestDevnet>[0]): TestDevnet {
+  const devnet = {} as TestDevnet;
+  beforeAll(async () => {
+    Object.assign(devnet, await startTestDevnet(options));
+  }, 120_000);
+  afterAll(async () => devnet.stop?.());
+  return devnet;
 }
