@@ -1,7 +1,15 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, type Merchant, saveDevnetWallet, test } from "./fixtures";
+import {
+  appPort,
+  createOrganizationOn,
+  expect,
+  type Merchant,
+  saveDevnetWallet,
+  signIn,
+  test,
+} from "./fixtures";
 
 // The merchant's dashboard as people see it on a 390 px phone and a 1280 px laptop, in light and
 // dark: every page the navigation lists (reached through the phone's menu) and the detail pages,
@@ -96,79 +104,103 @@ async function axe(page: Page): Promise<string[]> {
   );
 }
 
-test("every dashboard page at 390 and 1280 px, light and dark: reachable from the menu, nothing overflows or is clipped, short amounts, no axe violations", async ({
-  dashboard: page,
-  merchant,
-  request,
-}) => {
-  // Axe over about sixty page views: CPU-bound in the browser.
-  test.setTimeout(480_000);
-  mkdirSync(screens, { recursive: true });
-  const auth = { authorization: `Bearer ${merchant.apiKey}` };
-  await saveDevnetWallet(page, "0x000000000000000000000000000000000000e2E5");
-  const paid = await invoiceOf(request, merchant, "USDC", true);
-  await invoiceOf(request, merchant, "ETH", false);
-  await expect
-    .poll(async () => (await (await request.get(`/api/public/payments/${paid.invoiceId}`)).json()).status, {
-      timeout: 90_000,
-    })
-    .toBe("CONFIRMED");
-  const refund = await request.post("/api/private/refunds", {
-    headers: { ...auth, "idempotency-key": `layout-refund-${Date.now()}` },
-    data: { invoiceId: paid.invoiceId, amount: "1.5", destination: "claim", reason: "Returned item" },
-  });
-  expect(refund.status()).toBe(200);
-  const refundId = ((await refund.json()) as { data: { id: string } }).data.id;
-  // A sweep row and a gas wallet on Settlement.
-  await expect
-    .poll(
-      async () => {
-        const listed = await request.get(`/api/private/sweeps?invoiceId=${paid.invoiceId}`, {
-          headers: auth,
-        });
-        return ((await listed.json()) as { data: { data: unknown[] } }).data.data.length;
-      },
-      { timeout: 180_000, intervals: [1_000] },
-    )
-    .toBe(1);
+/** The merchant whose pages every screen below walks, with rows in its tables. */
+let prepared: { email: string; sections: { href: string; label: string }[]; details: string[] };
 
-  const nav = page.getByRole("navigation", { name: "Dashboard" });
-  const menu = nav.getByRole("button", { name: /Menu/ });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto("/dashboard");
-  await expect(menu).toBeHidden();
-  const sections = await nav
-    .getByRole("link")
-    .evaluateAll((links) =>
-      links.map((link) => ({ href: link.getAttribute("href") as string, label: link.textContent as string })),
+// One test per screen (width and colour scheme), each with its own time: axe over about fifteen
+// page views is CPU-bound in the browser. They share one merchant, prepared once.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async ({ browser, playwright }, testInfo) => {
+  testInfo.setTimeout(300_000);
+  const baseURL = testInfo.project.use.baseURL;
+  const email = `layout-${Date.now()}@example.com`;
+  const merchant: Merchant = { ...(await createOrganizationOn(appPort, "E2E Store", email)), email };
+  const request = await playwright.request.newContext({ baseURL });
+  const page = await browser.newPage({ baseURL });
+  try {
+    const auth = { authorization: `Bearer ${merchant.apiKey}` };
+    await signIn(page, email);
+    await saveDevnetWallet(page, "0x000000000000000000000000000000000000e2E5");
+    const paid = await invoiceOf(request, merchant, "USDC", true);
+    await invoiceOf(request, merchant, "ETH", false);
+    await expect
+      .poll(async () => (await (await request.get(`/api/public/payments/${paid.invoiceId}`)).json()).status, {
+        timeout: 90_000,
+      })
+      .toBe("CONFIRMED");
+    const refund = await request.post("/api/private/refunds", {
+      headers: { ...auth, "idempotency-key": `layout-refund-${Date.now()}` },
+      data: { invoiceId: paid.invoiceId, amount: "1.5", destination: "claim", reason: "Returned item" },
+    });
+    expect(refund.status()).toBe(200);
+    const refundId = ((await refund.json()) as { data: { id: string } }).data.id;
+    // A sweep row and a gas wallet on Settlement.
+    await expect
+      .poll(
+        async () => {
+          const listed = await request.get(`/api/private/sweeps?invoiceId=${paid.invoiceId}`, {
+            headers: auth,
+          });
+          return ((await listed.json()) as { data: { data: unknown[] } }).data.data.length;
+        },
+        { timeout: 180_000, intervals: [1_000] },
+      )
+      .toBe(1);
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto("/dashboard");
+    const nav = page.getByRole("navigation", { name: "Dashboard" });
+    await expect(nav.getByRole("button", { name: /Menu/ })).toBeHidden();
+    const sections = await nav
+      .getByRole("link")
+      .evaluateAll((links) =>
+        links.map((link) => ({
+          href: link.getAttribute("href") as string,
+          label: link.textContent as string,
+        })),
+      );
+    expect(sections.map((section) => section.label)).toEqual(
+      expect.arrayContaining([
+        "Overview",
+        "Checkout sessions",
+        "Invoices",
+        "Refunds",
+        "Settlement",
+        "Webhooks",
+        "Settings",
+      ]),
     );
-  expect(sections.map((section) => section.label)).toEqual(
-    expect.arrayContaining([
-      "Overview",
-      "Checkout sessions",
-      "Invoices",
-      "Refunds",
-      "Settlement",
-      "Webhooks",
-      "Settings",
-    ]),
-  );
-  const details = [
-    `/dashboard/sessions/${paid.sessionId}`,
-    `/dashboard/invoices/${paid.invoiceId}`,
-    `/dashboard/refunds/${refundId}`,
-  ];
+    const details = [
+      `/dashboard/sessions/${paid.sessionId}`,
+      `/dashboard/invoices/${paid.invoiceId}`,
+      `/dashboard/refunds/${refundId}`,
+    ];
+    prepared = { email, sections, details };
+  } finally {
+    await page.close();
+    await request.dispose();
+  }
+});
 
-  const found: string[] = [];
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    for (const colorScheme of ["light", "dark"] as const) {
+for (const width of [390, 1280])
+  for (const colorScheme of ["light", "dark"] as const)
+    test(`every dashboard page at ${width} px, ${colorScheme}: reachable from the menu, nothing overflows or is clipped, short amounts, no axe violations`, async ({
+      page,
+    }) => {
+      test.setTimeout(300_000);
+      mkdirSync(screens, { recursive: true });
+      await signIn(page, prepared.email);
+      const nav = page.getByRole("navigation", { name: "Dashboard" });
+      const menu = nav.getByRole("button", { name: /Menu/ });
+      await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme });
       await page.goto("/dashboard");
       const views = [
-        ...sections.map((section) => ({ ...section, detail: false })),
-        ...details.map((href) => ({ href, label: href, detail: true })),
+        ...prepared.sections.map((section) => ({ ...section, detail: false })),
+        ...prepared.details.map((href) => ({ href, label: href, detail: true })),
       ];
+      const found: string[] = [];
       for (const view of views) {
         if (view.detail) await page.goto(view.href);
         else if (width === 390) {
@@ -193,30 +225,5 @@ test("every dashboard page at 390 and 1280 px, light and dark: reachable from th
           fullPage: true,
         });
       }
-    }
-  }
-  expect(found).toEqual([]);
-});
-
-test("a rounded amount is exact in its tooltip and on copy", async ({
-  dashboard: page,
-  merchant,
-  request,
-}) => {
-  await invoiceOf(request, merchant, "ETH", false);
-  await page.goto("/dashboard/invoices");
-  const due = page.getByRole("row").nth(1).locator("[data-exact$=' ETH']").last();
-  await expect(due).toHaveText(/^0\.\d{1,6} ETH$/);
-  const exact = (await due.getAttribute("title")) as string;
-  expect(exact).toMatch(/^0\.\d{7,18} ETH$/);
-  await due.selectText();
-  // What a copy of the selection puts on the clipboard (the browser's copy event, without the system clipboard).
-  const copied = await due.evaluate((element) => {
-    const data = new DataTransfer();
-    element.dispatchEvent(
-      new ClipboardEvent("copy", { clipboardData: data, bubbles: true, cancelable: true }),
-    );
-    return data.getData("text/plain");
-  });
-  expect(copied).toBe(exact);
-});
+      expect(found).toEqual([]);
+    });
