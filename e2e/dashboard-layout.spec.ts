@@ -152,14 +152,12 @@ test.beforeAll(async ({ browser, playwright }, testInfo) => {
     await page.goto("/dashboard");
     const nav = page.getByRole("navigation", { name: "Dashboard" });
     await expect(nav.getByRole("button", { name: /Menu/ })).toBeHidden();
-    const sections = await nav
-      .getByRole("link")
-      .evaluateAll((links) =>
-        links.map((link) => ({
-          href: link.getAttribute("href") as string,
-          label: link.textContent as string,
-        })),
-      );
+    const sections = await nav.getByRole("link").evaluateAll((links) =>
+      links.map((link) => ({
+        href: link.getAttribute("href") as string,
+        label: link.textContent as string,
+      })),
+    );
     expect(sections.map((section) => section.label)).toEqual(
       expect.arrayContaining([
         "Overview",

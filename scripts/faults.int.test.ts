@@ -181,9 +181,7 @@ describe("PostgreSQL restarted under traffic", () => {
 
     await postgres.start();
     // Recovers by itself: no restart, no operator.
-    await expect
-      .poll(async () => (await createSession()).status, { timeout: hang, interval: 100 })
-      .toBe(200);
+    await expect.poll(async () => (await createSession()).status, { timeout: hang, interval: 100 }).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const answers = await load.stop();
 
