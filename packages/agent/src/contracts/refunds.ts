@@ -71,7 +71,7 @@ export const retrieveRefund = defineContract({
     name: "service_refunds_get",
     title: "Get a refund",
     description:
-      "Reads one refund: its status, the address it goes to, the claim link while the buyer has not claimed it, and the transaction hash once sent (failureReason or pendingReason say why it failed or waits).",
+      "Reads one refund: its status, the address it goes to (never its claim link, which only an owner or the API key sees), and the transaction hash once sent (failureReason or pendingReason say why it failed or waits).",
     annotations: read,
   },
   cli: ["refunds:get"],
