@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { toolsFor } from "crypto-checkout-agent/catalog";
+import { contracts } from "crypto-checkout-agent/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE, GET, POST } from "@/app/mcp/route";
 import { config } from "@/lib/config";
@@ -105,11 +106,15 @@ describe("the authority table", () => {
 
   it("covers every CLI command that acts for an organization", () => {
     const groups = path.join(root, "packages/agent/src/commands");
-    const commands = readdirSync(groups).flatMap((file) =>
-      [...readFileSync(path.join(groups, file), "utf8").matchAll(/define\(\s*"([a-z:-]+)"/g)].map(
-        (match) => match[1],
+    const commands = [
+      ...readdirSync(groups).flatMap((file) =>
+        [...readFileSync(path.join(groups, file), "utf8").matchAll(/define\(\s*"([a-z:-]+)"/g)].map(
+          (match) => match[1],
+        ),
       ),
-    );
+      // The commands derived from a contract (packages/agent/src/cli/define-command.ts).
+      ...contracts.flatMap((contract) => (contract.cli ? [contract.cli.command] : [])),
+    ];
     // Local or credential-less: connecting, checking a signature on this machine, the local server.
     const local = ["setup", "checkin", "webhooks:verify", "mcp"];
     const named = rows.flatMap(([, row]) => (row.cli as string[] | undefined) ?? []);

@@ -28,7 +28,7 @@ describe("the authority table's contract doors", () => {
         : [route(contract)];
       for (const door of doors) expect(requirement.rest).toContain(door);
       if (contract.tool) expect(requirement.mcp).toContain(contract.tool.name);
-      for (const command of contract.cli ?? []) expect(requirement.cli).toContain(command);
+      if (contract.cli) expect(requirement.cli).toContain(contract.cli.command);
     },
   );
 

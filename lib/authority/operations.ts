@@ -203,7 +203,10 @@ function withContractDoors(id: string, row: Operation): Operation {
   const mcp = (tools as readonly ToolDefinition[]).flatMap((tool) =>
     (tool.contract?.authority.row ?? tool.row) === id ? [tool.name] : [],
   );
-  const cli = [...mine.flatMap((contract) => contract.cli ?? []), ...(row.cli ?? [])];
+  const cli = [
+    ...mine.flatMap((contract) => (contract.cli ? [contract.cli.command] : [])),
+    ...(row.cli ?? []),
+  ];
   return {
     ...row,
     ...(rest.length ? { rest } : {}),

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
-import { exitCodeHelp } from "./cli/define-command";
+import { addContractCommands, exitCodeHelp } from "./cli/define-command";
 import { registerAuthCommands } from "./commands/auth";
 import { type BrowserOpener, registerConnectCommands, systemBrowser } from "./commands/connect";
 import { registerLocalCommands } from "./commands/local";
@@ -11,6 +11,7 @@ import { registerRefundCommands } from "./commands/refunds";
 import { registerSettlementCommands } from "./commands/settlement";
 import { registerSubscriptionCommands } from "./commands/subscriptions";
 import { registerWebhookCommands } from "./commands/webhooks";
+import { contracts } from "./contracts";
 import { exitCodes, usageError } from "./http/errors";
 import { formatFromArgv, Output } from "./output/output";
 
@@ -20,7 +21,10 @@ const { version } = JSON.parse(readFileSync(new URL("../package.json", import.me
   version: string;
 };
 
-/** The CLI: each command group registers its commands; the order here is the order of --help. */
+/**
+ * The CLI: each command group registers its commands, then every other operation's command is
+ * derived from its contract (../contracts); the order here is the order of --help.
+ */
 export function buildProgram(browser: BrowserOpener = systemBrowser): Command {
   const program = new Command("crypto-checkout")
     .description("Crypto Checkout for coding agents: connect, create paylinks and payments, verify webhooks.")
@@ -37,6 +41,7 @@ export function buildProgram(browser: BrowserOpener = systemBrowser): Command {
   registerSubscriptionCommands(program);
   registerRefundCommands(program);
   registerPaymentCommands(program);
+  addContractCommands(program, contracts);
   registerLocalCommands(program);
   return program;
 }

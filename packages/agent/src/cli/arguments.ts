@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { InvalidArgumentError } from "commander";
 import { usageError } from "../http/errors";
 
 export type Json = Record<string, unknown>;
@@ -31,13 +30,4 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
-}
-
-export function wholeNumber(max: number) {
-  return (value: string) => {
-    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-      throw new InvalidArgumentError(`must be a whole number from 1 to ${max}`);
-    }
-    return Number(value);
-  };
 }

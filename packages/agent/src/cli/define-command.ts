@@ -1,7 +1,13 @@
 import { type Command, Option } from "commander";
+import type { z } from "zod";
 import { createKit, type Kit } from "../context";
-import { type ExitCode, toKitError } from "../http/errors";
+import type { Contract } from "../contracts";
+import { type ExitCode, toKitError, usageError } from "../http/errors";
+import { request } from "../operations/merchant-api";
 import { Output } from "../output/output";
+import type { Json } from "./arguments";
+import { addContractOptions, type CliContract, contractInput } from "./contract-options";
+import { answerLines } from "./text-lines";
 
 export const exitCodeHelp = `
 Exit codes: 0 ok, 1 a check failed (signature invalid, setup still pending), 2 usage error,
@@ -31,4 +37,48 @@ export function run<O extends { format: "text" | "json" }>(handler: Handler<O>) 
       process.exitCode = output.fail(toKitError(error));
     }
   };
+}
+
+type Call = { input: Awaited<ReturnType<typeof contractInput>>; options: Json };
+
+/** How a command differs from its operation's call: text lines of its own, or an action of its own. */
+export type CommandAction<C extends CliContract> =
+  | { lines(answer: z.output<C["result"]>, kit: Kit): string[] }
+  | { action(call: Call, output: Output, kit: Kit): Promise<ExitCode> };
+
+/**
+ * The contract's command (its `cli`): name, description, example and flags from the contract.
+ * It refuses without --confirm where the contract asks for it, then calls the operation with
+ * the flags as its input and prints the answer (or runs the command's own action).
+ */
+export function contractCommand<C extends CliContract>(
+  program: Command,
+  contract: C,
+  how: CommandAction<C> = { lines: (answer) => answerLines(answer) },
+): Command {
+  const { cli } = contract;
+  const command = commandDefiner(program)(cli.command, cli.description, cli.example);
+  return addContractOptions(command, contract).action(
+    run<{ format: "text" | "json" } & Json>(async (options, output, kit) => {
+      const input = await contractInput(contract, options);
+      if (cli.confirm && !options.confirm) {
+        throw usageError(
+          "confirmation_required",
+          `${cli.command} needs --confirm: ${cli.confirm}.`,
+          "confirm",
+        );
+      }
+      if ("action" in how) return how.action({ input, options }, output, kit);
+      const answer = await request(kit, contract, input as never);
+      return output.result(answer, how.lines(answer, kit));
+    }),
+  );
+}
+
+/** The command of each contract `program` has none for yet: a plain operation's, derived whole. */
+export function addContractCommands(program: Command, contracts: readonly Contract[]) {
+  const present = new Set(program.commands.map((command) => command.name()));
+  for (const contract of contracts) {
+    if (contract.cli && !present.has(contract.cli.command)) contractCommand(program, contract as CliContract);
+  }
 }

@@ -16,3 +16,17 @@ export function pageLines(page: Json, rowLine: (row: Json) => string) {
   const rows = page.data as Json[];
   return [...rows.map(rowLine), `${rows.length} of ${page.total} (page ${page.page})`];
 }
+
+/** An answer no command words itself: a list page a row a line, else a line a field (nested ones in --format json). */
+export function answerLines(answer: Json): string[] {
+  const scalars = (object: Json) =>
+    Object.entries(object).filter(([, value]) => value === null || typeof value !== "object");
+  if (answer.object === "list" && Array.isArray(answer.data)) {
+    return pageLines(answer, (row) =>
+      scalars(row)
+        .map(([, value]) => value ?? "-")
+        .join("  "),
+    );
+  }
+  return scalars(answer).map(([name, value]) => line(name, value));
+}

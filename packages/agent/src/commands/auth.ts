@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
-import { commandDefiner, run } from "../cli/define-command";
+import { commandDefiner, contractCommand, run } from "../cli/define-command";
 import { line } from "../cli/text-lines";
+import { retrieveOrganization } from "../contracts";
 import { registerAgent } from "../operations/agent-register";
 import * as api from "../operations/merchant-api";
 
@@ -53,12 +54,8 @@ export function registerAuthCommands(program: Command) {
       }),
     );
 
-  define(
-    "auth:status",
-    "Show whether this machine is connected, and to which organization (the proof of connection).",
-    "crypto-checkout auth:status --format json",
-  ).action(
-    run(async (_options, output, kit) => {
+  contractCommand(program, retrieveOrganization, {
+    action: async (_call, output, kit) => {
       const status = await api.authStatus(kit);
       return output.result(status, [
         line("Connected to", `${status.organization.name} (${status.organization.id})`),
@@ -70,6 +67,6 @@ export function registerAuthCommands(program: Command) {
             : "SERVICE_API_KEY",
         ),
       ]);
-    }),
-  );
+    },
+  });
 }

@@ -51,7 +51,17 @@ export const createCheckoutSession = defineContract({
       idempotencyKey: "REST's Idempotency-Key header, which a tool call cannot send; required here",
     },
   },
-  cli: ["payments:create"],
+  cli: {
+    command: "payments:create",
+    description: "Create a checkout session (a one-off payment) and print the URL to send the buyer to.",
+    example: `crypto-checkout payments:create --json '{"amount":"25.00","currency":"USD","successUrl":"https://shop.example.com/thanks"}'`,
+    json: "the checkout session request (inline, @file or -)",
+    add: { idempotencyKey: { value: "key", description: "16 to 200 characters; generated when absent" } },
+    differs: {
+      json: "recurring and metadata are objects",
+      idempotencyKey: "REST's Idempotency-Key header: a retry with the same key returns the same session",
+    },
+  },
 });
 
 export const retrieveCheckoutSession = defineContract({
@@ -68,7 +78,13 @@ export const retrieveCheckoutSession = defineContract({
       "Reads one checkout session of this organization with its payment summary (null until the buyer starts paying). For just the paid/not paid answer use service_payments_status.",
     annotations: read,
   },
-  cli: ["payments:status"],
+  cli: {
+    command: "payments:status",
+    description: "Show a payment's status: a checkout session (ycs_…) or a payment request (inv_…).",
+    example: "crypto-checkout payments:status --id ycs_…",
+    describe: { id: "A checkout session id (ycs_…) or payment id (inv_…)" },
+    differs: { id: "a payment request's id (inv_…) too, read from the public payment status endpoint" },
+  },
 });
 
 export const checkoutContracts = [createCheckoutSession, retrieveCheckoutSession];

@@ -8,9 +8,10 @@ import { confirmationToken } from "./arguments";
 // - the OpenAPI operation's method, path, operationId and success answer (lib/openapi);
 // - the authority row's REST, MCP and CLI doors (lib/authority/operations.ts);
 // - the kit's typed REST call (operations/merchant-api.ts);
+// - the CLI command (`cli`): its flags are the REST inputs (cli/contract-options.ts);
 // - the twin tables of the tests (app/mcp/tool-input-schemas.test.ts, tool-output-schemas.test.ts,
 //   which also hold these inputs and results to the served OpenAPI document).
-// A door that differs on purpose says so here, with its reason (`tool.differs`).
+// A door that differs on purpose says so here, with its reason (`tool.differs`, `cli.differs`).
 //
 // The inputs describe the API for clients (names, types, limits, descriptions); the servers parse
 // every call with the API's own rules (lib/<domain>), so errors carry REST's codes.
@@ -74,6 +75,41 @@ export type ToolDoor = {
   differs?: Record<string, string>;
 };
 
+/** A CLI flag REST takes elsewhere (a header) or not at all. */
+export type CliFlag = {
+  /** Its value's placeholder, e.g. `key` for `--idempotency-key <key>`; none for a switch. */
+  value?: string;
+  description: string;
+};
+
+/**
+ * The CLI command of an operation. Its flags are the REST inputs in kebab case (`atPeriodEnd` is
+ * `--at-period-end`) with their descriptions and choices, required where REST requires them,
+ * unless it says otherwise; a command whose action differs has it in packages/agent/src/commands.
+ */
+export type CliDoor = {
+  command: string;
+  description: string;
+  /** A whole command line, shown in --help. */
+  example: string;
+  /** The body as one JSON object in --json (inline, @file or -), this the flag's help. */
+  json?: string;
+  /** Flags named otherwise than their input: input → flag (without dashes). */
+  rename?: Record<string, string>;
+  /** Inputs REST requires that the command fills in when their flag is absent. */
+  optional?: readonly string[];
+  /** REST inputs the command leaves out. */
+  omit?: readonly string[];
+  /** Flags REST takes elsewhere (a header) or not at all, by their camel-case names. */
+  add?: Record<string, CliFlag>;
+  /** Help of flags whose input has none, or whose command takes more than REST. */
+  describe?: Record<string, string>;
+  /** The command refuses to act without --confirm: the flag's help. An input `confirm` is this flag. */
+  confirm?: string;
+  /** Why each renamed, optional, left-out or added flag differs, and why --json (a flag described otherwise may say why). */
+  differs?: Record<string, string>;
+};
+
 export type Contract = {
   /** The OpenAPI operationId; also the kit's name for the call. */
   operationId: string;
@@ -93,8 +129,7 @@ export type Contract = {
   status?: 201 | 202;
   authority: Authority;
   tool?: ToolDoor;
-  /** The CLI commands (packages/agent/src/commands) that call it. */
-  cli?: readonly string[];
+  cli?: CliDoor;
 };
 
 /** A contract, its literal types kept so the derived tool and REST call are typed. */

@@ -24,7 +24,12 @@ export const retrieveOrganization = defineContract({
       "Reads this organization: name, default webhook URL and settlement wallets (where payments are swept to).",
     annotations: read,
   },
-  cli: ["auth:status"],
+  cli: {
+    command: "auth:status",
+    description:
+      "Show whether this machine is connected, and to which organization (the proof of connection).",
+    example: "crypto-checkout auth:status --format json",
+  },
 });
 
 export const updateOrganization = defineContract({
@@ -73,7 +78,14 @@ export const updateOrganization = defineContract({
       "Changes the organization's name, its default webhook URL (null removes it; events then stop going there), its pinned API version, the grace period of past-due subscriptions or the hosted checkout's branding (display name, color, logo; null removes one). For settlement wallets use service_settlement_configure.",
     annotations: destructiveUpdate,
   },
-  cli: ["organization:update"],
+  cli: {
+    command: "organization:update",
+    description:
+      "Change the organization (name, settlementWallets, webhookUrl, brandDisplayName, brandColor, logo): what is sent changes.",
+    example: `crypto-checkout organization:update --json '{"name":"My shop","brandColor":"#1d4ed8"}'`,
+    json: "the changes as a JSON object (inline, @file or -)",
+    differs: { json: "logo is an object, and the route's other fields (settlementWallets) go along" },
+  },
 });
 
 export const configureSettlement = defineContract({
@@ -103,7 +115,14 @@ export const configureSettlement = defineContract({
     annotations: destructiveUpdate,
     confirmation: true,
   },
-  cli: ["settlement:configure"],
+  cli: {
+    command: "settlement:configure",
+    description: "Set the settlement wallets payments are swept to. Routes money: needs --confirm.",
+    example: `crypto-checkout settlement:configure --json '{"settlementWallets":[{"network":"base","address":"0x…"}]}' --confirm`,
+    json: "{ settlementWallets: [{ network, address }] } (inline, @file or -)",
+    confirm: "confirm that payments go to these wallets from now on",
+    differs: { json: "settlementWallets is a list of objects" },
+  },
 });
 
 /** No tool: an agent must not raise its own refund cap (lib/refunds/assert-may-configure-refunds.ts). */
@@ -149,7 +168,14 @@ export const listSweeps = defineContract({
       "Lists the movements of received funds from invoices' deposit addresses to this organization's settlement wallets, newest first, with every transaction signed. Filter by status (FAILED ones carry a reason), network or invoice.",
     annotations: read,
   },
-  cli: ["settlement:sweeps"],
+  cli: {
+    command: "settlement:sweeps",
+    description:
+      "List sweeps of confirmed payments to the settlement wallets, newest first; filter by status, network or invoice.",
+    example: "crypto-checkout settlement:sweeps --status FAILED",
+    rename: { invoiceId: "invoice" },
+    differs: { invoiceId: "--invoice, for brevity (as refunds:list)" },
+  },
 });
 
 export const organizationContracts = [

@@ -30,7 +30,13 @@ export const createPaylink = defineContract({
       "Creates a reusable payment link with a fixed price that any number of buyers can pay (e.g. a product or donation button). Check service_paylinks_list first to reuse an existing one with the same name and price. For one order with its own amount use service_checkout_sessions_create. Returns the paylink with its public `url`.",
     annotations: create,
   },
-  cli: ["paylinks:create"],
+  cli: {
+    command: "paylinks:create",
+    description: "Create a paylink: a reusable fixed-price payment page.",
+    example: `crypto-checkout paylinks:create --json '{"name":"T-shirt","amount":"25.00","currency":"USD"}'`,
+    json: "{ name, amount, currency, description?, enabled?, recurring? } (inline, @file or -)",
+    differs: { json: "recurring is an object" },
+  },
 });
 
 export const listPaylinks = defineContract({
@@ -47,7 +53,11 @@ export const listPaylinks = defineContract({
       "Lists this organization's paylinks, newest first, a page at a time. Use it to find a paylink to reuse before creating one.",
     annotations: read,
   },
-  cli: ["paylinks:list"],
+  cli: {
+    command: "paylinks:list",
+    description: "List paylinks, newest first.",
+    example: "crypto-checkout paylinks:list --page 1 --rows 20",
+  },
 });
 
 export const retrievePaylink = defineContract({
@@ -64,7 +74,11 @@ export const retrievePaylink = defineContract({
       "Reads one paylink of this organization by id, with its public `url` and whether it is enabled.",
     annotations: read,
   },
-  cli: ["paylinks:get"],
+  cli: {
+    command: "paylinks:get",
+    description: "Show one paylink.",
+    example: "crypto-checkout paylinks:get --id 0b6f…",
+  },
 });
 
 export const editPaylink = defineContract({
@@ -114,7 +128,12 @@ export const disablePaylink = defineContract({
     omit: ["confirm"],
     differs: { confirm: "the confirmation step (a preview, then the token) stands for REST's confirm: true" },
   },
-  cli: ["paylinks:disable"],
+  cli: {
+    command: "paylinks:disable",
+    description: "Disable a paylink: its page stops taking payments. Needs --confirm.",
+    example: "crypto-checkout paylinks:disable --id 0b6f… --confirm",
+    confirm: "confirm that buyers can no longer pay through this paylink",
+  },
 });
 
 export const paylinkContracts = [createPaylink, listPaylinks, retrievePaylink, editPaylink, disablePaylink];

@@ -34,7 +34,19 @@ export const createRefund = defineContract({
     annotations: destructiveCreate,
     confirmation: true,
   },
-  cli: ["refunds:create"],
+  cli: {
+    command: "refunds:create",
+    description:
+      "Refund a paid invoice on chain: to the address that paid, through a claim link, or to an address. Needs --confirm.",
+    example: "crypto-checkout refunds:create --invoice inv_… --amount 16.5 --destination payer --confirm",
+    rename: { invoiceId: "invoice" },
+    add: { idempotencyKey: { value: "key", description: "16 to 200 characters; generated when absent" } },
+    confirm: "confirm that money is sent and cannot be taken back",
+    differs: {
+      invoiceId: "--invoice, for brevity",
+      idempotencyKey: "REST's Idempotency-Key header: a retry with the same key refunds once",
+    },
+  },
 });
 
 export const listRefunds = defineContract({
@@ -57,7 +69,14 @@ export const listRefunds = defineContract({
       "Lists this organization's refunds, newest first, a page at a time; filter by invoice (inv_…) or status (requires_approval, pending_claim, pending, submitted, succeeded, failed).",
     annotations: read,
   },
-  cli: ["refunds:list"],
+  cli: {
+    command: "refunds:list",
+    description: "List refunds, newest first; filter by invoice or status.",
+    example: "crypto-checkout refunds:list --invoice inv_… --status pending",
+    rename: { invoiceId: "invoice" },
+    describe: { status: "Only refunds in this status" },
+    differs: { invoiceId: "--invoice, for brevity" },
+  },
 });
 
 export const retrieveRefund = defineContract({
@@ -74,7 +93,11 @@ export const retrieveRefund = defineContract({
       "Reads one refund: its status, the address it goes to (never its claim link, which only an owner or the API key sees), and the transaction hash once sent (failureReason or pendingReason say why it failed or waits).",
     annotations: read,
   },
-  cli: ["refunds:get"],
+  cli: {
+    command: "refunds:get",
+    description: "Show one refund.",
+    example: "crypto-checkout refunds:get --id rfd_…",
+  },
 });
 
 export const refundContracts = [createRefund, listRefunds, retrieveRefund];

@@ -25,7 +25,12 @@ export const listSubscriptions = defineContract({
       "Lists this organization's subscriptions (started by a paid recurring paylink or session), newest first, a page at a time; filter by status (ACTIVE, PAST_DUE, CANCELLED) or customer (email or clientReferenceId). For one subscription's invoices use service_subscriptions_get.",
     annotations: read,
   },
-  cli: ["subscriptions:list"],
+  cli: {
+    command: "subscriptions:list",
+    description: "List subscriptions, newest first; filter by status or customer.",
+    example: "crypto-checkout subscriptions:list --status PAST_DUE",
+    describe: { status: "Only subscriptions in this status" },
+  },
 });
 
 export const retrieveSubscription = defineContract({
@@ -42,7 +47,11 @@ export const retrieveSubscription = defineContract({
       "Reads one subscription with its current period and every invoice (one per period, with the hosted page the customer pays it on).",
     annotations: read,
   },
-  cli: ["subscriptions:get"],
+  cli: {
+    command: "subscriptions:get",
+    description: "Show one subscription with its invoices.",
+    example: "crypto-checkout subscriptions:get --id sub_…",
+  },
 });
 
 export const cancelSubscription = defineContract({
@@ -63,7 +72,14 @@ export const cancelSubscription = defineContract({
     annotations: destructiveUpdate,
     confirmation: true,
   },
-  cli: ["subscriptions:cancel"],
+  cli: {
+    command: "subscriptions:cancel",
+    description:
+      "Cancel a subscription now, or at the end of the paid period with --at-period-end. Needs --confirm.",
+    example: "crypto-checkout subscriptions:cancel --id sub_… --at-period-end --confirm",
+    describe: { atPeriodEnd: "Keep the paid period; cancel when it ends" },
+    confirm: "confirm that no further renewals are issued",
+  },
 });
 
 export const subscriptionContracts = [listSubscriptions, retrieveSubscription, cancelSubscription];

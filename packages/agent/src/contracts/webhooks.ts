@@ -40,7 +40,19 @@ export const createWebhookEndpoint = defineContract({
       "Adds a URL that receives signed event deliveries (payment.confirmed and others). adapter STRIPE sends Stripe-shaped events with a Stripe-Signature header so an existing Stripe handler works unchanged. Returns the signing secret once: store it where the receiving server reads it, then call service_webhooks_send_test.",
     annotations: create,
   },
-  cli: ["webhooks:configure"],
+  cli: {
+    command: "webhooks:configure",
+    description:
+      "Create (or update) the webhook endpoint; its signing secret is stored for webhooks:verify, never printed.",
+    example: "crypto-checkout webhooks:configure --url https://shop.example.com/webhooks --adapter NONE",
+    optional: ["name"],
+    omit: ["enabled"],
+    describe: { name: "A label for the endpoint" },
+    differs: {
+      name: "the endpoint this kit configured before keeps its name; a new one is called Agent webhook",
+      enabled: "the endpoint the command points at the URL is enabled",
+    },
+  },
 });
 
 export const listWebhookEndpoints = defineContract({

@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import {
   confirmationUsed,
   listNote,
@@ -60,24 +59,13 @@ async function confirmed(
   return null;
 }
 
-/** The tool's arguments where its contract takes them: path parameters, query and body. */
-function restInputs(contract: Contract, input: Json) {
-  const within = (schema: z.ZodObject | undefined) =>
-    schema && Object.fromEntries(Object.entries(input).filter(([name]) => name in schema.shape));
-  return {
-    params: within(contract.input.params),
-    query: within(contract.input.query),
-    body: within(contract.input.body),
-  };
-}
-
 /** A page of a list (`object: "list"` with `page` and `hasMore`) says whether there is more. */
 const isPage = (answer: Json) =>
   answer.object === "list" && typeof answer.page === "number" && typeof answer.hasMore === "boolean";
 
 /** A tool that is its operation: the arguments sent where the contract takes them, REST's answer as the result. */
 async function passThrough(contract: Contract, input: Json, { kit }: ToolContext): Promise<ToolResult> {
-  const answer = (await api.request(kit, contract, restInputs(contract, input) as never)) as Json;
+  const answer = (await api.request(kit, contract, api.restInputs(contract, input) as never)) as Json;
   return isPage(answer) ? listResult(answer) : toolResult(answer);
 }
 

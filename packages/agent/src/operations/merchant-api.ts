@@ -29,6 +29,17 @@ type Body<C extends operations.Contract> = Request<C>["body"];
 type Unchecked<T> = { [K in keyof T]?: unknown };
 const unchecked = <T>(input: unknown) => input as T;
 
+/** Named inputs (a tool's arguments, a command's flags) where the contract takes them: path parameters, query and body. */
+export function restInputs(contract: operations.Contract, input: Json) {
+  const within = (schema: z.ZodObject | undefined) =>
+    schema && Object.fromEntries(Object.entries(input).filter(([name]) => name in schema.shape));
+  return {
+    params: within(contract.input.params),
+    query: within(contract.input.query),
+    body: within(contract.input.body),
+  };
+}
+
 /** One operation over REST: the route its contract names, its answer typed as the contract's result. */
 export async function request<C extends operations.Contract>(
   kit: Kit,
@@ -53,7 +64,7 @@ export async function request<C extends operations.Contract>(
   return answer.body;
 }
 
-export type Paging = { page?: number; rows?: number };
+type Paging = { page?: number; rows?: number };
 
 export const getOrganization = (kit: Kit) => request(kit, operations.retrieveOrganization);
 
@@ -77,20 +88,11 @@ export async function authStatus(kit: Kit) {
 export const updateOrganization = (kit: Kit, changes: Json) =>
   request(kit, operations.updateOrganization, { body: unchecked(changes) });
 
-export const createPaylink = (kit: Kit, paylink: Unchecked<Body<typeof operations.createPaylink>>) =>
-  request(kit, operations.createPaylink, { body: unchecked(paylink) });
-
-export const listPaylinks = (kit: Kit, paging: Paging) =>
-  request(kit, operations.listPaylinks, { query: paging });
-
 export const getPaylink = (kit: Kit, id: string) =>
   request(kit, operations.retrievePaylink, { params: { id } });
 
 export const disablePaylink = (kit: Kit, id: string) =>
   request(kit, operations.disablePaylink, { body: { id, confirm: true } });
-
-export const listSubscriptions = (kit: Kit, query: Paging & { status?: string; customer?: string }) =>
-  request(kit, operations.listSubscriptions, { query: unchecked(query) });
 
 export const getSubscription = (kit: Kit, id: string) =>
   request(kit, operations.retrieveSubscription, { params: { id } });
@@ -117,11 +119,6 @@ export const listRefunds = (kit: Kit, query: Paging & { invoiceId?: string; stat
 
 export const getRefund = (kit: Kit, id: string) =>
   request(kit, operations.retrieveRefund, { params: { id } });
-
-export const listSweeps = (
-  kit: Kit,
-  query: Paging & { status?: string; network?: string; invoiceId?: string },
-) => request(kit, operations.listSweeps, { query: unchecked(query) });
 
 /** A checkout session; the Idempotency-Key makes a retried command return the same session. */
 export async function createCheckoutSession(
