@@ -3,6 +3,7 @@ import { DELETE, GET, POST } from "@/app/mcp/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
+import { createRefund } from "@/lib/refunds/create-refund";
 import { serializeRefund } from "@/lib/refunds/serialize-refund";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver-due-webhooks";
 import { appRoutes } from "@/scripts/test-support/app-routes";
@@ -14,8 +15,8 @@ import { startWebhookReceiver } from "@/scripts/test-support/webhook-receiver";
 
 // The authority walk (./authority-table.int.test.ts) for one capability: a refund's claim link
 // pays whoever types an address into it. Each caller kind reads refunds through each door it has,
-// over real HTTP, and the link's token must appear only where the rule says: the API key (and an
-// owner in the dashboard). Agent credentials (read or write), OAuth tokens, MCP tools, members and
+// over real HTTP, and the link's token must appear only where the rule says: the API key, for the
+// links it asked for, and an owner in the dashboard. Agent credentials (read or write), OAuth tokens, MCP tools, members and
 // webhook endpoints (even one a write agent created) never see it. Written out from the rule, not
 // computed with lib/authority.
 
@@ -214,6 +215,33 @@ describe("claim links through every door", () => {
         const answer = await call(caller.authorization, "GET", `/api/private/events/${event.id}/deliveries`);
         expect(answer.text).not.toContain(token);
       }
+    }
+  });
+
+  it("REST: a link an owner asked for, which pays at once when claimed, is not the API key's to read", async () => {
+    const invoice = await createTestPaidInvoice(organizationId, {
+      amount: "20",
+      payments: [{ amount: "20", fromAddress: payer }],
+    });
+    const { refund } = await createRefund(db(), {
+      organizationId,
+      request: { invoiceId: invoice.id, amount: "5", destination: "claim" },
+      requestedBy: { kind: "user", name: "owner@example.com", decision: "allow" },
+      idempotency: null,
+    });
+    if (!refund) throw new Error("no refund");
+    const ownersLink = serializeRefund(refund, { kind: "owner" }).claimUrl as string;
+    expect(ownersLink).toMatch(/\/refund\/[A-Za-z0-9_-]{43}$/);
+    const ownersToken = ownersLink.split("/").pop() as string;
+    for (const path of [
+      "/api/private/refunds",
+      `/api/private/refunds/${refund.id}`,
+      "/api/private/refunds?status=pending_claim",
+    ]) {
+      const answer = await call(apiKey, "GET", path);
+      expect(answer.status).toBe(200);
+      expect(answer.text).toContain(refund.id);
+      expect({ path, seesToken: answer.text.includes(ownersToken) }).toEqual({ path, seesToken: false });
     }
   });
 

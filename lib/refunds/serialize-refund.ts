@@ -18,6 +18,9 @@ export type RefundReader = Actor | null;
  * The refund object for `reader`. A claim link is a bearer capability (whoever holds it types an
  * address and is paid), so `claimUrl` is there only for an owner signed in and the API key
  * (lib/authority/operations.ts `refunds.readClaimLinks`); everyone else gets the object without it.
+ * The API key sees only the links it asked for: a claim of those waits for an owner unless the
+ * buyer's emailed code proves it (lib/refunds/check-refund-destination.ts), whereas a link an owner
+ * asked for or confirmed pays at once, so a stolen key reading one could pay itself.
  */
 export function serializeRefund(refund: Refund, reader: RefundReader): RefundObject {
   const claimOpen = refund.status === "PENDING_CLAIM" && refund.claimExpiresAt;
@@ -33,7 +36,7 @@ export function serializeRefund(refund: Refund, reader: RefundReader): RefundObj
     status: refund.status.toLowerCase() as RefundObject["status"],
     destination: refund.destination.toLowerCase() as RefundObject["destination"],
     toAddress: refund.toAddress,
-    ...(reader && allows(reader, "refunds.readClaimLinks") ? { claimUrl } : {}),
+    ...(mayReadClaimLink(refund, reader) ? { claimUrl } : {}),
     txHash: refund.txHash,
     reason: refund.reason,
     failureReason: refund.failureReason,
@@ -41,4 +44,9 @@ export function serializeRefund(refund: Refund, reader: RefundReader): RefundObj
     createdAt: refund.createdAt.toISOString(),
     updatedAt: refund.updatedAt.toISOString(),
   };
+}
+
+function mayReadClaimLink(refund: Refund, reader: RefundReader): boolean {
+  if (!reader || !allows(reader, "refunds.readClaimLinks")) return false;
+  return reader.kind !== "api_key" || refund.requestedByKind === "api_key";
 }
