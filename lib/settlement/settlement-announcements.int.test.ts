@@ -6,6 +6,7 @@ import { db } from "@/lib/db/client";
 import { runTaskOnce } from "@/lib/jobs/periodic-task";
 import { backgroundTasks } from "@/lib/tasks/background-tasks";
 import { createTestTeam } from "@/scripts/test-support/fixtures";
+import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
 import { confirmSettlementChange } from "./confirm-settlement-change";
 import { announcementGiveUpMs, deliverSettlementAnnouncements } from "./deliver-settlement-announcements";
 import { requestSettlementChange } from "./request-settlement-change";
@@ -90,6 +91,40 @@ describe("settlement change announcements (an outbox)", () => {
     mail.down = false;
     await taskPass(new Date(Date.now() + 10 * minute));
     for (const owner of owners) expect(await mailTo(owner, change.id)).toHaveLength(1);
+  });
+
+  it("hold a credential's change while no owner has been told, then give the owners its whole delay", async () => {
+    const { organization } = await createTestTeam();
+    mail.down = true;
+    const [change] = await apiKeyAsks(organization.id);
+    const delay = (change.effectiveAt as Date).getTime() - change.createdAt.getTime();
+    expect(delay).toBeGreaterThan(0);
+    const inForce = async () =>
+      (
+        await db().settlementWallet.findFirst({
+          where: { organizationId: organization.id, network: "devnet" },
+        })
+      )?.address ?? null;
+    // Its time comes while the mail server is down: nothing changes.
+    const due = new Date((change.effectiveAt as Date).getTime() + minute);
+    expect(await applyDueSettlementChanges(db(), due, organization.id)).toBe(0);
+    expect(await inForce()).toBeNull();
+    // The mail server is back; the owners hear of it now, and have the whole delay from then.
+    mail.down = false;
+    await taskPass(due);
+    const sentAt = (
+      await db().settlementAnnouncement.findFirstOrThrow({
+        where: { settlementChangeId: change.id, sentAt: { not: null } },
+      })
+    ).sentAt as Date;
+    expect(await applyDueSettlementChanges(db(), new Date(due.getTime() + minute), organization.id)).toBe(0);
+    const held = await db().settlementChange.findUniqueOrThrow({ where: { id: change.id } });
+    expect(held).toMatchObject({ status: "SCHEDULED", effectiveAt: new Date(sentAt.getTime() + delay) });
+    expect(await inForce()).toBeNull();
+    expect(await applyDueSettlementChanges(db(), new Date(sentAt.getTime() + delay), organization.id)).toBe(
+      1,
+    );
+    expect(await inForce()).toBe(walletA);
   });
 
   it("survive a crash between the commit and the email: a sender's lapsed claim is sent by the next pass", async () => {
