@@ -3,8 +3,9 @@ import { clientFor } from "../chains/evm/evm-client";
 import type { NetworkConfig } from "../chains/networks";
 import type { X402Settlement } from "../generated/prisma/client";
 import { log } from "../log";
+import { readLatestAndPending } from "./eip3009-token";
 import { findAuthorizationUse } from "./find-authorization-use";
-import { settledGasUsd } from "./x402-gas";
+import { findSettlementGas } from "./find-settlement-gas";
 
 /**
  * How long past its validBefore (by the chain's latest block time) an unused authorization is
@@ -12,62 +13,90 @@ import { settledGasUsd } from "./x402-gas";
  */
 export const x402ClosedMarginSeconds = 120;
 
+type Row = Pick<
+  X402Settlement,
+  "id" | "asset" | "payer" | "nonce" | "payTo" | "amount" | "validBefore" | "createdAt"
+>;
+
+type X402ChainDecision = {
+  status: "SETTLED" | "FAILED" | "SETTLING";
+  transaction: string | null;
+  errorReason:
+    | "authorization_canceled"
+    | "authorization_used_elsewhere"
+    | "insufficient_funds"
+    | "settlement_expired"
+    | null;
+  gasUsd: string | undefined;
+  sending?: true;
+};
+
+/** Whether the payer holds less than `amount` of the token in the latest and the pending block. */
+async function payerShort(network: NetworkConfig, row: Row, amount: bigint): Promise<boolean> {
+  const balances = await readLatestAndPending(network, row.asset, "balanceOf", [row.payer]);
+  return balances.every((balance) => (balance as bigint) < amount);
+}
+
 /**
- * What the chain says of a settlement: `SETTLED` when the token used its authorization (the
- * transfer happened, in `transaction`); `FAILED` with `authorization_canceled` when the payer
- * canceled it (no transfer can happen), or with `settlement_expired` when it is unused and the
- * chain's latest block is past its validBefore + `x402ClosedMarginSeconds` (it can never land);
- * else `SETTLING` (a transaction may be pending, the authorization may still be presented, or it
- * is spent and we cannot tell how). `sending`: a transaction using it waits in the node's pool
- * (the pending block spends it), so none is to be sent. `gasUsd`: what `sent` (the facilitator's
- * transaction for it) cost once mined, reverted too. Undefined when the chain cannot be read now:
- * nothing is decided then.
+ * What the chain says of a settlement: `SETTLED` when the token used its authorization in a
+ * transfer that paid the row's payTo its amount (in `transaction`, the chain's, whatever a
+ * facilitator named); `FAILED` with `authorization_canceled` when the payer canceled it, with
+ * `authorization_used_elsewhere` when its nonce was spent by a transfer that did not pay us (no
+ * transfer of it can happen either way), with `settlement_expired` when it is unused and the
+ * chain's latest block is past its validBefore + `x402ClosedMarginSeconds` (it can never land),
+ * or, for a settlement the facilitator `refused`, with `insufficient_funds` when it is unused and
+ * the payer holds less than its value in the latest and the pending block, with no transaction
+ * of ours still unmined (its transfer cannot succeed); else `SETTLING` (a transaction may be
+ * pending, the authorization may still be presented, or it is spent and its event not found).
+ * `sending`: a transaction using it waits in the node's pool (the pending block spends it), so
+ * none is to be sent. `gasUsd`: what the transfer, or `sent` (the facilitator's transaction),
+ * cost our facilitator wallet once mined, reverted too (`findSettlementGas`, `wallets`).
+ * Undefined when the chain cannot be read now: nothing is decided then.
  */
 export async function decideX402Settlement(
   network: NetworkConfig,
-  row: Pick<X402Settlement, "id" | "asset" | "payer" | "nonce" | "validBefore">,
-  sent: string | null,
-  now = new Date(),
-): Promise<
-  | {
-      status: "SETTLED" | "FAILED" | "SETTLING";
-      transaction: string | null;
-      errorReason: "authorization_canceled" | "settlement_expired" | null;
-      gasUsd: string | undefined;
-      sending?: true;
-    }
-  | undefined
-> {
+  row: Row,
+  options: { sent: string | null; wallets: string[]; now: Date; refused?: boolean },
+): Promise<X402ChainDecision | undefined> {
+  const { sent, wallets, now } = options;
   const client = clientFor(network);
+  const amount = BigInt(row.amount.toFixed(0));
   try {
-    const [use, mined, latest] = await Promise.all([
-      findAuthorizationUse(network, row),
-      sent
-        ? client.getTransactionReceipt({ hash: sent as Hex }).catch((error) => {
+    const [use, latest] = await Promise.all([
+      findAuthorizationUse(network, { ...row, amount }),
+      client.getBlock({ blockTag: "latest" }),
+    ]);
+    const receipt = (hash: string | null) =>
+      hash
+        ? client.getTransactionReceipt({ hash: hash as Hex }).catch((error) => {
             if (error instanceof TransactionReceiptNotFoundError) return undefined;
             throw error;
           })
-        : undefined,
-      client.getBlock({ blockTag: "latest" }),
-    ]);
-    const gas = mined && (await settledGasUsd(network, mined.transactionHash, now));
+        : undefined;
+    const mined = await receipt(sent);
+    // The gas of what was sent, else of the transfer itself (a facilitator may name none, or a wrong one).
+    const paid = mined ?? (await receipt(use.transaction));
+    const gas = paid ? await findSettlementGas(network, paid, row, wallets, now) : undefined;
     const gasUsd = gas ? gas.toString() : undefined;
-    // Settled only with the transfer's own transaction: a canceled authorization is spent too.
+    const kept = { transaction: sent, gasUsd };
+    // Settled only with the transfer's own transaction: a canceled or diverted authorization is spent too.
     if (use.state === "used")
       return { status: "SETTLED", transaction: use.transaction, errorReason: null, gasUsd };
-    if (use.state === "canceled")
-      return { status: "FAILED", transaction: sent, errorReason: "authorization_canceled", gasUsd };
+    if (use.state === "canceled") return { status: "FAILED", ...kept, errorReason: "authorization_canceled" };
+    if (use.state === "diverted")
+      return { status: "FAILED", ...kept, errorReason: "authorization_used_elsewhere" };
     if (use.state === "unknown") {
-      log.warn({ settlementId: row.id }, "x402 authorization spent, its event out of range");
-      return { status: "SETTLING", transaction: sent, errorReason: null, gasUsd };
+      log.warn({ settlementId: row.id }, "x402 authorization spent, its event not found");
+      return { status: "SETTLING", ...kept, errorReason: null };
     }
-    if (use.state === "sending")
-      return { status: "SETTLING", transaction: sent, errorReason: null, gasUsd, sending: true };
+    if (use.state === "sending") return { status: "SETTLING", ...kept, errorReason: null, sending: true };
     const closedAt = row.validBefore.getTime() + x402ClosedMarginSeconds * 1000;
-    const closed = Number(latest.timestamp) * 1000 > closedAt;
-    return closed
-      ? { status: "FAILED", transaction: sent, errorReason: "settlement_expired", gasUsd }
-      : { status: "SETTLING", transaction: sent, errorReason: null, gasUsd };
+    if (Number(latest.timestamp) * 1000 > closedAt)
+      return { status: "FAILED", ...kept, errorReason: "settlement_expired" };
+    // A transaction of ours still unmined could land once the payer is paid: only a mined one, or none.
+    if (options.refused && (!sent || mined) && (await payerShort(network, row, amount)))
+      return { status: "FAILED", ...kept, errorReason: "insufficient_funds" };
+    return { status: "SETTLING", ...kept, errorReason: null };
   } catch (error) {
     log.warn({ err: error, settlementId: row.id }, "x402 settlement state unreadable");
     return undefined;

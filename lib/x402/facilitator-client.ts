@@ -11,7 +11,8 @@ const facilitatorTimeoutMs = 150_000;
  * Whether the facilitator records each settlement's transaction on its X402Settlement row before
  * broadcasting it (`recordX402Broadcast`): the built-in one in this process does. One over HTTP
  * may be anyone's (the web tier cannot tell the signing role's from another), and one that
- * broadcast and then answered a failure leaves no trace here: its refusals are decided on chain.
+ * broadcast and then answered a failure leaves no trace here, or may answer a success it did not
+ * achieve: its answers, refusals and successes alike, are decided on chain.
  */
 export const x402FacilitatorRecordsBroadcasts = (settings: Config = config()) =>
   !settings.x402.facilitatorUrl;

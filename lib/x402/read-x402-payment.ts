@@ -1,3 +1,4 @@
+import type { PaymentRequirements } from "@x402/core/types";
 import { z } from "zod";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { paymentRefused } from "./x402-payment-errors";
@@ -81,6 +82,26 @@ export function checkAcceptedQuote(accepted: X402Payment["accepted"], ref: X402R
       "The payment's requirements differ from the quote; ask again.",
     );
   return { quote, asset, requirements };
+}
+
+/**
+ * The signed authorization pays what the requirements ask, checked here before any facilitator
+ * sees it: its `to` is the quote's deposit address and its `value` the quoted amount (the token
+ * and network are the requirements', as `checkAcceptedQuote` compared; the signature binds them).
+ * A facilitator's verify says the same, but one over HTTP may be wrong or lie.
+ */
+export function checkAuthorizationMatches(
+  authorization: X402Authorization,
+  requirements: PaymentRequirements,
+) {
+  if (
+    !sameAddress(authorization.to, requirements.payTo) ||
+    BigInt(authorization.value) !== BigInt(requirements.amount)
+  )
+    throw paymentRefused(
+      "requirements_mismatch",
+      "The signed authorization's recipient or amount differs from the quote; sign the quoted payment.",
+    );
 }
 
 /**

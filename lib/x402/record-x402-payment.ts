@@ -5,6 +5,7 @@ import { ServiceError } from "../errors";
 import { transactWithEvents } from "../events/transact-with-events";
 import { type CheckoutSession, Prisma, type X402Settlement } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { x402ClosedMarginSeconds } from "./decide-x402-settlement";
 import { sameAddress, type X402Authorization } from "./read-x402-payment";
 import { reserveX402Gas, type SettlementGasEstimates } from "./x402-gas";
 import { paymentInProgress, paymentRefused } from "./x402-payment-errors";
@@ -80,7 +81,8 @@ const isUniqueViolation = (error: unknown) =>
  * watcher follows the deposit address before any transfer. The transaction first takes a lock on
  * the payer: a copy of the authorization waits there, then finds the row and answers its result
  * instead, and another authorization of the payer's is refused while one of its settlements is
- * under way (`payer_busy`), so one balance backs one settlement at a time. Then the
+ * under way, or was refused for the payer's funds and is still valid (`payer_busy`), so one
+ * balance backs one settlement at a time. Then the
  * organization's gas budget decides, under its own lock (`reserveX402Gas`).
  */
 export async function recordX402Payment(
@@ -101,13 +103,24 @@ export async function recordX402Payment(
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`x402:${network}:${token}:${payer}`}))`;
       const existing = await tx.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
       if (existing) return { row: existing, created: false };
-      const settling = await tx.x402Settlement.count({
-        where: { network, asset: token, payer, status: "SETTLING" },
+      // One refused for the payer's funds is FAILED at once, but its authorization stays valid
+      // until its window closes: topped up, the payer's balance could still back it.
+      const open = new Date(now.getTime() - x402ClosedMarginSeconds * 1000);
+      const busy = await tx.x402Settlement.count({
+        where: {
+          network,
+          asset: token,
+          payer,
+          OR: [
+            { status: "SETTLING" },
+            { status: "FAILED", errorReason: "insufficient_funds", validBefore: { gt: open } },
+          ],
+        },
       });
-      if (settling > 0)
+      if (busy > 0)
         throw paymentRefused(
           "payer_busy",
-          "Another payment from this payer is still being settled; send this one again once it is.",
+          "Another payment from this payer is still being settled, or may still land; send this one again once it is settled or expired.",
         );
       const invoice = await invoiceFor(tx, quote, asset, now);
       await reserveX402Gas(tx, invoice.organizationId, gasEstimates, now);

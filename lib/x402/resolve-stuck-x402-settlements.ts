@@ -1,6 +1,7 @@
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { decideX402Settlement } from "./decide-x402-settlement";
+import { findFacilitatorWallets } from "./find-facilitator-wallets";
 import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
 
 /** A SETTLING row untouched this long (its lease long lapsed) lost its settler (a crash, a restart). */
@@ -9,11 +10,12 @@ export const stuckSettlementMs = 5 * 60_000;
 /**
  * Decides x402 settlements left SETTLING (a crash, a lost answer, a transfer still pending) from
  * the chain, by the rule a settler follows (lib/x402/decide-x402-settlement.ts): the authorization
- * used means the transfer happened (SETTLED, with its transaction when found); unused once the
- * chain is past its window means it never will (FAILED, a paylink's invoice withdrawn). Anything
- * else may still land and is left; the payer's next copy of the payment may settle one that was
- * never sent. It sends nothing itself. The gas of the row's transaction, once mined (reverted
- * too), is recorded. A live settlement renews its row's lease (`updatedAt`) and is skipped; each
+ * used in a transfer that paid us means the transfer happened (SETTLED, with its transaction);
+ * canceled, spent by another transfer, or unused once the chain is past its window means it never
+ * will (FAILED, a paylink's invoice withdrawn). Anything else may still land and is left; the
+ * payer's next copy of the payment may settle one that was never sent. It sends nothing itself.
+ * The gas our facilitator wallet paid for the row's transaction, once mined (reverted too), is
+ * recorded. A live settlement renews its row's lease (`updatedAt`) and is skipped; each
  * write is one short statement that only a still-SETTLING, still-stale row takes, so the chain is
  * read holding no connection and no lock, and a settler finishing meanwhile wins. Returns how
  * many rows it decided.
@@ -29,7 +31,8 @@ export async function resolveStuckX402Settlements(database: Db, now = new Date()
   for (const row of stuck) {
     const network = config().networks.find((configured) => configured.id === row.network);
     if (!network) continue;
-    const found = await decideX402Settlement(network, row, row.transaction, now);
+    const wallets = await findFacilitatorWallets(database, network);
+    const found = await decideX402Settlement(network, row, { sent: row.transaction, wallets, now });
     if (!found) continue;
     const { status, transaction, gasUsd } = found;
     const known = { ...(transaction ? { transaction } : {}), ...(gasUsd ? { gasUsd } : {}) };
@@ -47,8 +50,9 @@ export async function resolveStuckX402Settlements(database: Db, now = new Date()
           ? { status, errorReason: null, ...known }
           : {
               status,
+              // A window that closed on a settlement nobody finished: it was interrupted.
               errorReason:
-                found.errorReason === "authorization_canceled" ? found.errorReason : "settlement_interrupted",
+                found.errorReason === "settlement_expired" ? "settlement_interrupted" : found.errorReason,
               ...known,
             },
     });

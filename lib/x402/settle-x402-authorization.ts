@@ -5,8 +5,10 @@ import type { X402Settlement } from "../generated/prisma/client";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
 import { decideX402Settlement } from "./decide-x402-settlement";
+import { isTransactionHash } from "./eip3009-token";
+import { findFacilitatorWallets } from "./find-facilitator-wallets";
+import { findSettlementGas } from "./find-settlement-gas";
 import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
-import { settledGasUsd } from "./x402-gas";
 import { x402ErrorCode } from "./x402-payment-errors";
 import type { X402Payable } from "./x402-requirements";
 import { holdingX402Lease, lapsedLease } from "./x402-settler-lease";
@@ -52,15 +54,19 @@ async function askToSettle(row: X402Settlement, { facilitator, payload, requirem
 }
 
 /**
- * The settlement's outcome, or undefined when the chain cannot be read now. A payment whose
- * transfer may still land stays SETTLING: FAILED only when a facilitator that records its
- * broadcasts refused it with nothing sent (no transaction in its answer, none recorded on the
- * row), or when the chain says it can never land (lib/x402/decide-x402-settlement.ts). Any other
- * facilitator's refusal (one over HTTP may have broadcast and then answered a failure) leaves it
- * to the chain: SETTLING until the authorization is used, or unused past its window. A recovery
- * (a takeover) looks on chain first, and never sends a second transaction while one may still
- * land: it asks the facilitator only when none is recorded for the row and none spends the
- * authorization in the pending block.
+ * The settlement's outcome, or undefined when the chain cannot be read now. Only the built-in
+ * facilitator in this process is taken at its word when it reports success; any other's success
+ * is checked on chain like a failure (a facilitator over HTTP may lie or be wrong): settled only
+ * once the token shows the authorization used in a transfer that paid us, with the chain's
+ * transaction, never the one it named. A payment whose transfer may still land stays SETTLING:
+ * FAILED only when a facilitator that records its broadcasts refused it with nothing sent (no
+ * transaction in its answer, none recorded on the row), or when the chain says it can never land
+ * (lib/x402/decide-x402-settlement.ts: canceled, its nonce spent elsewhere, its window closed, or
+ * refused with the payer short of its value). Any other facilitator's refusal (one over HTTP may
+ * have broadcast and then answered a failure) leaves it to the chain. A recovery (a takeover)
+ * looks on chain first, and never sends a second transaction while one may still land: it asks
+ * the facilitator only when none is recorded for the row and none spends the authorization in
+ * the pending block.
  */
 async function settlementOutcome(
   database: Db,
@@ -69,43 +75,40 @@ async function settlementOutcome(
   recovering: boolean,
 ): Promise<Outcome | undefined> {
   const { network } = settling.asset;
+  const { now } = settling;
+  const wallets = await findFacilitatorWallets(database, network);
   if (recovering) {
-    const found = await decideX402Settlement(network, row, row.transaction, settling.now);
+    const found = await decideX402Settlement(network, row, { sent: row.transaction, wallets, now });
     if (!found) return undefined;
     if (found.status !== "SETTLING" || row.transaction || found.sending) return found;
   }
   const answer = await askToSettle(row, settling);
-  if (answer?.success) {
+  // A hash, or nothing: a facilitator's answer is not trusted to be well-formed.
+  const named = answer && isTransactionHash(answer.transaction) ? answer.transaction : null;
+  if (answer?.success && settling.recordsBroadcasts && named) {
     metrics().x402Settlements.inc({ result: "settled" });
-    const gas = await settledGasUsd(network, answer.transaction, settling.now);
-    return { status: "SETTLED", transaction: answer.transaction, errorReason: null, gasUsd: gas?.toString() };
+    const gas = await findSettlementGas(network, named, row, wallets, now);
+    return { status: "SETTLED", transaction: named, errorReason: null, gasUsd: gas?.toString() };
   }
   const recorded = await database.x402Settlement.findUniqueOrThrow({
     where: { id: row.id },
     select: { transaction: true },
   });
-  const sent = answer?.transaction || recorded.transaction;
-  const found = await decideX402Settlement(network, row, sent, settling.now);
+  const sent = named ?? recorded.transaction;
+  const refusal = answer !== undefined && !answer.success && answer.errorReason !== "settlement_pending";
+  const found = await decideX402Settlement(network, row, { sent, wallets, now, refused: refusal });
   if (!found) return undefined;
-  const refused =
-    settling.recordsBroadcasts &&
-    answer !== undefined &&
-    !sent &&
-    answer.errorReason !== "settlement_pending";
+  const refused = settling.recordsBroadcasts && refusal && !sent;
   // Used on chain is settled whatever the answer; a refusal known to have sent nothing fails at once.
   const status = found.status === "SETTLING" && refused ? "FAILED" : found.status;
   metrics().x402Settlements.inc({
     result: status === "SETTLED" ? "settled" : status === "FAILED" ? "failed" : "pending",
   });
-  // A cancel says why; else a refusal; else an authorization that can no longer land, that its window closed.
+  // The chain's reason when it decided; else the refusal's, one of the codes we answer with.
   const errorReason =
     status !== "FAILED"
       ? null
-      : found.errorReason === "authorization_canceled"
-        ? found.errorReason
-        : refused
-          ? x402ErrorCode(answer.errorReason, "settlement_failed")
-          : "settlement_expired";
+      : (found.errorReason ?? x402ErrorCode(answer?.errorReason, "settlement_failed"));
   return { ...found, status, errorReason };
 }
 

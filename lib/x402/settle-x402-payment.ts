@@ -13,6 +13,7 @@ import type { X402ResourceRef } from "./find-x402-resource";
 import { x402Unavailable } from "./quote-x402-payment";
 import {
   checkAcceptedQuote,
+  checkAuthorizationMatches,
   checkValidityWindow,
   readX402Payment,
   type X402Payment,
@@ -111,7 +112,9 @@ async function settleOnce(
   const recover = (row: X402Settlement) => settleX402Authorization(database, row, settling, true);
 
   const known = await database.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
+  // A known authorization answers where it paid (409 elsewhere); a new one must pay this quote.
   if (known) return awaitX402Settlement(database, known, ref, quote, recover);
+  checkAuthorizationMatches(authorization, requirements);
   if (now.getTime() > new Date(quote.expiresAt).getTime())
     throw paymentRefused("quote_expired", "The quote has expired; ask again.");
   checkValidityWindow(authorization, requirements.maxTimeoutSeconds, now);

@@ -1,4 +1,3 @@
-import type { Hex } from "viem";
 import { clientFor } from "../chains/evm/evm-client";
 import type { NetworkConfig } from "../chains/networks";
 import { config } from "../config";
@@ -91,18 +90,6 @@ export const x402PriceBelowGas = () =>
     "x402_price_below_gas",
     "This price is too low to settle over x402 (the network's gas would take too much of it); pay on the hosted page.",
   );
-
-/** What a settled transaction's gas cost, in USD (0 where gas is not counted); undefined if unread. */
-export async function settledGasUsd(network: NetworkConfig, transaction: string, now = new Date()) {
-  if (!countsGas(network)) return new Money(0);
-  try {
-    const receipt = await clientFor(network).getTransactionReceipt({ hash: transaction as Hex });
-    return await nativeUsd(network, receipt.gasUsed * receipt.effectiveGasPrice, now);
-  } catch (error) {
-    log.warn({ err: error, network: network.id, transaction }, "x402 settlement gas unread");
-    return undefined;
-  }
-}
 
 const startOfUtcDay = (now: Date) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));

@@ -3,39 +3,35 @@
 // and an external facilitator (one that records nothing here) answering a refusal after it sent.
 // Nothing unpaid is marked paid, and a payment whose transfer may still land is never refused (the
 // agent would pay again): it stays pending until the chain decides it.
-process.env.SERVICE_SWEEPER = "separate";
-// Gas counted as on a real network (so a settlement's recorded gas is its real cost), with no
-// limit in the way of these payments.
-process.env.SERVICE_X402_COUNT_DEVNET_GAS = "true";
-process.env.SERVICE_X402_GAS_MULTIPLE = "0";
-process.env.SERVICE_X402_DAILY_GAS_BUDGET_USD = "1000";
-
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
-import type { x402Client } from "@x402/fetch";
-import { createWalletClient, erc20Abi, type Hex, http, parseAbi, parseGwei, parseUnits } from "viem";
+import { erc20Abi, type Hex, parseAbi, parseUnits } from "viem";
 import { english, generateMnemonic } from "viem/accounts";
 import { hardhat } from "viem/chains";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
-import {
-  createBuiltInFacilitator,
-  ownX402Payee,
-  recordX402Broadcast,
-} from "@/lib/x402/create-built-in-facilitator";
-import { x402FacilitatorClient } from "@/lib/x402/facilitator-client";
 import { resolveStuckX402Settlements } from "@/lib/x402/resolve-stuck-x402-settlements";
-import { settleX402Authorization } from "@/lib/x402/settle-x402-authorization";
-import { findX402Payable } from "@/lib/x402/x402-requirements";
 import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { sendX402Payment, serveX402App, type X402App, x402Agent } from "@/scripts/test-support/x402-app";
+import {
+  aheadOfSettlement,
+  externalFacilitator,
+  minesAfterEach,
+  serveJson,
+  settleAgain,
+  settlementAwaitingMining,
+  settleOverHttp,
+  signedPayment,
+  signingRoleFacilitator,
+  untilPending,
+} from "@/scripts/test-support/x402-facilitator-stub";
+
+settleOverHttp();
 
 let devnet: TestDevnet;
 let app: X402App;
-let facilitator: Server;
+let facilitator: Awaited<ReturnType<typeof serveJson>>;
 /**
  * Which of the facilitator's endpoints answer; the others drop the connection. `lost`: the
  * settlement is made, and its answer lost. `misreported`: the settlement is made, and answered as
@@ -57,34 +53,13 @@ let settleRequests = 0;
 /** The external facilitator's key: not this service's. */
 const externalMnemonic = generateMnemonic(english);
 /** A JSON-RPC proxy in front of the devnet whose eth_sendRawTransaction errs after the node took it. */
-let failingSends: Server;
+let failingSends: Awaited<ReturnType<typeof serveJson>>;
 
 const facilitatorWallet = () =>
   sweeperKeysFromMnemonic(hardhatMnemonic).facilitatorWallet(devnet.network.chainId).address;
 
 /** The hashes of the transactions the node holds unmined. */
 const pendingTransactions = async () => (await devnet.pendingTransactions()).map(({ hash }) => hash);
-
-async function untilPending() {
-  for (let waited = 0; (await pendingTransactions()).length === 0; waited += 50) {
-    if (waited > 20_000) throw new Error("the settlement was never sent");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** A JSON body as a Node server reads it. */
-function readJson<T>(incoming: IncomingMessage): Promise<T> {
-  const chunks: Buffer[] = [];
-  incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-  return new Promise((resolve) =>
-    incoming.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))),
-  );
-}
-
-const listening = async (server: Server) => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-};
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ confirmations: 1 });
@@ -94,152 +69,78 @@ beforeAll(async () => {
     sweeperKeysFromMnemonic(externalMnemonic).facilitatorWallet(devnet.network.chainId).address,
     "100",
   );
-  failingSends = createServer(async (incoming, outgoing) => {
-    const call = await readJson<{ id: unknown; method: string }>(incoming);
+  failingSends = await serveJson<{ id: unknown; method: string }>(async (_path, call) => {
+    // The node takes every call; a transaction's sender is told it failed.
     const upstream = await fetch(devnet.rpcUrl, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(call),
     });
-    const answer =
-      call.method === "eth_sendRawTransaction"
-        ? { jsonrpc: "2.0", id: call.id, error: { code: -32000, message: "request timed out" } }
-        : await upstream.json();
-    outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+    return call.method === "eth_sendRawTransaction"
+      ? { jsonrpc: "2.0", id: call.id, error: { code: -32000, message: "request timed out" } }
+      : upstream.json();
   });
-  const failingSendsUrl = await listening(failingSends);
   // A facilitator server in front of the real one (the signing role's), whose endpoints go down.
-  const facilitatorOn = (network: typeof devnet.network) =>
-    createBuiltInFacilitator({
-      mnemonic: hardhatMnemonic,
-      networks: [network],
-      // The client is made on first use, after the configuration below is complete.
-      ownsPayee: (payment) => ownX402Payee(db())(payment),
-      recordsBroadcast: (key, transaction) => recordX402Broadcast(db())(key, transaction),
-    });
-  const real = facilitatorOn(devnet.network);
-  const failing = facilitatorOn({ ...devnet.network, rpcUrl: failingSendsUrl });
-  // x402's own facilitator with another key, which cannot write our rows: it records nothing.
-  const external = createBuiltInFacilitator({
-    mnemonic: externalMnemonic,
-    networks: [devnet.network],
-    ownsPayee: async () => true,
-    recordsBroadcast: async () => true,
-  });
-  facilitator = createServer(async (incoming, outgoing) => {
-    const body = await readJson<unknown>(incoming);
-    const operation =
-      incoming.url === "/verify" ? "verify" : incoming.url === "/settle" ? "settle" : undefined;
+  const real = signingRoleFacilitator(devnet.network);
+  const failing = signingRoleFacilitator({ ...devnet.network, rpcUrl: failingSends.url });
+  const external = externalFacilitator(devnet.network, externalMnemonic);
+  type Request = { paymentPayload: PaymentPayload; paymentRequirements: PaymentRequirements };
+  facilitator = await serveJson<Request>(async (path, { paymentPayload, paymentRequirements }) => {
+    const operation = path === "/verify" ? "verify" : path === "/settle" ? "settle" : undefined;
     const mode = operation && up[operation];
-    if (!operation || !mode) {
-      incoming.socket.destroy();
-      return;
-    }
-    const { paymentPayload, paymentRequirements } = body as {
-      paymentPayload: PaymentPayload;
-      paymentRequirements: PaymentRequirements;
-    };
+    if (!operation || !mode) return undefined;
     if (operation === "settle") {
       settleRequests++;
       settledWith = paymentRequirements;
       settledPayload = paymentPayload;
     }
-    const refuse = (errorReason: string) =>
-      outgoing.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({
-          success: false,
-          errorReason,
-          transaction: "",
-          network: paymentRequirements.network,
-        }),
-      );
+    const refuse = (errorReason: string) => ({
+      success: false,
+      errorReason,
+      transaction: "",
+      network: paymentRequirements.network,
+    });
     if (operation === "settle" && mode === "refused") return refuse("insufficient_funds");
     if (operation === "settle" && mode === "sentThenRefused") {
       external.settle(paymentPayload, paymentRequirements).catch(() => undefined);
-      await untilPending();
+      await untilPending(devnet);
       return refuse("transaction_failed");
     }
     const answering = (mode === "sendFails" ? failing : real)[operation](paymentPayload, paymentRequirements);
     if (mode === "cut") {
       answering.catch(() => undefined);
-      await untilPending();
-      incoming.socket.destroy();
-      return;
+      await untilPending(devnet);
+      return undefined;
     }
     const answer = await answering;
-    if (mode === "lost") {
-      incoming.socket.destroy();
-      return;
-    }
-    const reported =
-      mode === "misreported"
-        ? {
-            ...answer,
-            success: false,
-            errorReason: "transaction_failed",
-            errorMessage: "Docs: https://viem.sh",
-          }
-        : answer;
-    outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reported));
+    if (mode === "lost") return undefined;
+    return mode === "misreported"
+      ? {
+          ...answer,
+          success: false,
+          errorReason: "transaction_failed",
+          errorMessage: "Docs: https://viem.sh",
+        }
+      : answer;
   });
-  process.env.SERVICE_X402_FACILITATOR_URL = await listening(facilitator);
+  process.env.SERVICE_X402_FACILITATOR_URL = facilitator.url;
   app = await serveX402App();
 }, 120_000);
-// A test that failed with mining off leaves it off, and its transactions unmined, for the next.
-afterEach(async () => {
-  await devnet.rpc("evm_setAutomine", [true]);
-  await devnet.mine(1);
-});
+minesAfterEach(() => devnet);
 afterAll(async () => {
   await app?.close();
-  await new Promise((resolve) => facilitator?.close(resolve));
-  await new Promise((resolve) => failingSends?.close(resolve));
+  await facilitator?.close();
+  await failingSends?.close();
   await devnet?.stop();
 });
 
 const agent = () => x402Agent(devnet, "10");
 
-/** The official client's payment for what `url` quotes, and a request sending it. */
-async function signedPayment(url: string, client: x402Client) {
-  const quote = await fetch(url);
-  const payment = await client.createPaymentPayload(
-    decodePaymentRequiredHeader(quote.headers.get("PAYMENT-REQUIRED") as string),
-  );
-  return () => sendX402Payment(url, payment);
-}
-
-/**
- * A paylink's payment whose settlement waits in the node's pool (mining off), its payer given coin
- * to send a transaction of its own ahead of it (`aheadOfSettlement`); `mined` mines both and
- * answers the payment's response.
- */
+/** A paylink's payment whose settlement waits in the node's pool, from our facilitator. */
 async function settlementAwaitingBlock() {
   up = { verify: true, settle: true };
-  const { organization, url } = await app.paylink("2.00");
-  const { account, client } = await agent();
-  const send = await signedPayment(url, client);
-  await devnet.rpc("hardhat_setBalance", [account.address, "0xDE0B6B3A7640000"]);
-  await devnet.rpc("evm_setAutomine", [false]);
-  const answering = send();
-  await untilPending();
-  const payer = createWalletClient({ account, chain: hardhat, transport: http(devnet.rpcUrl) });
-  const mined = async () => {
-    await devnet.rpc("evm_setAutomine", [true]);
-    await devnet.mine(1);
-    return answering;
-  };
-  return { organization, account, payer, mined };
+  return settlementAwaitingMining(devnet, app);
 }
-
-/**
- * A higher tip than the settlement's, so the payer's transaction is mined first; its gas is not
- * estimated on the pending block, where the settlement may leave it nothing to do.
- */
-const aheadOfSettlement = {
-  gas: 100_000n,
-  maxPriorityFeePerGas: parseGwei("50"),
-  maxFeePerGas: parseGwei("100"),
-};
 
 describe("the facilitator goes down", () => {
   it("before verifying: 402 facilitator_unavailable with a fresh quote; no session, no invoice, nothing moved", async () => {
@@ -379,20 +280,10 @@ describe("the facilitator goes down", () => {
       const row = await db().x402Settlement.findFirstOrThrow({
         where: { invoice: { checkoutSessionId: created.id } },
       });
-      const decided = await settleX402Authorization(
-        db(),
+      const decided = await settleAgain(
         row,
-        {
-          facilitator: x402FacilitatorClient() as NonNullable<ReturnType<typeof x402FacilitatorClient>>,
-          payload: settledPayload as PaymentPayload,
-          requirements: settledWith as PaymentRequirements,
-          asset: findX402Payable(devnet.network.id, "USDC") as NonNullable<
-            ReturnType<typeof findX402Payable>
-          >,
-          now: new Date(),
-          recordsBroadcasts,
-        },
-        true,
+        { payload: settledPayload as PaymentPayload, requirements: settledWith as PaymentRequirements },
+        recordsBroadcasts,
       );
       expect(decided).toMatchObject({ status, errorReason, transaction: null });
     },
@@ -608,8 +499,9 @@ describe("the facilitator goes down", () => {
       expect(await devnet.client.getTransactionCount({ address: wallet })).toBe(sentBefore + (ours ? 1 : 0));
       const row = await db().x402Settlement.findFirstOrThrow({ where: { invoiceId: invoice.id } });
       expect(row).toMatchObject({ status: "SETTLED", transaction: pending, errorReason: null });
-      // Our wallet's gas is counted; the external facilitator's is its own.
-      expect(row.gasUsd === null ? null : Number(row.gasUsd) > 0).toBe(ours ? true : null);
+      // Our wallet's gas is counted; the external facilitator's is its own: none of ours.
+      expect(row.gasUsd).not.toBeNull();
+      expect(Number(row.gasUsd) > 0).toBe(ours);
     },
   );
 
@@ -638,9 +530,8 @@ describe("the facilitator goes down", () => {
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("2", 6));
   });
 
-  it("a settlement that reverts on chain records the gas it cost, stays SETTLING while it could land, and FAILS once past its window", async () => {
+  it("a settlement that reverts on chain (the payer moved its balance away ahead of it) records the gas it cost and, the payer short of the value, FAILS at once: 402 insufficient_funds", async () => {
     const { organization, payer, mined } = await settlementAwaitingBlock();
-    // The payer moves its balance away ahead of the settlement, which then reverts.
     await payer.writeContract({
       address: devnet.usdc,
       abi: erc20Abi,
@@ -649,25 +540,16 @@ describe("the facilitator goes down", () => {
       ...aheadOfSettlement,
     });
     const response = await mined();
-    expect(response.status).toBe(503);
-    expect((await response.json()).error.code).toBe("settlement_pending");
+    expect(response.status).toBe(402);
+    expect((await response.json()).error.code).toBe("insufficient_funds");
 
     const invoice = await db().invoice.findFirstOrThrow({ where: { organizationId: organization.id } });
     const row = await db().x402Settlement.findFirstOrThrow({ where: { invoiceId: invoice.id } });
-    expect(row.status).toBe("SETTLING");
+    expect(row).toMatchObject({ status: "FAILED", errorReason: "insufficient_funds" });
     const receipt = await devnet.client.getTransactionReceipt({ hash: row.transaction as Hex });
     expect(receipt.status).toBe("reverted");
     expect(Number(row.gasUsd)).toBeGreaterThan(0);
-    expect(invoice.status).toBe("AWAITING_PAYMENT");
-
-    // Past its window (by the chain's clock, with the margin), the periodic check fails it; the gas stays counted.
-    await db().$executeRaw`
-      UPDATE "X402Settlement" SET "validBefore" = now() - interval '10 minutes', "updatedAt" = now() - interval '10 minutes'
-      WHERE "id" = ${row.id}`;
-    expect(await resolveStuckX402Settlements(db())).toBe(1);
-    const failed = await db().x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
-    expect(failed).toMatchObject({ status: "FAILED", transaction: row.transaction });
-    expect(failed.gasUsd?.toString()).toBe(row.gasUsd?.toString());
+    expect(invoice.status).toBe("OVERDUE");
     expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(0n);
   });
 

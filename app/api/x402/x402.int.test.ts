@@ -345,8 +345,8 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
         signed(client, { ...required, accepts: [{ ...required.accepts[0], payTo: account }] }),
     },
     {
-      name: "an authorization to another address than the quote's",
-      code: "invalid_exact_evm_recipient_mismatch",
+      name: "an authorization to another address than the quote's (refused before the facilitator)",
+      code: "requirements_mismatch",
       payment: async ({ client, required, account }) => {
         const payment = await signed(client, {
           ...required,
