@@ -2,6 +2,7 @@ import { type NextRequest, NextResponse } from "next/server";
 import { sessionCookieName } from "./lib/auth/session-cookie";
 import { config as serviceConfig } from "./lib/config";
 import { ServiceError } from "./lib/errors";
+import { devMailboxGuard } from "./lib/http/dev-mailbox-guard";
 import { tooManyRequestsPage } from "./lib/http/error-page";
 import { paymentLinkHeader } from "./lib/http/payment-link";
 import { requestIdFor, requestIdHeader } from "./lib/http/request-id";
@@ -50,7 +51,7 @@ export async function proxy(request: NextRequest) {
     request.method === "GET" &&
     request.nextUrl.pathname === "/oauth/authorize" &&
     !request.cookies.has(sessionCookieName());
-  const refused = await refusedPageLoad(request);
+  const refused = (await refusedPageLoad(request)) ?? devMailboxGuard(request);
   const response = refused
     ? refused
     : signedOutAuthorization

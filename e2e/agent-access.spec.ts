@@ -1,4 +1,4 @@
-import { expect, openMailboxLink, test } from "./fixtures";
+import { expect, mailboxPath, openMailboxLink, test } from "./fixtures";
 
 // Both ways an agent gets a credential of its own, driven as the agent (plain HTTP) and as the
 // person (Chromium) would: browser setup for an existing owner, and signup by email for a new one.
@@ -64,7 +64,7 @@ test("browser setup: start over HTTP, sign in and approve in the browser, check 
   expect((await request.post("/api/agent/setup/checkin", { headers: checkinAuth })).status()).toBe(410);
 
   // The owner is told an agent credential exists, with a link to revoke it.
-  await page.goto("/dev/mailbox");
+  await page.goto(mailboxPath());
   const notice = page
     .getByTestId("dev-email")
     .filter({ hasText: "An agent was connected to E2E Store" })

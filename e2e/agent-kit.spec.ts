@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Page } from "@playwright/test";
 import { tools, toolsFor } from "crypto-checkout-agent/catalog";
 import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
-import { expect, signIn, test } from "./fixtures";
+import { expect, mailboxPath, signIn, test } from "./fixtures";
 
 // The agent kit as a user gets it: `npm pack` of packages/agent installed into an empty folder,
 // its `crypto-checkout` binary run against the app under test, Chromium approving where a person
@@ -286,7 +286,7 @@ test("a new user signs up from the agent: register, open the emailed link, regis
   const early = await kit(configHome, base, register);
   expect(early.json).toMatchObject({ status: "pending_confirmation", pairingCode });
 
-  await page.goto("/dev/mailbox");
+  await page.goto(mailboxPath());
   await page
     .getByTestId("dev-email")
     .filter({ hasText: `To: ${email}` })

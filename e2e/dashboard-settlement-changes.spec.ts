@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { getAddress } from "viem";
-import { appSql, expect, openMailboxLink, test } from "./fixtures";
+import { appSql, expect, mailboxPath, openMailboxLink, test } from "./fixtures";
 
 // Where money goes is an owner's decision: an agent's wallet change is a proposal that an owner
 // confirms or rejects in the dashboard, after a sign-in within the last 10 minutes.
@@ -47,7 +47,7 @@ test("an owner confirms one agent proposal and rejects another; an old sign-in m
   const proposal = await propose(first);
   expect(proposal.inForce).toEqual([]);
   // The owner was told, with the page to decide on.
-  await page.goto("/dev/mailbox");
+  await page.goto(mailboxPath());
   await expect(
     page.getByTestId("dev-email").filter({ hasText: `/dashboard/settlement/changes/${proposal.id}` }),
   ).toContainText("E2E agent");

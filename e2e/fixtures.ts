@@ -106,9 +106,17 @@ export async function saveDevnetWallet(page: Page, address: string) {
   ).toBeVisible();
 }
 
+/**
+ * The development mailbox's link with its key, as `npm start` prints it (scripts/e2e-server.ts
+ * gives the app its key): it opens the mailbox and leaves a cookie that keeps it open.
+ */
+export function mailboxPath(port = appPort): string {
+  return `/dev/mailbox?key=${appEnv(port).SERVICE_DEV_MAILBOX_KEY}`;
+}
+
 /** Opens the link of the newest email to `email` in the development mailbox. */
 export async function openMailboxLink(page: Page, email: string) {
-  await page.goto("/dev/mailbox");
+  await page.goto(mailboxPath());
   await page
     .getByTestId("dev-email")
     .filter({ hasText: `To: ${email}` })

@@ -11,7 +11,7 @@ import type {
 import type { Page } from "@playwright/test";
 import { hashSecret } from "../lib/crypto/tokens";
 import { refreshReplayWindowSeconds } from "../lib/oauth/oauth-settings";
-import { appPort, appSql, expect, signIn, test } from "./fixtures";
+import { appPort, appSql, expect, mailboxPath, signIn, test } from "./fixtures";
 
 // The MCP SDK's own client signs in to /mcp the way Claude Code or Cursor do: a 401 names the
 // protected resource metadata, the client discovers the authorization server, registers itself,
@@ -270,7 +270,7 @@ test.describe("the consent page", () => {
     await page.getByLabel("Work email").fill(merchant.email);
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
     await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
-    await page.goto("/dev/mailbox");
+    await page.goto(mailboxPath());
     await page
       .getByTestId("dev-email")
       .filter({ hasText: `To: ${merchant.email}` })

@@ -1,6 +1,6 @@
 import { networkInterfaces } from "node:os";
 import type { APIRequestContext } from "@playwright/test";
-import { appPort, appSql, expect, test } from "./fixtures";
+import { appPort, appSql, expect, mailboxPath, test } from "./fixtures";
 
 // The sign-in route as an attacker calls it: next-auth's own endpoint, with its CSRF token.
 async function askForLink(request: APIRequestContext, email: string) {
@@ -57,7 +57,7 @@ test("sign-in emails to one address are limited per hour, whoever asks", async (
 });
 
 test("the zero-setup start answers on loopback only", async ({ request }) => {
-  expect((await request.get("/dev/mailbox")).status()).toBe(200);
+  expect((await request.get(mailboxPath())).status()).toBe(200);
   const external = Object.values(networkInterfaces())
     .flat()
     .filter((entry) => entry && !entry.internal && entry.family === "IPv4")

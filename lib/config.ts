@@ -6,76 +6,19 @@ import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { chainFamily } from "./chains/chain-families";
 import { maxTokenDecimals, parseNetworks, type TokenConfig } from "./chains/networks";
-import { isLoopbackAddress } from "./net/client-address";
+import {
+  booleanFlag,
+  configuredRatesSchema,
+  httpUrl,
+  isLocalUrl,
+  isLoopbackHost,
+  jsonRecord,
+  usdAmount,
+  wholeNumber,
+} from "./config-values";
 
 // Configuration is read from the environment once, validated, and frozen. A bad value stops the
 // process with one line per problem naming the variable, so operators never guess.
-
-const booleanFlag = z
-  .enum(["true", "false", "1", "0", "yes", "no"], {
-    error: "must be one of true, false, 1, 0, yes, no",
-  })
-  .transform((value) => value === "true" || value === "1" || value === "yes");
-
-const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
-
-const usdAmount = z
-  .string()
-  .regex(/^[0-9]{1,9}(\.[0-9]{1,6})?$/, { error: "must be a USD amount such as 5 or 2.50" });
-
-const wholeNumber = (min: number, max: number, error = `must be a whole number from ${min} to ${max}`) =>
-  z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
-
-function isLoopbackHost(host: string) {
-  return host === "localhost" || isLoopbackAddress(host);
-}
-
-function isLocalUrl(url: string) {
-  return isLoopbackHost(new URL(url).hostname.replace(/^\[|\]$/g, ""));
-}
-
-/** A JSON object in a variable, checked against `schema`; `message` names the expected shape. */
-function jsonRecord<T extends z.ZodType>(schema: T, message: string) {
-  return z.string().transform((json, context): z.output<T> => {
-    const parsed = schema.safeParse(
-      (() => {
-        try {
-          return JSON.parse(json);
-        } catch {
-          return undefined;
-        }
-      })(),
-    );
-    if (!parsed.success) {
-      context.addIssue({ code: "custom", message });
-      return z.NEVER;
-    }
-    return parsed.data;
-  });
-}
-
-/**
- * Prices given by the operator (SERVICE_RATES) for assets no feed covers, typically fiat: each
- * with the time it was taken and how long it may be used, so a forgotten value stops quoting
- * instead of pricing at a made-up number.
- */
-const configuredRatesSchema = z.record(
-  z.string().regex(/^[A-Z0-9]{2,10}\/USD$/),
-  z.strictObject({
-    rate: z
-      .string()
-      .regex(/^(0|[1-9]\d*)(\.\d+)?$/)
-      .refine((value) => /[1-9]/.test(value)),
-    updatedAt: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
-    maxAgeSeconds: z
-      .number()
-      .int()
-      .min(1)
-      .max(366 * 24 * 3600)
-      .default(86_400),
-  }),
-);
-export type ConfiguredRates = z.output<typeof configuredRatesSchema>;
 
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -196,6 +139,7 @@ export const configSchema = z
       .optional(),
     SMTP_FROM: z.string().min(3).max(200).optional(),
     SERVICE_DEV_MAILBOX: booleanFlag.optional(),
+    SERVICE_DEV_MAILBOX_KEY: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
     SERVICE_METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
     SERVICE_HEALTH_MAX_WATCHER_LAG_SECONDS: wholeNumber(5, 86_400).default(120),
     SERVICE_HEALTH_MAX_DELIVERY_AGE_SECONDS: wholeNumber(5, 86_400).default(300),
@@ -321,6 +265,9 @@ export const configSchema = z
         // Sign-in links shown on a page are only safe where nobody else can reach the app: the
         // zero-setup start, or a test run that asks for it. Never when real email is configured.
         devMailbox: env.SMTP_URL === undefined && (env.SERVICE_DEV_MAILBOX ?? env.DATABASE_URL === undefined),
+        // The mailbox opens only with this key (lib/auth/dev-mailbox-access.ts); `npm start` keeps one
+        // in the data directory and prints the link.
+        devMailboxKey: env.SERVICE_DEV_MAILBOX_KEY,
       },
       // x402 payments (lib/x402/): an external facilitator, else the one the signing role runs.
       x402: {

@@ -46,8 +46,9 @@ const env: Record<string, string> = previous ?? {
   SERVICE_DATA_DIR: dataDir,
   LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
   SERVICE_SECRET_KEY: joined?.SERVICE_SECRET_KEY ?? randomBytes(32).toString("base64"),
-  // Sign-in links are read from the development mailbox page.
+  // Sign-in links are read from the development mailbox page, opened with its key (e2e/fixtures.ts).
   SERVICE_DEV_MAILBOX: "true",
+  SERVICE_DEV_MAILBOX_KEY: joined?.SERVICE_DEV_MAILBOX_KEY ?? randomBytes(32).toString("base64url"),
   // Every spec signs in and pays from 127.0.0.1; the per-address and per-paylink limits still hold.
   SERVICE_RATE_LIMIT_EMAILS_PER_CLIENT_PER_HOUR: "100000",
   SERVICE_RATE_LIMIT_CHECKOUTS_PER_CLIENT_PER_HOUR: "100000",

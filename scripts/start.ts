@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { devnetBuyer, devnetBuyerKey, devnetTestWallet } from "../lib/chains/devnet-account";
 import { closeDb, createDb, type Db } from "../lib/db/client";
@@ -73,12 +73,30 @@ async function localSecretKey(): Promise<string> {
       "SERVICE_SECRET_KEY is required with DATABASE_URL (32 random bytes, base64: `openssl rand -base64 32`)",
     );
   }
-  const file = path.join(path.resolve(settings.dataDir), "secret-key");
-  const saved = await readFile(file, "utf8").catch(() => null);
-  if (saved) return saved.trim();
-  const key = randomBytes(32).toString("base64");
+  return keptKey("secret-key", "base64");
+}
+
+/**
+ * A key kept in the data directory, readable by this user only: made (32 random bytes) when the
+ * file is missing, so deleting it makes a new one at the next start.
+ */
+async function keptKey(name: string, encoding: "base64" | "base64url"): Promise<string> {
+  const file = path.join(path.resolve(settings.dataDir), name);
+  const saved = (await readFile(file, "utf8").catch(() => null))?.trim();
+  if (saved) {
+    await chmod(file, 0o600);
+    return saved;
+  }
+  const key = randomBytes(32).toString(encoding);
+  await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, key, { mode: 0o600 });
   return key;
+}
+
+/** The development mailbox's key (lib/auth/dev-mailbox-access.ts): given, or kept in the data directory. */
+async function devMailboxKey(): Promise<string | undefined> {
+  if (!settings.email.devMailbox) return undefined;
+  return process.env.SERVICE_DEV_MAILBOX_KEY || keptKey("dev-mailbox-key", "base64url");
 }
 
 /** The devnet comes with the zero-setup start, or on request; never in place of configured networks. */
@@ -124,7 +142,7 @@ async function waitForHealth(url: string, timeoutMs: number) {
   throw new Error(`the server did not become healthy within ${timeoutMs / 1000}s`);
 }
 
-function banner(demo: DemoCredentials | null) {
+function banner(demo: DemoCredentials | null, mailboxKey: string | undefined) {
   const { baseUrl, serviceName } = settings;
   const lines = [
     "",
@@ -149,8 +167,11 @@ function banner(demo: DemoCredentials | null) {
     }
   }
   lines.push(`  sign in:  ${baseUrl}/login${demo ? ` as ${demo.ownerEmail}` : ""}`);
-  if (settings.email.devMailbox) {
-    lines.push(`            the sign-in link arrives at ${baseUrl}/dev/mailbox (no SMTP_URL set)`);
+  if (mailboxKey) {
+    lines.push(
+      `            the sign-in link arrives in the mailbox (no SMTP_URL set): ${baseUrl}/dev/mailbox?key=${mailboxKey}`,
+      "            (the key opens it for 12 hours in that browser; whoever has the link can sign in as anyone)",
+    );
   }
   if (demo) {
     lines.push(
@@ -181,6 +202,7 @@ async function main() {
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
 
   const secretKey = process.env.SERVICE_SECRET_KEY || (await localSecretKey());
+  const mailboxKey = await devMailboxKey();
   const database = createDb(databaseUrl, 1);
   const demo = settings.seedDemo
     ? await ensureDemoOrganization(database, path.resolve(settings.dataDir))
@@ -207,6 +229,7 @@ async function main() {
         NODE_ENV: dev ? "development" : "production",
         DATABASE_URL: databaseUrl,
         SERVICE_SECRET_KEY: secretKey,
+        ...(mailboxKey ? { SERVICE_DEV_MAILBOX_KEY: mailboxKey } : {}),
         ...chain?.env,
         // The zero-setup start is a laptop: webhooks to a local receiver are the common case.
         ...(embedded && !process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS
@@ -230,7 +253,7 @@ async function main() {
   const localUrl = `http://${reachableHost(settings.host)}:${settings.port}`;
   await waitForHealth(localUrl, 120_000);
   forgetRunningApp = await recordRunningApp(localUrl);
-  banner(demo);
+  banner(demo, mailboxKey);
 }
 
 main().catch(async (error) => {

@@ -43,8 +43,8 @@ export default async function LoginPage({
           Development mode: emails arrive in the{" "}
           <Link className="font-medium text-brand-600 hover:underline" href="/dev/mailbox">
             local mailbox
-          </Link>
-          .
+          </Link>{" "}
+          (the first time, open it from the link printed when the service started).
         </p>
       ) : null}
     </AuthCard>

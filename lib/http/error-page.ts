@@ -46,3 +46,12 @@ export function tooManyRequestsPage(refusal: ServiceError): Response {
 export function badRequestPage(refusal: ServiceError): Response {
   return plainPage(refusal.status, "Bad request", refusal.message, refusal.headers);
 }
+
+/** The development mailbox without its key (lib/http/dev-mailbox-guard.ts). */
+export function devMailboxClosedPage(): Response {
+  return plainPage(
+    401,
+    "Development mailbox",
+    "The mailbox opens from the link the service printed when it started (npm start): /dev/mailbox?key=…. Ask whoever started it.",
+  );
+}

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { devMailboxAccess, devMailboxCookie } from "@/lib/auth/dev-mailbox-access";
 import { listDevEmails } from "@/lib/auth/list-dev-emails";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { isDirectLocal } from "@/lib/net/client-address";
 
@@ -14,11 +16,17 @@ export const metadata: Metadata = { title: "Development mailbox" };
 const linkPattern = /(https?:\/\/\S+)/g;
 
 /**
- * Sign-in emails of a start without SMTP, for a browser on this machine only; absent (404)
- * anywhere else, and through a proxy, even one on this machine.
+ * Sign-in emails of a start without SMTP, for a browser on this machine that opened the link with
+ * the mailbox's key (the proxy trades it for a cookie: lib/http/dev-mailbox-guard.ts, checked again
+ * here); absent (404) anywhere else, and through a proxy, even one on this machine.
  */
 export default async function MailboxPage() {
-  const emails = await listDevEmails(db(), { directLocal: isDirectLocal(await headers()) });
+  const cookie = (await cookies()).get(devMailboxCookie.name)?.value;
+  const access = devMailboxAccess(config().email.devMailboxKey, { queryKey: null, cookie }, new Date());
+  const emails =
+    access.kind === "open"
+      ? await listDevEmails(db(), { directLocal: isDirectLocal(await headers()) })
+      : null;
   if (!emails) notFound();
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
