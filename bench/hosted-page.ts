@@ -15,6 +15,7 @@ const app = await startApp({
   env: {
     SERVICE_DEVNET: "true",
     SERVICE_DEVNET_PORT: String(port + 1),
+    SERVICE_SOLANA_DEVNET_PORT: String(port + 2),
     SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000",
   },
 });

@@ -45,6 +45,7 @@ const app = await startApp({
   env: {
     SERVICE_DEVNET: "true",
     SERVICE_DEVNET_PORT: String(port + 1),
+    SERVICE_SOLANA_DEVNET_PORT: String(port + 2),
     // The signing role in the web process: the built-in facilitator settles (docs/agents.md).
     SERVICE_SWEEPER: "in-process",
     SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE: "1000000",

@@ -22,6 +22,8 @@ const root = path.resolve(import.meta.dirname, "..");
 const run = promisify(execFile);
 const port = Number(process.env.E2E_PORT ?? 3100) + 9;
 const devnetPort = Number(process.env.E2E_DEVNET_PORT_BASE ?? 8700) + (port % 100);
+// As scripts/e2e-server.ts places it: clear of the devnets and of the default 8899.
+const solanaPort = devnetPort + 200;
 
 /** Commands not run here, each with the reason; every one must still be in the docs. */
 const notRun: Record<string, string> = {
@@ -143,6 +145,7 @@ test("the README's and docs' examples run as written against npm start on anothe
     ...terminal,
     PORT: String(port),
     SERVICE_DEVNET_PORT: String(devnetPort),
+    SERVICE_SOLANA_DEVNET_PORT: String(solanaPort),
   });
   try {
     const banner = app.output();
@@ -337,7 +340,12 @@ test("the README's and docs' examples run as written against npm start on anothe
 
     // A restart: one consistent world, said in the banner, no difference between ledger and chain.
     await stopApp(app);
-    app = await startZeroSetup({ ...terminal, PORT: String(port), SERVICE_DEVNET_PORT: String(devnetPort) });
+    app = await startZeroSetup({
+      ...terminal,
+      PORT: String(port),
+      SERVICE_DEVNET_PORT: String(devnetPort),
+      SERVICE_SOLANA_DEVNET_PORT: String(solanaPort),
+    });
     expect(app.output()).toContain("the devnet is a new chain from block 0");
     await expect.poll(() => /deposit balances reconciled/.test(app.output()), { timeout: 60_000 }).toBe(true);
     expect(app.output()).not.toContain("deposit address balance differs from the ledger");

@@ -239,6 +239,11 @@ describe("parseConfig", () => {
     [{ SERVICE_DEVNET: "on" }, 'SERVICE_DEVNET must be one of true, false, 1, 0, yes, no (got "on")'],
     [{ SERVICE_DEVNET_PORT: "eighty" }, 'SERVICE_DEVNET_PORT must be a port number (got "eighty")'],
     [{ SERVICE_DEVNET_PORT: "70000" }, 'SERVICE_DEVNET_PORT must be a port number (got "70000")'],
+    [
+      { SERVICE_SOLANA_DEVNET_PORT: "eighty" },
+      'SERVICE_SOLANA_DEVNET_PORT must be a port number (got "eighty")',
+    ],
+    [{ SERVICE_SOLANA_DEVNET_PORT: "0" }, 'SERVICE_SOLANA_DEVNET_PORT must be a port number (got "0")'],
     // A URL is never echoed.
     [{ NEXTAUTH_URL: "login.example.com" }, "NEXTAUTH_URL must be an http(s) URL"],
     [{ NEXTAUTH_URL: "ftp://login.example.com" }, "NEXTAUTH_URL must be an http(s) URL"],
@@ -400,19 +405,19 @@ describe("parseConfig", () => {
 
 describe("the local devnet and next-auth's address", () => {
   it.each([
-    [{}, { requested: undefined, port: 8545 }],
-    [{ SERVICE_DEVNET: "true" }, { requested: true, port: 8545 }],
+    [{}, { requested: undefined, port: 8545, solanaPort: 8899 }],
+    [{ SERVICE_DEVNET: "true" }, { requested: true, port: 8545, solanaPort: 8899 }],
     [
-      { SERVICE_DEVNET: "1", SERVICE_DEVNET_PORT: "9201" },
-      { requested: true, port: 9201 },
+      { SERVICE_DEVNET: "1", SERVICE_DEVNET_PORT: "9201", SERVICE_SOLANA_DEVNET_PORT: "9202" },
+      { requested: true, port: 9201, solanaPort: 9202 },
     ],
-    [{ SERVICE_DEVNET: "no" }, { requested: false, port: 8545 }],
+    [{ SERVICE_DEVNET: "no" }, { requested: false, port: 8545, solanaPort: 8899 }],
     // Configured networks replace the devnet, whatever SERVICE_DEVNET says.
     [
       { SERVICE_DEVNET: "true", SERVICE_NETWORKS: baseNetworks, SERVICE_HD_MNEMONIC: devMnemonic },
-      { requested: false, port: 8545 },
+      { requested: false, port: 8545, solanaPort: 8899 },
     ],
-  ] as [Record<string, string>, { requested?: boolean; port: number }][])(
+  ] as [Record<string, string>, { requested?: boolean; port: number; solanaPort: number }][])(
     "reads %j as devnet %j",
     (env, devnet) => {
       expect(parseConfig(env).devnet).toEqual(devnet);

@@ -168,6 +168,7 @@ export const configSchema = z
     SERVICE_AUTO_REFUND_MIN_USD: usdAmount.default("1"),
     SERVICE_DEVNET: booleanFlag.optional(),
     SERVICE_DEVNET_PORT: wholeNumber(1, 65535, "must be a port number").default(8545),
+    SERVICE_SOLANA_DEVNET_PORT: wholeNumber(1, 65535, "must be a port number").default(8899),
     NEXTAUTH_URL: httpUrl.optional(),
   })
   .refine(
@@ -243,11 +244,13 @@ export const configSchema = z
       settlementChangeDelayMs:
         (env.SERVICE_SETTLEMENT_CHANGE_DELAY ?? (env.DATABASE_URL ? 86_400 : 0)) * 1000,
       networks: env.SERVICE_NETWORKS ?? [],
-      // The local Hardhat devnet `npm start` runs (scripts/start.ts): asked for, refused, or left to
-      // the start (undefined: with the embedded database); never in place of configured networks.
+      // The local chains `npm start` runs (scripts/start.ts), the Hardhat devnet and the Solana one
+      // beside it: asked for, refused, or left to the start (undefined: with the embedded
+      // database); never in place of configured networks.
       devnet: {
         requested: env.SERVICE_NETWORKS === undefined ? env.SERVICE_DEVNET : false,
         port: env.SERVICE_DEVNET_PORT,
+        solanaPort: env.SERVICE_SOLANA_DEVNET_PORT,
       },
       hdMnemonic: env.SERVICE_HD_MNEMONIC?.trim(),
       hdXpub: env.SERVICE_HD_XPUB,

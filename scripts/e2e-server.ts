@@ -66,6 +66,8 @@ const env: Record<string, string> = previous ?? {
   SERVICE_DEVNET: "true",
   // E2E_DEVNET_PORT_BASE moves the devnets off ports another checkout's tests use.
   SERVICE_DEVNET_PORT: String(Number(process.env.E2E_DEVNET_PORT_BASE ?? 8700) + (port % 100)),
+  // The local Solana chain two hundred ports above, clear of the devnets and of its default 8899.
+  SERVICE_SOLANA_DEVNET_PORT: String(Number(process.env.E2E_DEVNET_PORT_BASE ?? 8700) + 200 + (port % 100)),
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 };
 await mkdir(path.dirname(e2eEnvFile(port)), { recursive: true });

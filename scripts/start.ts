@@ -7,6 +7,12 @@ import { once } from "node:events";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { devnetBuyer, devnetBuyerKey, devnetTestWallet } from "../lib/chains/devnet-account";
+import { localSolanaBuyer, walletSecret } from "../lib/chains/solana/local-solana-accounts";
+import {
+  type LocalSolana,
+  localSolanaBuyerFunds,
+  startLocalSolana,
+} from "../lib/chains/solana/start-local-solana";
 import { closeDb, createDb, type Db } from "../lib/db/client";
 import type { EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { applyMigrations } from "../lib/db/schema-engine";
@@ -24,6 +30,7 @@ const settings = configOrExit();
 
 let embedded: EmbeddedPostgres | undefined;
 let chain: DevnetSetup | undefined;
+let solana: LocalSolana | undefined;
 let server: ChildProcess | undefined;
 let forgetRunningApp: (() => Promise<void>) | undefined;
 
@@ -55,6 +62,7 @@ function shutdown({ code, signal = "SIGTERM" }: { code?: number; signal?: NodeJS
     await forgetRunningApp?.().catch(() => {});
     const serverCode = await stopServer(signal);
     await chain?.devnet.stop().catch(() => {});
+    await solana?.stop().catch(() => {});
     await embedded?.stop().catch(() => {});
     process.exit(code ?? serverCode ?? 0);
   })();
@@ -119,6 +127,16 @@ async function startChain(database: Db): Promise<DevnetSetup | undefined> {
   }
 }
 
+/** The local Solana chain beside the devnet (not yet a payment network: its own port, its own banner line). */
+async function startSolanaChain(): Promise<LocalSolana | undefined> {
+  try {
+    return await startLocalSolana({ port: settings.devnet.solanaPort });
+  } catch (error) {
+    console.warn(`The local Solana chain did not start (${(error as Error).message}).`);
+    return undefined;
+  }
+}
+
 /** Where this machine reaches the server listening on `host`. */
 function reachableHost(host: string) {
   if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
@@ -166,6 +184,13 @@ function banner(demo: DemoCredentials | null, mailboxKey: string | undefined) {
       );
     }
   }
+  if (solana) {
+    lines.push(
+      `  solana:   ${solana.url} (solana-local, a fresh chain each start), SOL and test USDC ${solana.usdcMint}`,
+      // Hardhat's test mnemonic's Solana account #1 (m/44'/501'/1'/0'), as Phantom and Solflare derive it.
+      `  buyer:    ${localSolanaBuyer.address} holds ${localSolanaBuyerFunds.sol} SOL and ${localSolanaBuyerFunds.usdc} test USDC; key ${walletSecret(localSolanaBuyer)} (Hardhat mnemonic's, public, local only)`,
+    );
+  }
   lines.push(`  sign in:  ${baseUrl}/login${demo ? ` as ${demo.ownerEmail}` : ""}`);
   if (mailboxKey) {
     lines.push(
@@ -208,6 +233,7 @@ async function main() {
     ? await ensureDemoOrganization(database, path.resolve(settings.dataDir))
     : null;
   chain = wantsDevnet() ? await startChain(database) : undefined;
+  solana = wantsDevnet() ? await startSolanaChain() : undefined;
   await closeDb(database);
 
   server = spawn(

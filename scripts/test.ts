@@ -72,11 +72,15 @@ async function run(
   return status;
 }
 
-/** The e2e apps' ports (the shared app and the extra instances) and their devnets' ports. */
+/** The e2e apps' ports (the shared app and the extra instances) and their local chains' (scripts/e2e-server.ts). */
 function e2ePorts() {
   const port = Number(process.env.E2E_PORT ?? 3100);
   const devnetBase = Number(process.env.E2E_DEVNET_PORT_BASE ?? 8700);
-  return [0, 1, 2, 3, 4, 5, 6].flatMap((offset) => [port + offset, devnetBase + ((port + offset) % 100)]);
+  return [0, 1, 2, 3, 4, 5, 6].flatMap((offset) => [
+    port + offset,
+    devnetBase + ((port + offset) % 100),
+    devnetBase + 200 + ((port + offset) % 100),
+  ]);
 }
 
 /** Listeners still on the e2e ports: apps that escaped their group (started detached) and outlived the run. */
