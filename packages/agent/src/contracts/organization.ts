@@ -9,6 +9,13 @@ import { defineContract, destructiveUpdate, read, toolOf } from "./contract";
 // routes money) and what agents may refund.
 
 const organizationPath = "/api/private/organization/current";
+/** A part of the organization update with an authority row of its own (`Contract.part`). */
+const updatePart = {
+  operationId: "updateOrganization",
+  method: "put",
+  path: organizationPath,
+  part: true,
+} as const;
 
 export const retrieveOrganization = defineContract({
   operationId: "retrieveOrganization",
@@ -89,10 +96,7 @@ export const updateOrganization = defineContract({
 });
 
 export const configureSettlement = defineContract({
-  operationId: "updateOrganization",
-  method: "put",
-  path: organizationPath,
-  part: true,
+  ...updatePart,
   input: {
     body: z.object({
       settlementWallets: z
@@ -127,10 +131,7 @@ export const configureSettlement = defineContract({
 
 /** No tool: an agent must not raise its own refund cap (lib/refunds/assert-may-configure-refunds.ts). */
 export const configureRefunds = defineContract({
-  operationId: "updateOrganization",
-  method: "put",
-  path: organizationPath,
-  part: true,
+  ...updatePart,
   input: {
     body: z.object({
       refundAgentDailyCapUsd: z
