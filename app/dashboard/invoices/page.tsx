@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ListCard } from "@/components/dashboard/list-card";
 import { ListFilters } from "@/components/dashboard/list-filters";
-import { Card } from "@/components/ui/card";
-import { type Column, DataTable } from "@/components/ui/data-table";
-import { EmptyState } from "@/components/ui/empty-state";
+import type { Column } from "@/components/ui/data-table";
 import { formatDateTime, formatMoney } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TokenAmount } from "@/components/ui/token-amount";
 import { networkName } from "@/lib/config";
@@ -65,36 +63,32 @@ export default async function InvoicesPage({
   return (
     <>
       <PageHeader title="Invoices" description="Created when a buyer starts paying; confirmed on chain." />
-      <Card>
-        <ListFilters
-          statuses={invoiceStatuses}
-          status={query.status}
-          q={query.q}
-          searchLabel="Invoice, session, order id or address"
-        />
-        {invoices.length === 0 ? (
-          <EmptyState title={filtered ? "No invoices match" : "No invoices yet"}>
-            {filtered
-              ? "Try another status or clear the filters."
-              : "An invoice appears when a buyer chooses how to pay on a hosted checkout page."}
-          </EmptyState>
-        ) : (
-          <>
-            <DataTable
-              caption="Invoices"
-              columns={columns}
-              rows={invoices}
-              rowKey={(invoice) => invoice.id}
-            />
-            <Pagination
-              page={query.page}
-              rows={query.rows}
-              total={total}
-              query={{ status: query.status, q: query.q, network: query.network }}
-            />
-          </>
-        )}
-      </Card>
+      <ListCard
+        filters={
+          <ListFilters
+            statuses={invoiceStatuses}
+            status={query.status}
+            q={query.q}
+            searchLabel="Invoice, session, order id or address"
+          />
+        }
+        caption="Invoices"
+        columns={columns}
+        rows={invoices}
+        rowKey={(invoice) => invoice.id}
+        emptyTitle={filtered ? "No invoices match" : "No invoices yet"}
+        empty={
+          filtered
+            ? "Try another status or clear the filters."
+            : "An invoice appears when a buyer chooses how to pay on a hosted checkout page."
+        }
+        paging={{
+          page: query.page,
+          rows: query.rows,
+          total,
+          query: { status: query.status, q: query.q, network: query.network },
+        }}
+      />
     </>
   );
 }

@@ -1,12 +1,9 @@
 import { refundStatusValues } from "crypto-checkout-agent/shapes";
 import type { Metadata } from "next";
+import { ListCard } from "@/components/dashboard/list-card";
 import { ListFilters } from "@/components/dashboard/list-filters";
 import { refundColumns } from "@/components/dashboard/refund-columns";
-import { Card } from "@/components/ui/card";
-import { DataTable } from "@/components/ui/data-table";
-import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { Pagination } from "@/components/ui/pagination";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
 import { listRefunds } from "@/lib/refunds/list-refunds";
@@ -32,31 +29,25 @@ export default async function RefundsPage({
         title="Refunds"
         description="Money given back on chain from each network's refund wallet. Start one from an invoice."
       />
-      <Card>
-        <ListFilters statuses={refundStatusValues} status={query.status} />
-        {refunds.length === 0 ? (
-          <EmptyState title={filtered ? "No refunds match" : "No refunds yet"}>
-            {filtered
-              ? "Try another status or clear the filters."
-              : "Open a paid invoice and refund it to the payer, through a claim link, or to an address."}
-          </EmptyState>
-        ) : (
-          <>
-            <DataTable
-              caption="Refunds, newest first"
-              columns={columns}
-              rows={refunds}
-              rowKey={(r) => r.id}
-            />
-            <Pagination
-              page={query.page}
-              rows={query.rows}
-              total={total}
-              query={{ status: query.status, invoiceId: query.invoiceId }}
-            />
-          </>
-        )}
-      </Card>
+      <ListCard
+        filters={<ListFilters statuses={refundStatusValues} status={query.status} />}
+        caption="Refunds, newest first"
+        columns={columns}
+        rows={refunds}
+        rowKey={(r) => r.id}
+        emptyTitle={filtered ? "No refunds match" : "No refunds yet"}
+        empty={
+          filtered
+            ? "Try another status or clear the filters."
+            : "Open a paid invoice and refund it to the payer, through a claim link, or to an address."
+        }
+        paging={{
+          page: query.page,
+          rows: query.rows,
+          total,
+          query: { status: query.status, invoiceId: query.invoiceId },
+        }}
+      />
     </>
   );
 }

@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ListCard } from "@/components/dashboard/list-card";
 import { ListFilters } from "@/components/dashboard/list-filters";
-import { Card } from "@/components/ui/card";
-import { type Column, DataTable } from "@/components/ui/data-table";
-import { EmptyState } from "@/components/ui/empty-state";
+import type { Column } from "@/components/ui/data-table";
 import { formatDateTime, formatMoney } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { listCheckoutSessions, sessionListQuery } from "@/lib/checkout/list-checkout-sessions";
 import { db } from "@/lib/db/client";
@@ -53,44 +51,35 @@ export default async function SessionsPage({
         title="Checkout sessions"
         description="Each payment attempt your server created, with the buyer's progress."
       />
-      <Card>
-        <ListFilters
-          statuses={sessionListQuery.shape.status.unwrap().options}
-          status={query.status}
-          q={query.q}
-          searchLabel="Session, invoice or order id"
-        />
-        {sessions.length === 0 ? (
-          <EmptyState title={query.status || query.q ? "No sessions match" : "No checkout sessions yet"}>
-            {query.status || query.q ? (
-              "Try another status or clear the filters."
-            ) : (
-              <>
-                Create one with <code className="font-mono">POST /api/checkout-sessions</code>; the{" "}
-                <Link className="font-medium text-brand-600 hover:underline" href="/dashboard">
-                  overview
-                </Link>{" "}
-                shows the call.
-              </>
-            )}
-          </EmptyState>
-        ) : (
-          <>
-            <DataTable
-              caption="Checkout sessions"
-              columns={columns}
-              rows={sessions}
-              rowKey={(session) => session.id}
-            />
-            <Pagination
-              page={query.page}
-              rows={query.rows}
-              total={total}
-              query={{ status: query.status, q: query.q }}
-            />
-          </>
-        )}
-      </Card>
+      <ListCard
+        filters={
+          <ListFilters
+            statuses={sessionListQuery.shape.status.unwrap().options}
+            status={query.status}
+            q={query.q}
+            searchLabel="Session, invoice or order id"
+          />
+        }
+        caption="Checkout sessions"
+        columns={columns}
+        rows={sessions}
+        rowKey={(session) => session.id}
+        emptyTitle={query.status || query.q ? "No sessions match" : "No checkout sessions yet"}
+        empty={
+          query.status || query.q ? (
+            "Try another status or clear the filters."
+          ) : (
+            <>
+              Create one with <code className="font-mono">POST /api/checkout-sessions</code>; the{" "}
+              <Link className="font-medium text-brand-600 hover:underline" href="/dashboard">
+                overview
+              </Link>{" "}
+              shows the call.
+            </>
+          )
+        }
+        paging={{ page: query.page, rows: query.rows, total, query: { status: query.status, q: query.q } }}
+      />
     </>
   );
 }

@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ListCard } from "@/components/dashboard/list-card";
 import { ListFilters } from "@/components/dashboard/list-filters";
-import { Card } from "@/components/ui/card";
-import { type Column, DataTable } from "@/components/ui/data-table";
-import { EmptyState } from "@/components/ui/empty-state";
+import type { Column } from "@/components/ui/data-table";
 import { formatDateTime, formatMoney } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
@@ -61,36 +59,27 @@ export default async function SubscriptionsPage({
         title="Subscriptions"
         description="Started by a paid recurring price; each period's invoice is emailed to the customer to pay."
       />
-      <Card>
-        <ListFilters
-          statuses={subscriptionStatuses}
-          status={query.status}
-          q={query.q}
-          searchLabel="Customer email or reference"
-        />
-        {subscriptions.length === 0 ? (
-          <EmptyState title={filtered ? "No subscriptions match" : "No subscriptions yet"}>
-            {filtered
-              ? "Try another status or clear the filters."
-              : "A subscription starts when a buyer pays a paylink or checkout with a recurring price."}
-          </EmptyState>
-        ) : (
-          <>
-            <DataTable
-              caption="Subscriptions"
-              columns={columns}
-              rows={subscriptions}
-              rowKey={(subscription) => subscription.id}
-            />
-            <Pagination
-              page={query.page}
-              rows={query.rows}
-              total={total}
-              query={{ status: query.status, q: query.q }}
-            />
-          </>
-        )}
-      </Card>
+      <ListCard
+        filters={
+          <ListFilters
+            statuses={subscriptionStatuses}
+            status={query.status}
+            q={query.q}
+            searchLabel="Customer email or reference"
+          />
+        }
+        caption="Subscriptions"
+        columns={columns}
+        rows={subscriptions}
+        rowKey={(subscription) => subscription.id}
+        emptyTitle={filtered ? "No subscriptions match" : "No subscriptions yet"}
+        empty={
+          filtered
+            ? "Try another status or clear the filters."
+            : "A subscription starts when a buyer pays a paylink or checkout with a recurring price."
+        }
+        paging={{ page: query.page, rows: query.rows, total, query: { status: query.status, q: query.q } }}
+      />
     </>
   );
 }
