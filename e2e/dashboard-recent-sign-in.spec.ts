@@ -1,12 +1,13 @@
 import { appSql, expect, openMailboxLink, paidTestInvoice, test } from "./fixtures";
 
-// What hands out power over money in the dashboard (a refund, a new API key, an invitation) asks
+// What hands out power over money in the dashboard (a refund, a new API key, an invitation, a
+// member's removal) asks
 // for a sign-in within the last 10 minutes; an older session is refused with a link that signs in
 // again by email and comes back to the page.
 
 const refusal = "this needs a sign-in within the last 10 minutes";
 
-test("refund, API key creation and invitation need a recent sign-in; signing in again comes back and works", async ({
+test("refund, API key creation, invitation and removing a member need a recent sign-in; signing in again comes back and works", async ({
   dashboard: page,
   merchant,
   request,
@@ -34,10 +35,18 @@ test("refund, API key creation and invitation need a recent sign-in; signing in 
         ])
       )[0].n,
     );
+  // A co-owner, who hears of every settlement change: a stale session must not remove them.
+  const coOwner = `co-owner-${Date.now()}@example.com`;
+  await appSql(
+    `WITH u AS (INSERT INTO "User" ("id", "email") VALUES ('usr_' || md5(random()::text), $1) RETURNING "id")
+     INSERT INTO "Membership" ("id", "organizationId", "userId", "role") SELECT 'mem_' || md5(random()::text), $2, u."id", 'OWNER' FROM u`,
+    [coOwner, merchant.organizationId],
+  );
   const before = {
     keys: await count("ApiKey"),
     invitations: await count("Invitation"),
     refunds: await count("Refund"),
+    members: await count("Membership"),
   };
 
   await page.goto("/dashboard/api-keys");
@@ -50,6 +59,10 @@ test("refund, API key creation and invitation need a recent sign-in; signing in 
   await page.getByLabel("Role").selectOption("OWNER");
   await page.getByRole("button", { name: "Invite" }).click();
   await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
+  const coOwnerRow = page.getByRole("listitem").filter({ hasText: coOwner });
+  await coOwnerRow.getByRole("button", { name: "Remove" }).click();
+  await coOwnerRow.getByRole("button", { name: "Yes, remove" }).click();
+  await expect(coOwnerRow.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
 
   // An old session neither reads an open claim link nor gets a new one by re-sending it.
   await page.goto(`/dashboard/refunds/${refundId}`);
@@ -70,6 +83,7 @@ test("refund, API key creation and invitation need a recent sign-in; signing in 
     keys: await count("ApiKey"),
     invitations: await count("Invitation"),
     refunds: await count("Refund"),
+    members: await count("Membership"),
   }).toEqual(before);
 
   // The link signs in again by email and returns to the invoice, where the refund now goes through.

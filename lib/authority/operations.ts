@@ -163,10 +163,12 @@ const rows = {
   "apiKeys.manage": { ...write, ...owner, sessionOnly: true, dashboard: ["revokeApiKey"] },
   // An invitation (an owner's above all) hands out decisions over where money goes.
   "team.invite": { ...write, ...owner, sessionOnly: true, recentSignIn: true, dashboard: ["inviteMember"] },
+  // A stale (perhaps stolen) session must not remove the co-owners who would hear of its changes.
   "team.manage": {
     ...write,
     ...owner,
     sessionOnly: true,
+    recentSignIn: true,
     dashboard: ["removeMember", "cancelInvitation"],
   },
   "agents.approve": {
