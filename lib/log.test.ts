@@ -64,6 +64,15 @@ describe("logging", () => {
     expect(lines.join("")).not.toContain(credential);
   });
 
+  it("masks a refund claim link's token in a path, logged or in a message", () => {
+    const token = "Zq3xV9-kL2_mN8pR4sT6uW1yA5cE7gI0jO3bD6fH9kM";
+    expect(maskCredentials(`POST /refund/${token} 405`)).toBe("POST /refund/[redacted] 405");
+    expect(maskCredentials("/refund/new")).toBe("/refund/new");
+    const { logger, lines } = capture();
+    logger.info({ path: `/refund/${token}` }, `claim at https://pay.example/refund/${token}`);
+    expect(lines.join("")).not.toContain(token);
+  });
+
   it("masks credentials but keeps their kind", () => {
     expect(maskCredentials(`a ${key} b ${secret}`)).toBe("a sk_live_[redacted] b whsec_[redacted]");
     expect(maskCredentials("sk_live_ alone")).toBe("sk_live_ alone");

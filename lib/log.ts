@@ -7,8 +7,13 @@ import pino from "pino";
 const credentialPattern =
   /\b(sk_live|sk_test|sk_agent|whsec|cc_at|cc_rt|cc_ac|cc_cs|cc_ast|cc_act|cc_rct|cc_arc)_[A-Za-z0-9+/=_-]{6,}/g;
 
+// A refund's claim link carries its capability in the path (app/refund/[token]).
+const claimPathPattern = /\/refund\/[A-Za-z0-9_-]{16,}/g;
+
 export function maskCredentials(text: string): string {
-  return text.replace(credentialPattern, (_match, kind: string) => `${kind}_[redacted]`);
+  return text
+    .replace(credentialPattern, (_match, kind: string) => `${kind}_[redacted]`)
+    .replace(claimPathPattern, "/refund/[redacted]");
 }
 
 function scrub(value: unknown, depth = 0): unknown {

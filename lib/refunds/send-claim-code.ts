@@ -53,7 +53,9 @@ export async function sendClaimCode(database: Db, token: string, now = new Date(
   const minutes = claimCodeLifetimeMs / 60_000;
   await sendEmail(database, {
     to: email.data,
-    subject: `Your code for the refund from ${merchant}: ${code}`,
+    // The code stays out of the subject: subjects are logged (lib/auth/send-email.ts) and shown in
+    // notification previews.
+    subject: `Your code for the refund from ${merchant}`,
     text: [
       `Your code to claim the refund of ${formatDecimal(refund.amount)} ${refund.token} from ${merchant}:`,
       "",

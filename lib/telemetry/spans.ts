@@ -12,6 +12,7 @@ import {
   type TracerProvider,
   trace,
 } from "@opentelemetry/api";
+import { maskCredentials } from "../log";
 import { processWide } from "../process-wide";
 
 // Spans of our own around each request and each job run. Without a started SDK (no OTEL_*
@@ -79,8 +80,11 @@ export function inIncomingRequestSpan(
     method,
     {
       kind: SpanKind.SERVER,
-      // The path only: a query string may carry a token.
-      attributes: { "http.request.method": method, "url.path": (request.url ?? "/").split("?")[0] },
+      // The path only (a query string may carry a token), a claim link's token masked.
+      attributes: {
+        "http.request.method": method,
+        "url.path": maskCredentials((request.url ?? "/").split("?")[0]),
+      },
     },
     parent,
   );
