@@ -1,3 +1,7 @@
+// Owners hear of each settlement change by email (here the development mailbox): a credential's
+// change takes effect only once they have (lib/settlement/announced-effective-at.ts).
+process.env.SERVICE_DEV_MAILBOX = "true";
+
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { applyDueSettlementChanges } from "@/lib/settlement/apply-due-settlement-changes";
