@@ -11,6 +11,7 @@ import { decideRefund } from "./decide-refund";
 import { expireRefundClaims } from "./expire-refund-claims";
 import { getPublicRefundClaim } from "./get-public-refund-claim";
 import { openClaim } from "./insert-refund";
+import { resendClaimLink } from "./resend-claim-link";
 import { sendClaimCode } from "./send-claim-code";
 
 // The one-time codes land in the development mailbox.
@@ -141,6 +142,45 @@ describe("the one-time code, when the buyer's email is known", () => {
     });
     expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
       toAddress: buyer,
+    });
+  });
+
+  it("a link has at most ten wrong tries across its codes and five codes; an owner's re-send opens it again", async () => {
+    const email = `caps-${Date.now()}@example.com`;
+    const { refund, token, organizationId } = await claimableRefund({ email });
+    const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+    await sendClaimCode(db(), token, now);
+    const first = await emailedCode(email);
+    for (let i = 0; i < 5; i++)
+      await refusal(claim(token, buyer, buyer, first === "000000" ? "000001" : "000000"));
+    await sendClaimCode(db(), token, at(61));
+    const second = await emailedCode(email);
+    const wrong = second === "000000" ? "000001" : "000000";
+    for (let i = 0; i < 4; i++)
+      expect(await refusal(claim(token, buyer, buyer, wrong, at(62)))).toMatchObject({
+        code: "code_invalid",
+      });
+    // The tenth wrong code across the link's codes locks it: the right code, or a new one, no longer.
+    const locked = { status: 409, code: "claim_locked" };
+    expect(await refusal(claim(token, buyer, buyer, wrong, at(62)))).toMatchObject(locked);
+    expect(await refusal(claim(token, buyer, buyer, second, at(63)))).toMatchObject(locked);
+    expect(await refusal(sendClaimCode(db(), token, at(130)))).toMatchObject(locked);
+    expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
+      status: "PENDING_CLAIM",
+      toAddress: null,
+    });
+
+    // An owner re-sends the link: a new link with fresh caps (the old one is retired).
+    const resent = await resendClaimLink(db(), organizationId, refund.id, at(200));
+    const newToken = claimTokenFor(refund.id, resent.claimExpiresAt as Date);
+    expect(resent).toMatchObject({ claimCodesSent: 0, claimCodeFailures: 0, claimCodeHash: null });
+    // Five codes at most per link, however slowly they are asked for.
+    await db().refund.update({ where: { id: refund.id }, data: { claimCodesSent: 5 } });
+    expect(await refusal(sendClaimCode(db(), newToken, at(300)))).toMatchObject(locked);
+    await db().refund.update({ where: { id: refund.id }, data: { claimCodesSent: 4 } });
+    await sendClaimCode(db(), newToken, at(300));
+    expect(await claim(newToken, buyer, buyer, await emailedCode(email), at(301))).toMatchObject({
+      status: "pending",
     });
   });
 

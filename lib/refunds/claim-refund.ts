@@ -2,10 +2,10 @@ import { z } from "zod";
 import type { AddressRules } from "../chains/chain-family";
 import { chainFamilyOf } from "../config";
 import type { Db } from "../db/client";
-import { gone, invalidRequest, notFound, type ServiceError } from "../errors";
+import { conflict, gone, invalidRequest, notFound, type ServiceError } from "../errors";
 import { announceRefundProposal } from "./announce-refund-proposal";
 import { mayClaimWithoutOwner } from "./check-refund-destination";
-import { checkClaimCode, claimCodeTriesAllowed, noClaimCode } from "./claim-code";
+import { checkClaimCode, claimCodeFailuresPerLink, claimCodeTriesAllowed, noClaimCode } from "./claim-code";
 import { hashClaimToken } from "./claim-token";
 import { claimExpiredReason, expireRefundClaim } from "./expire-refund-claim";
 import { type ClaimableRefund, findRefundByClaimToken } from "./find-refund-by-claim-token";
@@ -105,11 +105,15 @@ export async function claimRefund(
       const check = checkClaimCode(current, input.code || undefined, now);
       if (check === "wrong") {
         const tries = current.claimCodeAttempts + 1;
+        const failures = current.claimCodeFailures + 1;
+        const spent = tries >= claimCodeTriesAllowed || failures >= claimCodeFailuresPerLink;
         await tx.refund.update({
           where: { id: refund.id },
-          // Out of tries: the code is spent, and the buyer asks for a new one.
-          data: { claimCodeAttempts: tries, ...(tries >= claimCodeTriesAllowed ? noClaimCode : {}) },
+          // Out of tries: the code is spent, and the buyer asks for a new one (or, past the link's
+          // cap, an owner re-sends the link).
+          data: { claimCodeAttempts: tries, claimCodeFailures: failures, ...(spent ? noClaimCode : {}) },
         });
+        if (failures >= claimCodeFailuresPerLink) return { kind: "locked" } as const;
         return { kind: "wrong", left: claimCodeTriesAllowed - tries } as const;
       }
       if (check !== "ok") return { kind: check } as const;
@@ -129,6 +133,8 @@ export async function claimRefund(
   switch (outcome.kind) {
     case "closed":
       throw closedClaim(await findRefundByClaimToken(database, input.token));
+    case "locked":
+      throw claimLocked();
     case "missing":
       throw invalidRequest(
         "code_required",
@@ -153,4 +159,12 @@ export async function claimRefund(
   const { claimed } = outcome;
   await announceRefundProposal(database, claimed);
   return serializePublicRefundClaim({ ...refund, ...claimed });
+}
+
+/** A link past its caps of codes or wrong tries (lib/refunds/claim-code.ts). */
+export function claimLocked() {
+  return conflict(
+    "claim_locked",
+    "Too many codes were asked for or typed wrong on this link: ask the merchant to send you a new one.",
+  );
 }

@@ -41,7 +41,16 @@ const cappedKinds = ["agent_credential", "oauth_token"];
 /** The claim fields of a claim link opened at `now`: the expiry and the derived token's hash. */
 export function openClaim(refundId: string, now: Date) {
   const claimExpiresAt = new Date(now.getTime() + claimLinkLifetimeMs);
-  return { claimExpiresAt, claimTokenHash: hashClaimToken(claimTokenFor(refundId, claimExpiresAt)) };
+  return {
+    claimExpiresAt,
+    claimTokenHash: hashClaimToken(claimTokenFor(refundId, claimExpiresAt)),
+    // A new link starts with no code and fresh caps (lib/refunds/claim-code.ts).
+    claimCodeHash: null,
+    claimCodeExpiresAt: null,
+    claimCodeAttempts: 0,
+    claimCodesSent: 0,
+    claimCodeFailures: 0,
+  };
 }
 
 /** What an invoice's confirmed payments brought in, what its counted refunds give back, and the rest. */

@@ -6,8 +6,14 @@ import type { Db } from "../db/client";
 import { conflict, notFound, rateLimited } from "../errors";
 import { formatDecimal } from "../money/decimal";
 import { recipientEmailField } from "../validation/fields";
-import { claimCodeLifetimeMs, claimCodeResendAfterMs, newClaimCode, storeClaimCode } from "./claim-code";
-import { closedClaim } from "./claim-refund";
+import {
+  claimCodeLifetimeMs,
+  claimCodeResendAfterMs,
+  claimCodesLocked,
+  newClaimCode,
+  storeClaimCode,
+} from "./claim-code";
+import { claimLocked, closedClaim } from "./claim-refund";
 import { expireRefundClaim } from "./expire-refund-claim";
 import { findRefundByClaimToken } from "./find-refund-by-claim-token";
 import { maskEmail } from "./serialize-public-refund-claim";
@@ -35,6 +41,7 @@ export async function sendClaimCode(database: Db, token: string, now = new Date(
     sentAt && now.getTime() - sentAt.getTime() < claimCodeResendAfterMs
       ? Math.ceil((claimCodeResendAfterMs - (now.getTime() - sentAt.getTime())) / 1000)
       : 0;
+  if (claimCodesLocked(refund)) throw claimLocked();
   if (wait(refund.claimCodeSentAt) > 0) throw rateLimited(wait(refund.claimCodeSentAt));
   await assertEmailSendAllowed({ email: email.data, organizationId: refund.organizationId });
   const code = newClaimCode();
