@@ -38,7 +38,9 @@ export async function announceRefundProposal(database: Db, refund: Refund) {
     refund.destination === "CLAIM" && refund.claimedAt
       ? `${refund.toAddress}, typed on the claim page by whoever held the link (no emailed code proved it was the buyer): make sure it is the buyer's`
       : refund.destination === "CLAIM"
-        ? "a claim link (the buyer enters an address)"
+        ? refund.claimEmail
+          ? `a claim link sent to ${refund.claimEmail} (the session's customer email, as whoever created the checkout gave it: make sure it is the buyer's), who enters an address`
+          : "a claim link (the buyer enters an address)"
         : refund.destination === "PAYER"
           ? `the payer, ${refund.toAddress}`
           : `an address the requester named, ${refund.toAddress}`;

@@ -81,6 +81,10 @@ describe("agents' refunds: the daily cap and owner proposals", () => {
       expect(email.text).toMatch(/\/dashboard\/refunds\/rfd_/);
       expect(email.text).toContain("Test agent (an agent credential)");
     }
+    // Whoever created the checkout set the buyer's email the link goes to: the owner sees which.
+    expect(
+      emails.filter((email) => email.text.includes("a claim link sent to buyer@example.com")),
+    ).toHaveLength(1);
     const rows = await db().refund.findMany({
       where: { organizationId: organization.id },
       orderBy: { createdAt: "asc" },
