@@ -109,10 +109,21 @@ export function checkAuthorizationMatches(
  * minute for the agent's clock): one valid for ages would stay a claim on the payer's balance,
  * and on our gas, long after the quote.
  */
+/** The least time an authorization must have left when it arrives (the official client gives 300 s). */
+const minValiditySeconds = 60;
+
 export function checkValidityWindow(authorization: X402Authorization, maxTimeoutSeconds: number, now: Date) {
   const seconds = BigInt(Math.floor(now.getTime() / 1000));
   if (BigInt(authorization.validAfter) > seconds)
     throw paymentRefused("authorization_not_yet_valid", "The authorization's validAfter is in the future.");
+  // Still valid, but too briefly for a transfer to land: it would revert on our gas, at no cost to
+  // its signer, and spend the organization's gas budget (an expired one the facilitator refuses).
+  const validBefore = BigInt(authorization.validBefore);
+  if (validBefore > seconds && validBefore < seconds + BigInt(minValiditySeconds))
+    throw paymentRefused(
+      "authorization_expires_too_soon",
+      `The authorization's validBefore is less than ${minValiditySeconds} seconds away; sign it as quoted.`,
+    );
   if (BigInt(authorization.validBefore) > seconds + BigInt(maxTimeoutSeconds + clockSkewSeconds))
     throw paymentRefused(
       "authorization_valid_too_long",

@@ -368,6 +368,17 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
       },
     },
     {
+      name: "an authorization that expires before a transfer could land (validBefore 20 s away)",
+      code: "authorization_expires_too_soon",
+      payment: async ({ client, required }) => {
+        const payment = await signed(client, {
+          ...required,
+          accepts: [{ ...required.accepts[0], maxTimeoutSeconds: 20 }],
+        });
+        return { ...payment, accepted: required.accepts[0] };
+      },
+    },
+    {
       name: "an authorization valid for ages (a uint256 validBefore)",
       code: "authorization_valid_too_long",
       payment: async ({ client, required }) => {
