@@ -28,7 +28,8 @@ export type SignedLocalTransaction = { wire: Uint8Array; base64: string; signatu
 /**
  * Builds and signs a transaction that `payer` pays the fee of: the payer and every signer the
  * instructions carry (a new account's key, a transfer's authority) sign it. Used by the local chain
- * to fund accounts and by tests and devnet tools that pay from a known key.
+ * to fund accounts, by tests and devnet tools that pay from a known key, and by the service's own
+ * transfers (prepare-solana-transaction.ts).
  */
 export async function signLocalTransaction(options: {
   payer: KeyPairSigner;
