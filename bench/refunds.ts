@@ -10,6 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { deployPriceFeeds, deployTestUsdc, devnetNetwork, startDevnet } from "../lib/chains/devnet";
 import { devnetFunder } from "../lib/chains/devnet-account";
+import { evmChainId } from "../lib/chains/networks";
 import { closeDb, db } from "../lib/db/client";
 import { newId } from "../lib/ids";
 import { createOrganization } from "../lib/organizations/create-organization";
@@ -48,7 +49,7 @@ try {
   });
   const keys = sweeperKeysFromMnemonic(mnemonic);
   // The bench merchant's own refund wallet, funded for every refund and their fees.
-  const refundWallet = keys.refundWallet(organization.refundWalletIndex, network.chainId);
+  const refundWallet = keys.refundWallet(organization.refundWalletIndex, evmChainId(network));
   const funder = createWalletClient({
     account: devnetFunder,
     chain: hardhat,

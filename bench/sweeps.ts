@@ -10,6 +10,7 @@ import { hardhat } from "viem/chains";
 import { compileTestUsdc } from "../lib/chains/compile-test-usdc";
 import { startDevnet } from "../lib/chains/devnet";
 import { devnetFunder } from "../lib/chains/devnet-account";
+import { evmChainId } from "../lib/chains/networks";
 import { createCheckoutSession } from "../lib/checkout/create-checkout-session";
 import { startPayment } from "../lib/checkout/start-payment";
 import { closeDb, db } from "../lib/db/client";
@@ -50,7 +51,7 @@ try {
     proposedBy: { kind: "owner", name: "bench@example.com" },
     clientAddress: null,
   });
-  await wallet.sendTransaction({ to: keys.gasWallet(network.chainId).address, value: parseEther("100") });
+  await wallet.sendTransaction({ to: keys.gasWallet(evmChainId(network)).address, value: parseEther("100") });
 
   // Sets the watcher's cursor here: a first scan looks back only 1,000 blocks.
   await scanNetwork(db(), network, devnet.client);

@@ -109,7 +109,7 @@ try {
     for (const invoice of invoices) {
       const { txHash } = await payInvoiceOnDevnet(db(), invoice.id, {});
       paidAt.set(invoice.id, performance.now());
-      const receipt = await devnet.client.getTransactionReceipt({ hash: txHash });
+      const receipt = await devnet.client.getTransactionReceipt({ hash: txHash as `0x${string}` });
       deciding.set(invoice.id, receipt.blockNumber + BigInt(network.confirmations) - 1n);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -23,7 +23,35 @@ const devnetOn = (network: { chainId: number; rpcUrl: string }) =>
     },
   ]);
 
+/** The zero-setup Solana network (lib/chains/solana/local-solana-network.ts), as SERVICE_NETWORKS gives it. */
+const localSolana = {
+  id: "solana-local",
+  name: "Local Solana",
+  family: "solana",
+  genesisHash: "EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG",
+  commitment: "confirmed",
+  rpcUrl: "http://127.0.0.1:8899",
+  confirmations: 1,
+  tokens: [{ symbol: "USDC", decimals: 6, address: "8mcrCSrqAAjCsuwEBekPb24kxqVzpLtpzws82EzakSdb" }],
+  devnet: true,
+};
+
 describe("parseConfig", () => {
+  it("gives a Solana network the receiving wallet the mnemonic derives, or the one configured", () => {
+    const derived = parseConfig({
+      SERVICE_HD_MNEMONIC: devMnemonic,
+      SERVICE_NETWORKS: JSON.stringify([localSolana]),
+    });
+    // m/44'/501'/0'/1'/0' of the test mnemonic (lib/chains/solana/solana-keys.ts, role receiving).
+    expect(derived.networks[0].receiver).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    const given = "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD";
+    const configured = parseConfig({
+      SERVICE_HD_MNEMONIC: devMnemonic,
+      SERVICE_NETWORKS: JSON.stringify([{ ...localSolana, receiver: given }]),
+    });
+    expect(configured.networks[0].receiver).toBe(given);
+  });
+
   it("fills defaults for an empty environment", () => {
     const config = parseConfig({});
     expect(config).toMatchObject({
@@ -223,6 +251,22 @@ describe("parseConfig", () => {
         SERVICE_NETWORKS: devnetOn({ chainId: 8453, rpcUrl: "https://base.example" }),
       },
       "SERVICE_NETWORKS must be a JSON list of networks (devnet: only a local Hardhat chain (chain id 31337) can be a devnet)",
+    ],
+    [
+      {
+        SERVICE_HD_MNEMONIC: devMnemonic,
+        SERVICE_NETWORKS: '[{"id": "solana", "rpcUrl": "https://solana.example"}]',
+      },
+      "SERVICE_NETWORKS solana: this family's payments are not settled yet; only its local chain (devnet) may be used",
+    ],
+    [
+      {
+        SERVICE_HD_XPUB: accountXpub,
+        SERVICE_NETWORKS: JSON.stringify([
+          { ...localSolana, devnet: false, receiver: "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD" },
+        ]),
+      },
+      "SERVICE_NETWORKS solana-local: this family's payments are not settled yet; only its local chain (devnet) may be used",
     ],
     ...["http://10.0.0.5:8545", "https://rpc.example.com", "http://hardhat:8545"].map((rpcUrl) => [
       {

@@ -193,6 +193,23 @@ export const configSchema = z
     path: ["SERVICE_HD_XPUB"],
     error: "or SERVICE_HD_MNEMONIC is needed to derive deposit addresses on SERVICE_NETWORKS",
   })
+  .superRefine((env, context) => {
+    for (const network of env.SERVICE_NETWORKS ?? []) {
+      const family = chainFamily(network);
+      // Payments a family cannot settle yet would wait in the receiving wallet: local chains only.
+      if (!family.sends && !network.devnet)
+        context.addIssue({
+          code: "custom",
+          path: ["SERVICE_NETWORKS"],
+          message: `${network.id}: this family's payments are not settled yet; only its local chain (devnet) may be used`,
+        });
+      try {
+        family.completeNetwork(network, { hdMnemonic: env.SERVICE_HD_MNEMONIC, hdXpub: env.SERVICE_HD_XPUB });
+      } catch (error) {
+        context.addIssue({ code: "custom", path: ["SERVICE_NETWORKS"], message: (error as Error).message });
+      }
+    }
+  })
   .refine((env) => !(env.SERVICE_HD_XPUB && env.SERVICE_NETWORKS?.some((network) => network.devnet)), {
     path: ["SERVICE_HD_XPUB"],
     error: "is for real networks: the devnet and its test wallet run with SERVICE_HD_MNEMONIC",
@@ -243,7 +260,12 @@ export const configSchema = z
       // How long a direct change of an existing settlement wallet waits, so every owner can cancel it.
       settlementChangeDelayMs:
         (env.SERVICE_SETTLEMENT_CHANGE_DELAY ?? (env.DATABASE_URL ? 86_400 : 0)) * 1000,
-      networks: env.SERVICE_NETWORKS ?? [],
+      networks: (env.SERVICE_NETWORKS ?? []).map((network) =>
+        chainFamily(network).completeNetwork(network, {
+          hdMnemonic: env.SERVICE_HD_MNEMONIC?.trim(),
+          hdXpub: env.SERVICE_HD_XPUB,
+        }),
+      ),
       // The local chains `npm start` runs (scripts/start.ts), the Hardhat devnet and the Solana one
       // beside it: asked for, refused, or left to the start (undefined: with the embedded
       // database); never in place of configured networks.
@@ -380,6 +402,14 @@ export function checkoutSessionX402Url(sessionId: string): string {
  */
 export function chainFamilyOf(networkId: string) {
   return chainFamily(config().networks.find((candidate) => candidate.id === networkId) ?? {});
+}
+
+/**
+ * The configured networks the signing role sends on (sweeps, refunds, gas): those whose family
+ * sends. Payments on the others are watched and confirmed, their funds kept in the receiving wallet.
+ */
+export function sendingNetworks() {
+  return config().networks.filter((network) => chainFamily(network).sends);
 }
 
 /** A network's name for people ("Local devnet", "Base"): its configured name, or the id of one no longer configured. */

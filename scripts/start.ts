@@ -8,6 +8,8 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { devnetBuyer, devnetBuyerKey, devnetTestWallet } from "../lib/chains/devnet-account";
 import { localSolanaBuyer, walletSecret } from "../lib/chains/solana/local-solana-accounts";
+import { localSolanaNetwork, localSolanaNetworkId } from "../lib/chains/solana/local-solana-network";
+import { solanaServiceKey } from "../lib/chains/solana/solana-keys";
 import {
   type LocalSolana,
   localSolanaBuyerFunds,
@@ -127,10 +129,17 @@ async function startChain(database: Db): Promise<DevnetSetup | undefined> {
   }
 }
 
-/** The local Solana chain beside the devnet (not yet a payment network: its own port, its own banner line). */
-async function startSolanaChain(): Promise<LocalSolana | undefined> {
+/**
+ * The local Solana chain beside the devnet, a payment network (`solana-local`) whose receiving
+ * wallet (the service mnemonic's) has its test USDC account from the start. A fresh chain starts
+ * at slot 0: the watcher forgets how far the last one was scanned.
+ */
+async function startSolanaChain(database: Db, mnemonic: string): Promise<LocalSolana | undefined> {
   try {
-    return await startLocalSolana({ port: settings.devnet.solanaPort });
+    const receiver = solanaServiceKey(mnemonic, "receiving").address;
+    const started = await startLocalSolana({ port: settings.devnet.solanaPort, receivers: [receiver] });
+    await database.chainCursor.deleteMany({ where: { network: localSolanaNetworkId } });
+    return started;
   } catch (error) {
     console.warn(`The local Solana chain did not start (${(error as Error).message}).`);
     return undefined;
@@ -186,7 +195,7 @@ function banner(demo: DemoCredentials | null, mailboxKey: string | undefined) {
   }
   if (solana) {
     lines.push(
-      `  solana:   ${solana.url} (solana-local, a fresh chain each start), SOL and test USDC ${solana.usdcMint}`,
+      `  solana:   ${solana.url} (network solana-local, a fresh chain each start), SOL and test USDC ${solana.usdcMint}`,
       // Hardhat's test mnemonic's Solana account #1 (m/44'/501'/1'/0'), as Phantom and Solflare derive it.
       `  buyer:    ${localSolanaBuyer.address} holds ${localSolanaBuyerFunds.sol} SOL and ${localSolanaBuyerFunds.usdc} test USDC; key ${walletSecret(localSolanaBuyer)} (Hardhat mnemonic's, public, local only)`,
     );
@@ -233,7 +242,12 @@ async function main() {
     ? await ensureDemoOrganization(database, path.resolve(settings.dataDir))
     : null;
   chain = wantsDevnet() ? await startChain(database) : undefined;
-  solana = wantsDevnet() ? await startSolanaChain() : undefined;
+  const mnemonic = chain?.env.SERVICE_HD_MNEMONIC;
+  solana = wantsDevnet() && mnemonic ? await startSolanaChain(database, mnemonic) : undefined;
+  const networks = [
+    ...(chain ? [chain.network] : []),
+    ...(solana ? [localSolanaNetwork({ rpcUrl: solana.url })] : []),
+  ];
   await closeDb(database);
 
   server = spawn(
@@ -257,6 +271,7 @@ async function main() {
         SERVICE_SECRET_KEY: secretKey,
         ...(mailboxKey ? { SERVICE_DEV_MAILBOX_KEY: mailboxKey } : {}),
         ...chain?.env,
+        ...(networks.length ? { SERVICE_NETWORKS: JSON.stringify(networks) } : {}),
         // The zero-setup start is a laptop: webhooks to a local receiver are the common case.
         ...(embedded && !process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS
           ? { SERVICE_WEBHOOK_ALLOW_PRIVATE_URLS: "true" }

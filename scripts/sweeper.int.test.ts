@@ -3,7 +3,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { erc20Abi, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NetworkConfig } from "@/lib/chains/networks";
+import type { EvmNetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
@@ -18,7 +18,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const mnemonic =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 let devnet: TestDevnet;
-let network: NetworkConfig;
+let network: EvmNetworkConfig;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {

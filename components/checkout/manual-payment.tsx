@@ -2,7 +2,6 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { QRCodeSVG } from "qrcode.react";
-import { paymentUri } from "@/lib/payments/payment-uri";
 import type { PublicPayment } from "@/lib/payments/serialize-public-payment";
 import { CopyButton } from "./copy-button";
 import { Countdown } from "./countdown";
@@ -13,11 +12,11 @@ import { formatDecimal } from "./format";
 export function ManualPayment({ request }: { request: PublicPayment }) {
   const t = useTranslations("checkout");
   const locale = useLocale();
-  const uri = paymentUri(request);
+  const uri = request.paymentUri;
   const amount = (value: string) => `${formatDecimal(locale, value)} ${request.token}`;
   return (
     <div className="flex flex-col gap-4">
-      {/* Phones: the wallet app registered for ethereum: links opens with the same request as the QR. */}
+      {/* Phones: the wallet app registered for the link's scheme (ethereum:, solana:) opens with the same request as the QR. */}
       <a
         href={uri}
         className="rounded-lg border border-slate-300 px-4 py-2.5 text-center text-sm font-semibold hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 sm:hidden dark:border-slate-600 dark:hover:bg-slate-800"

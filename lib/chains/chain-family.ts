@@ -7,7 +7,7 @@ import type { NetworkConfig } from "./networks";
 // log, block hash): each family maps its own onto these words. Adding a family: docs/architecture.md.
 
 /** The families this service speaks; a network belongs to one (NetworkConfig.family, EVM by default). */
-export const chainFamilyIds = ["evm"] as const;
+export const chainFamilyIds = ["evm", "solana"] as const;
 export type ChainFamilyId = (typeof chainFamilyIds)[number];
 
 /**
@@ -34,6 +34,33 @@ export interface AddressRules {
 
 /** The service's deposit key material as this tier holds it (lib/config.ts): a public key suffices. */
 export type DepositKeys = { hdXpub?: string; hdMnemonic?: string };
+
+/**
+ * Where one invoice is paid: the address the buyer pays, and, when that address is shared by many
+ * invoices (Solana Pay's recipient), the reference key its transfers carry, unique per invoice.
+ * The watcher matches a transfer to its invoice by the reference when there is one, else by the
+ * address (AddressRules.key of either).
+ */
+export type PaymentReceiver = { address: string; reference: string | null };
+
+/** A test wallet's payment to an invoice on a local chain. */
+export type TestWalletPayment = {
+  receiver: PaymentReceiver;
+  token: { symbol: string; decimals: number; address?: string };
+  /** In the token's base units. */
+  units: bigint;
+};
+
+/** What a wallet is asked to pay, for the hosted page's QR code and wallet link. */
+export type PaymentRequestInput = {
+  receiver: PaymentReceiver;
+  /** The amount left to pay, as a decimal string in the token. */
+  remaining: string;
+  token: { symbol: string; decimals: number; address?: string };
+  /** Shown by wallets that show it (Solana Pay's label and message). */
+  label: string;
+  message: string;
+};
 
 /** A transfer into a watched receiver, as the chain reports it, before the database is asked about it. */
 export type ObservedTransfer = {
@@ -96,11 +123,30 @@ export interface ChainFamily<Client> {
   readonly id: ChainFamilyId;
   readonly addresses: AddressRules;
   /**
-   * The addresses invoices at these derivation indexes are paid to (an index belongs to one invoice
-   * or x402 quote, once). EVM derives one address per index by BIP32 public derivation, so the
-   * account's xpub suffices and the web tier holds no private key.
+   * Where invoices at these derivation indexes are paid (an index belongs to one invoice or x402
+   * quote, once). EVM derives one address per index by BIP32 public derivation, so the account's
+   * xpub suffices and the web tier holds no private key; Solana has no public derivation, so every
+   * invoice pays the network's receiving wallet with a fresh random reference (Solana Pay).
    */
-  depositAddresses(keys: DepositKeys, indexes: number[]): string[];
+  paymentReceivers(network: NetworkConfig, keys: DepositKeys, indexes: number[]): PaymentReceiver[];
+  /** The wallet link and QR code's text for paying the remaining amount (EIP-681; Solana Pay). */
+  paymentUri(network: NetworkConfig, request: PaymentRequestInput): string;
+  /**
+   * The network as configured, completed with what this family derives from the service's keys
+   * (Solana: the receiving wallet, from the mnemonic when no address is configured); an Error
+   * saying what is missing when it cannot be completed.
+   */
+  completeNetwork(network: NetworkConfig, keys: DepositKeys): NetworkConfig;
+  /**
+   * Whether the signing role sends on this family's networks yet (sweeps, refunds, gas). When
+   * false, payments are watched and confirmed, and their funds wait in the receiving wallet.
+   */
+  readonly sends: boolean;
+  /**
+   * A local chain's test wallet (its keys public, the network flagged devnet) pays an invoice as
+   * the family's wallets do, topped up first; returns the transaction once it is on chain.
+   */
+  payFromTestWallet(network: NetworkConfig, payment: TestWalletPayment): Promise<string>;
   /** The network's CAIP-2 id, as x402 names it (EVM: `eip155:<chain id>`; Solana: `solana:<genesis hash prefix>`). */
   caip2(network: NetworkConfig): `${string}:${string}`;
   /** The process's connection to the network's node. */

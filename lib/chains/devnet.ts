@@ -11,7 +11,7 @@ import {
 import { hardhat } from "viem/chains";
 import { compileMockAggregator, compileMulticall3, compileTestUsdc } from "./compile-test-usdc";
 import { devnetFunder } from "./devnet-account";
-import { hardhatChainId, type NetworkConfig, type PriceFeedConfig } from "./networks";
+import { type EvmNetworkConfig, hardhatChainId, type PriceFeedConfig } from "./networks";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -162,7 +162,7 @@ export function devnetNetwork(options: {
   usdc: Address;
   confirmations: number;
   priceFeeds?: PriceFeedConfig[];
-}): NetworkConfig {
+}): EvmNetworkConfig {
   return {
     id: "devnet",
     name: "Local devnet",

@@ -10,6 +10,31 @@ describe("parseNetworks", () => {
     );
   });
 
+  it("completes the Solana preset: mainnet-beta's genesis, finalized commitment, Circle's and Tether's mints", () => {
+    const [solana] = parseNetworks('[{"id": "solana", "rpcUrl": "https://solana.example/rpc"}]');
+    expect(solana).toMatchObject({
+      family: "solana",
+      genesisHash: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d",
+      commitment: "finalized",
+      confirmations: 1,
+    });
+    expect(solana.chainId).toBeUndefined();
+    expect(solana.tokens).toEqual([
+      {
+        symbol: "USDC",
+        decimals: 6,
+        address: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+        peggedTo: "USD",
+      },
+      {
+        symbol: "USDT",
+        decimals: 6,
+        address: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+        peggedTo: "USD",
+      },
+    ]);
+  });
+
   it("lists each preset's native coin, without a contract address", () => {
     const networks = parseNetworks(
       JSON.stringify(
@@ -76,7 +101,22 @@ describe("parseNetworks", () => {
 
   it.each([
     ['[{"id": "base"}]', "rpcUrl"],
-    ['[{"id": "nowhere", "rpcUrl": "https://x.example"}]', "chainId"],
+    ['[{"id": "nowhere", "rpcUrl": "https://x.example"}]', "name"],
+    [
+      '[{"id": "nowhere", "name": "N", "rpcUrl": "https://x.example", "confirmations": 1, "tokens": [{"symbol": "ETH", "decimals": 18}]}]',
+      "an EVM network needs its chain id",
+    ],
+    ['[{"id": "solana"}]', "rpcUrl"],
+    [
+      '[{"id": "solana", "rpcUrl": "https://x.example", "tokens": [{"symbol": "USDC", "decimals": 6, "address": "0x1111111111111111111111111111111111111111"}]}]',
+      "must be an SPL mint",
+    ],
+    ['[{"id": "solana", "rpcUrl": "https://x.example", "chainId": 1}]', "a Solana network has no chain id"],
+    ['[{"id": "base", "rpcUrl": "https://x.example", "commitment": "finalized"}]', "is for Solana networks"],
+    [
+      '[{"id": "base", "rpcUrl": "https://x.example", "tokens": [{"symbol": "USDC", "decimals": 6, "address": "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}]}]',
+      "must be a 0x address",
+    ],
     ['[{"id": "base", "rpcUrl": "https://x.example", "confirmations": 0}]', "confirmations"],
     [
       '[{"id": "base", "rpcUrl": "https://x.example", "tokens": [{"symbol": "ETH", "decimals": 18}, {"symbol": "WEI", "decimals": 18}]}]',

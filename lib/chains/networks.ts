@@ -7,6 +7,10 @@ import { chainFamilyIds } from "./chain-family";
 // `{"id": "base", "rpcUrl": "…"}`.
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x address" });
+/** A base58 Solana address (32 bytes: 32 to 44 characters); the family's rules check it whole. */
+const base58Address = z
+  .string()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error: "must be a base58 Solana address" });
 
 /** The chain id of a local Hardhat node, the only chain whose invoices the test wallet may pay. */
 export const hardhatChainId = 31337;
@@ -18,8 +22,8 @@ export const tokenSchema = z
   .strictObject({
     symbol: z.string().regex(/^[A-Z0-9]{2,10}$/),
     decimals: z.number().int().min(0).max(maxTokenDecimals),
-    /** The ERC-20 contract; absent for the chain's native coin. */
-    address: address.optional(),
+    /** The ERC-20 contract or the SPL mint; absent for the chain's native coin. */
+    address: z.union([address, base58Address]).optional(),
     /** The fiat a stablecoin is priced 1:1 against. */
     peggedTo: z.enum(["USD", "EUR", "GBP"]).optional(),
     /**
@@ -56,7 +60,24 @@ export const networkSchema = z
     name: z.string().min(1),
     /** The chain family that speaks to it (lib/chains/chain-family.ts); EVM when absent. */
     family: z.enum(chainFamilyIds).optional(),
-    chainId: z.number().int().positive(),
+    /** An EVM chain's id (EIP-155); a Solana network has none. */
+    chainId: z.number().int().positive().optional(),
+    /**
+     * A Solana network's genesis hash (base58): its CAIP-2 id is `solana:` and its first 32
+     * characters, as x402 names it.
+     */
+    genesisHash: base58Address.optional(),
+    /**
+     * The Solana commitment the watcher counts payments at: `finalized` (the default; never rolled
+     * back) or `confirmed` (a supermajority voted; about a second on a real cluster).
+     */
+    commitment: z.enum(["confirmed", "finalized"]).optional(),
+    /**
+     * The service's receiving wallet on a Solana network (the Solana Pay recipient every invoice
+     * pays, told apart by its reference): derived from the mnemonic when absent, so a web tier that
+     * holds no key is given it (SERVICE_NETWORKS).
+     */
+    receiver: base58Address.optional(),
     rpcUrl: z.url(),
     confirmations: z.number().int().min(1).max(200),
     tokens: z
@@ -85,14 +106,39 @@ export const networkSchema = z
       .refine((url) => !url.endsWith("/"), { error: "must not end with a slash" })
       .optional(),
   })
-  .refine((network) => !network.devnet || network.chainId === hardhatChainId, {
-    path: ["devnet"],
-    error: `only a local Hardhat chain (chain id ${hardhatChainId}) can be a devnet`,
+  .superRefine((network, context) => {
+    const solana = network.family === "solana";
+    const problem = (path: string, message: string) =>
+      context.addIssue({ code: "custom", path: [path], message });
+    if (solana) {
+      if (network.chainId !== undefined) problem("chainId", "a Solana network has no chain id");
+      if (!network.genesisHash) problem("genesisHash", "a Solana network needs its genesis hash");
+      for (const [index, token] of network.tokens.entries())
+        if (!token.address || token.address.startsWith("0x") || token.eip3009)
+          // SOL itself would need a price source this family does not read yet (README, Networks).
+          context.addIssue({ code: "custom", path: ["tokens", index], message: "must be an SPL mint" });
+      if (network.priceFeeds?.length) problem("priceFeeds", "price feeds are read on EVM networks");
+      return;
+    }
+    if (network.chainId === undefined) problem("chainId", "an EVM network needs its chain id");
+    for (const key of ["genesisHash", "commitment", "receiver"] as const)
+      if (network[key] !== undefined) problem(key, "is for Solana networks");
+    for (const [index, token] of network.tokens.entries())
+      if (token.address !== undefined && !token.address.startsWith("0x"))
+        context.addIssue({
+          code: "custom",
+          path: ["tokens", index, "address"],
+          message: "must be a 0x address",
+        });
+    if (network.devnet && network.chainId !== hardhatChainId)
+      problem("devnet", `only a local Hardhat chain (chain id ${hardhatChainId}) can be a devnet`);
   });
 
 export type TokenConfig = z.output<typeof tokenSchema>;
 export type PriceFeedConfig = z.output<typeof priceFeedSchema>;
 export type NetworkConfig = z.output<typeof networkSchema>;
+/** An EVM network, whose chain id is known (the devnet's, a test's). */
+export type EvmNetworkConfig = NetworkConfig & { chainId: number };
 
 // Circle's USDC on these presets is FiatToken v2.2: EIP-3009 with domain ("USD Coin", "2"), as
 // @x402/evm's default assets list it for the same addresses.
@@ -112,6 +158,9 @@ const feed = (pair: string, address: string, heartbeatSeconds: number) => ({
   address,
   maxAgeSeconds: Math.ceil(heartbeatSeconds * 1.25),
 });
+
+/** Solana mainnet-beta's genesis hash (its CAIP-2 id: `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`). */
+export const solanaMainnetGenesisHash = "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d";
 
 export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
   ethereum: {
@@ -170,12 +219,43 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
     ],
     priceFeeds: [feed("ETH/USD", "0x639Fe6ab55C921f74e7fac1ee960C0B6293ba612", 86_400)],
   },
+  // A transfer counts once its slot reaches the commitment: one "confirmation" suffices.
+  solana: {
+    id: "solana",
+    name: "Solana",
+    family: "solana",
+    genesisHash: solanaMainnetGenesisHash,
+    commitment: "finalized",
+    explorerUrl: "https://explorer.solana.com",
+    confirmations: 1,
+    blockTimeMs: 400,
+    tokens: [
+      {
+        symbol: "USDC",
+        decimals: 6,
+        address: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+        peggedTo: "USD",
+      },
+      {
+        symbol: "USDT",
+        decimals: 6,
+        address: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+        peggedTo: "USD",
+      },
+    ],
+  },
 };
 
 /** Parses SERVICE_NETWORKS: a list of networks, each a preset id plus overrides, or complete. */
 export function parseNetworks(json: string): NetworkConfig[] {
   const raw = z.array(z.record(z.string(), z.unknown())).parse(JSON.parse(json));
   return raw.map((entry) => networkSchema.parse({ ...networkPresets[String(entry.id)], ...entry }));
+}
+
+/** An EVM network's chain id; an error on a network of another family (its caller is EVM code). */
+export function evmChainId(network: NetworkConfig): number {
+  if (network.chainId === undefined) throw new Error(`network ${network.id} has no EVM chain id`);
+  return network.chainId;
 }
 
 export function findToken(network: NetworkConfig, symbol: string): TokenConfig | undefined {

@@ -35,7 +35,11 @@ export async function createSessionInvoice(
     network: NetworkConfig;
     token: TokenConfig;
     priced: PricedInvoice;
-    depositAddress: () => Promise<{ derivationIndex: number; depositAddress: string }>;
+    depositAddress: () => Promise<{
+      derivationIndex: number;
+      depositAddress: string;
+      reference?: string | null;
+    }>;
     now: Date;
   },
 ) {

@@ -17,6 +17,7 @@ export function serializeInvoice(invoice: Invoice & { payments: Payment[] }): z.
     network: invoice.network,
     token: invoice.token,
     depositAddress: invoice.depositAddress,
+    reference: invoice.reference,
     amountDue: tokens(invoice.amountDue),
     amountPaid: tokens(invoice.amountPaid),
     pricingAmount: plain(invoice.pricingAmount),

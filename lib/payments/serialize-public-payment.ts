@@ -1,5 +1,6 @@
 import { decimalString, isoTimestamp } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
+import { chainFamily } from "../chains/chain-families";
 import { config } from "../config";
 import type { Invoice, Payment } from "../generated/prisma/client";
 import { Money } from "../money/decimal";
@@ -22,7 +23,17 @@ export const publicPaymentObject = z
     token: z.string(),
     tokenAddress: z.string().nullable(),
     tokenDecimals: z.number().int(),
-    depositAddress: z.string(),
+    depositAddress: z.string().meta({
+      description: "The address to pay: the invoice's own (EVM), or the Solana Pay recipient wallet",
+    }),
+    reference: z.string().nullable().meta({
+      description:
+        "Solana Pay's reference (base58), unique to this invoice: the transfer must carry it as a read-only key; null on EVM",
+    }),
+    paymentUri: z.string().meta({
+      description:
+        "What a wallet scans to pay the amount left: an EIP-681 URI (ethereum:…) or a Solana Pay transfer request (solana:…)",
+    }),
     amountDue: decimalString,
     amountPaid: decimalString,
     remaining: decimalString,
@@ -53,6 +64,8 @@ export function serializePublicPayment(invoice: Invoice & { payments: Payment[] 
   const token = network?.tokens.find((candidate) => candidate.symbol === invoice.token);
   const format = (value: { toString(): string }) => formatTokenAmount(invoice.network, invoice.token, value);
   const balance = new Money(invoice.amountDue.toString()).minus(invoice.amountPaid.toString());
+  const remaining = format(Money.max(balance, 0));
+  const receiver = { address: invoice.depositAddress, reference: invoice.reference };
   return {
     id: invoice.id,
     object: "payment_request",
@@ -66,9 +79,19 @@ export function serializePublicPayment(invoice: Invoice & { payments: Payment[] 
     tokenAddress: token?.address ?? null,
     tokenDecimals: token?.decimals ?? 18,
     depositAddress: invoice.depositAddress,
+    reference: invoice.reference,
+    paymentUri: network
+      ? chainFamily(network).paymentUri(network, {
+          receiver,
+          remaining,
+          token: token ?? { symbol: invoice.token, decimals: 18 },
+          label: config().serviceName,
+          message: `Invoice ${invoice.id}`,
+        })
+      : "",
     amountDue: format(invoice.amountDue),
     amountPaid: format(invoice.amountPaid),
-    remaining: format(Money.max(balance, 0)),
+    remaining,
     overpaid: format(Money.max(balance.neg(), 0)),
     requiredConfirmations: network?.confirmations ?? null,
     deadline: invoice.deadline.toISOString(),

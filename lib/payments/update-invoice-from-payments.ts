@@ -46,6 +46,15 @@ export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: 
     amountPaid: next.seen,
     overpaid: next.overpaid,
     late: next.late,
+    // The transactions that paid it (EVM hashes, Solana signatures), oldest first, each once.
+    transactions: [
+      ...new Set(
+        invoice.payments
+          .filter((payment) => payment.status !== "REORGED")
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+          .map((payment) => payment.txHash),
+      ),
+    ],
   };
   const due = [
     next.emitPaymentConfirmed && "payment.confirmed",

@@ -9,7 +9,6 @@ import {
   UserRejectedRequestError,
 } from "viem";
 import { describe, expect, it } from "vitest";
-import { paymentUri } from "./payment-uri";
 import { classifyWalletError, transferRequest, WalletStepError } from "./wallet-transfer";
 
 const deposit = "0x52908400098527886E0F7030069857D2E4169EE7";
@@ -28,15 +27,6 @@ const ethPayment = {
   remaining: "0.008333333333333334",
   tokenDecimals: 18,
 };
-
-describe("paymentUri (EIP-681)", () => {
-  it.each([
-    ["an ERC-20 transfer", usdcPayment, `ethereum:${usdc}@1/transfer?address=${deposit}&uint256=25500000`],
-    ["a native value", ethPayment, `ethereum:${deposit}@8453?value=8333333333333334`],
-  ])("%s", (_case, payment, uri) => {
-    expect(paymentUri(payment)).toBe(uri);
-  });
-});
 
 describe("transferRequest", () => {
   it("sends USDC with transfer(deposit, exact units) to the token contract", () => {

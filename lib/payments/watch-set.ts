@@ -13,7 +13,10 @@ const pruneEveryMs = 60_000;
 /** A full read replaces the set this often, dropping what only a full read can tell (cancelled renewals). */
 const rebuildEveryMs = 60 * 60_000;
 
-/** A watched deposit address: enough to match a transfer and to drop it when its window closes. */
+/**
+ * A watched receiver (an invoice's deposit address, or its reference where the address is shared):
+ * enough to match a transfer and to drop it when its window closes.
+ */
 type Entry = { invoiceId: string; deadlineMs: number; recurring: boolean };
 
 /**
@@ -55,7 +58,8 @@ export function processWatchSets(database: Db): WatchSets {
 type InvoiceRow = {
   id: string;
   token: string;
-  depositAddress: string;
+  /** What the invoice's transfers are matched by: its reference where it has one, else its address. */
+  receiver: string;
   deadline: Date;
   recurring: boolean;
   open: boolean;
@@ -77,7 +81,7 @@ function put(set: WatchSet, row: InvoiceRow, cutoffMs: number, key: (address: st
     addresses = new Map();
     set.byToken.set(row.token, addresses);
   }
-  const receiver = key(row.depositAddress);
+  const receiver = key(row.receiver);
   const deadlineMs = row.deadline.getTime();
   if (row.open && (deadlineMs >= cutoffMs || row.recurring))
     addresses.set(receiver, { invoiceId: row.id, deadlineMs, recurring: row.recurring });
@@ -92,7 +96,7 @@ async function load(database: Db, network: NetworkConfig, now: Date): Promise<Wa
   const cursor = await snapshot(database);
   const cutoff = new Date(now.getTime() - lateWatchWindowMs);
   const rows = await database.$queryRaw<InvoiceRow[]>`
-    SELECT i."id", i."token", i."depositAddress", i."deadline",
+    SELECT i."id", i."token", COALESCE(i."reference", i."depositAddress") AS "receiver", i."deadline",
       i."subscriptionId" IS NOT NULL AS "recurring", true AS "open"
     FROM "Invoice" i LEFT JOIN "Subscription" s ON s."id" = i."subscriptionId"
     WHERE i."network" = ${network.id} AND i."status" <> 'CONFIRMED'
@@ -115,7 +119,8 @@ async function catchUp(database: Db, network: NetworkConfig, set: WatchSet, now:
   const cursor = await snapshot(database);
   const { xmax, running } = set.cursor;
   const rows = await database.$queryRaw<InvoiceRow[]>`
-    SELECT "id", "token", "depositAddress", "deadline", "subscriptionId" IS NOT NULL AS "recurring",
+    SELECT "id", "token", COALESCE("reference", "depositAddress") AS "receiver", "deadline",
+      "subscriptionId" IS NOT NULL AS "recurring",
       "status" <> 'CONFIRMED' AS "open"
     FROM "Invoice"
     WHERE "network" = ${network.id}

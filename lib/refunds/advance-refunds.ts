@@ -10,7 +10,7 @@ import {
 import { chainFamily } from "../chains/chain-families";
 import { readEvmBalance } from "../chains/evm/read-evm-balance";
 import { isContractAddress } from "../chains/is-contract-address";
-import { findToken, type NetworkConfig } from "../chains/networks";
+import { evmChainId, findToken, type NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import type { Invoice, Payment, Refund } from "../generated/prisma/client";
 import { log } from "../log";
@@ -99,7 +99,7 @@ export async function advanceRefunds(
       database,
       network,
       client,
-      wallet: options.keys.refundWallet(organization.refundWalletIndex, network.chainId),
+      wallet: options.keys.refundWallet(organization.refundWalletIndex, evmChainId(network)),
       now: options.now ?? new Date(),
       stuckAfterMs: options.stuckAfterMs ?? Math.max(3 * (network.blockTimeMs ?? 12_000), 30_000),
       beforeBroadcast: options.beforeBroadcast,

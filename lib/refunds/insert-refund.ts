@@ -2,7 +2,7 @@ import type { Decision } from "../authority/authorize";
 import { refundDecision } from "../authority/authorize";
 import type { AddressRules } from "../chains/chain-family";
 import { findToken } from "../chains/networks";
-import { chainFamilyOf, config } from "../config";
+import { chainFamilyOf, config, networkName } from "../config";
 import type { Tx } from "../db/client";
 import { conflict, invalidRequest, notFound } from "../errors";
 import type { Refund, RefundDestination, RefundStatus } from "../generated/prisma/client";
@@ -143,6 +143,13 @@ export async function insertRefund(
     },
   });
   const { paid, refunded, left } = refundableOf(invoice);
+  // Payments a family cannot send yet (Solana) wait in the receiving wallet: nothing to send back from.
+  if (!chainFamilyOf(invoice.network).sends) {
+    throw conflict(
+      "refunds_unavailable",
+      `Refunds on ${networkName(invoice.network)} are not available yet: ask the operator to return the funds.`,
+    );
+  }
   if (paid.lte(0)) {
     throw conflict("invoice_not_paid", "This invoice has no confirmed payment to refund yet.");
   }

@@ -23,7 +23,7 @@ import {
   startDevnet,
 } from "@/lib/chains/devnet";
 import { devnetFunder } from "@/lib/chains/devnet-account";
-import type { NetworkConfig } from "@/lib/chains/networks";
+import type { EvmNetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
@@ -48,8 +48,8 @@ const mnemonic =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 const keys = sweeperKeysFromMnemonic(mnemonic);
 let devnet: Devnet;
-let network: NetworkConfig;
-let signerNetwork: NetworkConfig;
+let network: EvmNetworkConfig;
+let signerNetwork: EvmNetworkConfig;
 const { abi } = compileTestUsdc();
 
 beforeAll(async () => {

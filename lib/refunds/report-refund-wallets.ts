@@ -1,6 +1,7 @@
 import type { Address, PublicClient } from "viem";
 import { readEvmBalance } from "../chains/evm/read-evm-balance";
 import type { NetworkConfig } from "../chains/networks";
+import { evmChainId } from "../chains/networks";
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { fromBaseUnits, Money, toBaseUnits } from "../money/decimal";
@@ -65,7 +66,7 @@ export async function reportRefundWallets(
     }),
   ]);
   for (const organization of organizations) {
-    const address = keys.refundWallet(organization.refundWalletIndex, network.chainId).address;
+    const address = keys.refundWallet(organization.refundWalletIndex, evmChainId(network)).address;
     const queued = pending
       .filter((row) => row.organizationId === organization.id)
       .map((row) => ({

@@ -1,5 +1,6 @@
 import { type Address, type Hex, keccak256, type PrivateKeyAccount, type PublicClient } from "viem";
 import type { NetworkConfig } from "../chains/networks";
+import { evmChainId } from "../chains/networks";
 import type { Db, Tx } from "../db/client";
 import type { SignedTransaction } from "../generated/prisma/client";
 import { newId } from "../ids";
@@ -60,7 +61,7 @@ export async function signTransaction(request: SignRequest): Promise<Hex> {
     const raw = await account.signTransaction({
       ...unsigned,
       nonce,
-      chainId: network.chainId,
+      chainId: evmChainId(network),
       type: "eip1559",
     });
     const hash = keccak256(raw);

@@ -6,7 +6,7 @@ import { recordEvents } from "../events/record-event";
 import { serializeInvoiceEvent } from "../events/serialize-invoice-event";
 import type { CheckoutSession, Invoice, Subscription } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { allocateDepositAddresses } from "../payments/allocate-deposit-address";
+import { type AllocatedReceiver, allocateDepositAddresses } from "../payments/allocate-deposit-address";
 import { priceInvoice } from "../payments/price-invoice";
 import { subscriptionEventObject } from "../recurring/subscription-event-object";
 import { periodBounds, renewalDeadlineMs } from "../recurring/subscription-periods";
@@ -41,7 +41,7 @@ export async function issueRenewalInvoices(tx: Tx, subscriptions: Subscription[]
   if (subscriptions.length === 0) return { invoices, notices };
   const deadline = new Date(now.getTime() + renewalDeadlineMs);
   const quotes = new Map<string, ReturnType<typeof priceInvoice>>();
-  const addresses = new Map<string, { derivationIndex: number; depositAddress: string }[]>();
+  const addresses = new Map<string, AllocatedReceiver[]>();
   for (const subscription of subscriptions) {
     const { network } = renewalAsset(subscription);
     if (!addresses.has(network.id)) {

@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex, type PublicClient } from "viem";
 import { readEvmBalance } from "../chains/evm/read-evm-balance";
-import { findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
+import { evmChainId, findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { fromBaseUnits, toBaseUnits } from "../money/decimal";
@@ -63,7 +63,7 @@ export async function advanceSweeps(
     beforeBroadcast: options.beforeBroadcast,
     now: options.now ?? new Date(),
     stuckAfterMs: options.stuckAfterMs ?? Math.max(3 * (network.blockTimeMs ?? 12_000), 30_000),
-    gasWallet: options.keys.gasWallet(network.chainId),
+    gasWallet: options.keys.gasWallet(evmChainId(network)),
   };
   const sweeps = await database.sweep.findMany({
     where: { network: network.id, status: { in: [...openSweepStatuses] } },

@@ -2,7 +2,7 @@ import type { Address, PublicClient } from "viem";
 import { clientFor } from "../chains/evm/evm-client";
 import { readEvmBalance } from "../chains/evm/read-evm-balance";
 import { findToken, type NetworkConfig } from "../chains/networks";
-import { config } from "../config";
+import { sendingNetworks } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { fromBaseUnits, Money } from "../money/decimal";
@@ -90,7 +90,7 @@ export async function reconcileDepositBalances(
 /** The daily reconciliation over every configured network. */
 export async function reconcileConfiguredNetworks(database: Db) {
   const differences: BalanceDifference[] = [];
-  for (const network of config().networks)
+  for (const network of sendingNetworks())
     differences.push(...(await reconcileDepositBalances(database, network, clientFor(network))));
   log.info({ differences: differences.length }, "deposit balances reconciled");
   return differences;

@@ -1,5 +1,6 @@
 import { clientFor } from "../chains/evm/evm-client";
-import { config } from "../config";
+import { evmChainId } from "../chains/networks";
+import { config, sendingNetworks } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { advanceRefunds } from "../refunds/advance-refunds";
@@ -15,11 +16,11 @@ import type { SweeperKeys } from "./sweeper-keys";
  */
 export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: AbortSignal) {
   const settings = config();
-  for (const network of settings.networks) {
+  for (const network of sendingNetworks()) {
     signal?.throwIfAborted();
     const client = clientFor(network);
     try {
-      await reportGasWallet(database, network, client, keys.gasWallet(network.chainId).address);
+      await reportGasWallet(database, network, client, keys.gasWallet(evmChainId(network)).address);
       await planSweeps(database, network, client, { dust: settings.sweeper.dust });
       await advanceSweeps(database, network, client, { keys, destinations: settings.sweeper.destinations });
     } catch (error) {

@@ -16,7 +16,7 @@ import {
 import { beforeAll, describe, expect, it } from "vitest";
 import { PUT as putOrganization } from "@/app/api/private/organization/current/route";
 import { devnetFunder } from "@/lib/chains/devnet-account";
-import type { NetworkConfig } from "@/lib/chains/networks";
+import type { EvmNetworkConfig } from "@/lib/chains/networks";
 import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
 import { startPayment } from "@/lib/checkout/start-payment";
 import { db } from "@/lib/db/client";
@@ -49,7 +49,7 @@ const mnemonic =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 const keys = sweeperKeysFromMnemonic(mnemonic);
 const devnet = testDevnetForFile({ confirmations: 2, mnemonic });
-let network: NetworkConfig;
+let network: EvmNetworkConfig;
 
 beforeAll(async () => {
   network = devnet.network;

@@ -8,6 +8,7 @@ import { chainFamily } from "../chains/chain-families";
 import { clientFor } from "../chains/evm/evm-client";
 import { isContractAddress } from "../chains/is-contract-address";
 import type { NetworkConfig } from "../chains/networks";
+import { evmChainId } from "../chains/networks";
 import type { Db } from "../db/client";
 import { sweeperKeysFromMnemonic } from "../sweeps/sweeper-keys";
 import { createFacilitatorSigner } from "./create-facilitator-signer";
@@ -66,9 +67,9 @@ export function createBuiltInFacilitator(options: {
   const facilitator = new x402Facilitator();
   const chains = new Set<number>();
   for (const network of options.networks) {
-    if (chains.has(network.chainId) || !assets.some((asset) => asset.networkId === network.id)) continue;
-    chains.add(network.chainId);
-    const signer = createFacilitatorSigner(network, keys.facilitatorWallet(network.chainId), (sent) =>
+    if (chains.has(evmChainId(network)) || !assets.some((asset) => asset.networkId === network.id)) continue;
+    chains.add(evmChainId(network));
+    const signer = createFacilitatorSigner(network, keys.facilitatorWallet(evmChainId(network)), (sent) =>
       beforeBroadcast(network, sent),
     );
     facilitator.register(chainFamily(network).caip2(network), new ExactEvmScheme(signer));

@@ -11,6 +11,7 @@ import {
   type PrivateKeyAccount,
 } from "viem";
 import type { NetworkConfig } from "../chains/networks";
+import { evmChainId } from "../chains/networks";
 import { fundDevnetFacilitatorWallet } from "./fund-devnet-facilitator-wallet";
 
 /** Receipts are awaited this long before a settlement is reported pending (x402 `settlement_pending`). */
@@ -81,7 +82,7 @@ export function createFacilitatorSigner(
       gas: (gas * 6n) / 5n,
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      chainId: network.chainId,
+      chainId: evmChainId(network),
       type: "eip1559",
     });
     await beforeBroadcast({ to, data, hash: keccak256(raw) });

@@ -1,4 +1,5 @@
 import type { NetworkConfig } from "../chains/networks";
+import { evmChainId } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { processWide } from "../process-wide";
@@ -31,7 +32,7 @@ export async function findFacilitatorWallets(database: Db, network: NetworkConfi
     select: { address: true },
   });
   const wallets = new Set<string>();
-  if (mnemonic) wallets.add(derivedWallet(mnemonic, network.chainId));
+  if (mnemonic) wallets.add(derivedWallet(mnemonic, evmChainId(network)));
   if (reported) wallets.add(reported.address.toLowerCase());
   return [...wallets];
 }

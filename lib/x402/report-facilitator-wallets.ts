@@ -1,5 +1,6 @@
 import { clientFor } from "../chains/evm/evm-client";
 import type { NetworkConfig } from "../chains/networks";
+import { evmChainId } from "../chains/networks";
 import type { Db } from "../db/client";
 import type { PeriodicTask } from "../jobs/periodic-task";
 import { log } from "../log";
@@ -26,7 +27,7 @@ export async function reportFacilitatorWallets(
   const keys = sweeperKeysFromMnemonic(mnemonic);
   const settled = new Set(x402Networks(networks).map((asset) => asset.networkId));
   for (const network of networks.filter((candidate) => settled.has(candidate.id))) {
-    const address = keys.facilitatorWallet(network.chainId).address;
+    const address = keys.facilitatorWallet(evmChainId(network)).address;
     try {
       const client = clientFor(network);
       const [balance, fees] = await Promise.all([

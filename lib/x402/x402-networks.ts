@@ -2,6 +2,7 @@ import type { Network } from "@x402/core/types";
 import type { Address } from "viem";
 import { chainFamily } from "../chains/chain-families";
 import type { NetworkConfig } from "../chains/networks";
+import { evmChainId } from "../chains/networks";
 import { config } from "../config";
 
 /** A token x402 payers can pay with: an EIP-3009 ERC-20 on a configured network. */
@@ -31,7 +32,7 @@ export function x402Networks(networks: NetworkConfig[] = config().networks): X40
             {
               networkId: network.id,
               network: chainFamily(network).caip2(network) as Network,
-              chainId: network.chainId,
+              chainId: evmChainId(network),
               symbol: token.symbol,
               asset: token.address as Address,
               decimals: token.decimals,

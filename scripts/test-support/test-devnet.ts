@@ -18,7 +18,7 @@ import {
   startDevnet,
 } from "@/lib/chains/devnet";
 import { devnetFunder } from "@/lib/chains/devnet-account";
-import type { NetworkConfig } from "@/lib/chains/networks";
+import type { EvmNetworkConfig } from "@/lib/chains/networks";
 
 // The devnet of an integration test file: one Hardhat node, on a port the system picks so files
 // running in parallel (and other checkouts' runs) never meet, with the helpers the files share.
@@ -28,7 +28,7 @@ export const hardhatMnemonic = "test test test test test test test test test tes
 
 export type TestDevnet = Devnet & {
   /** The devnet as the app configures it: test USDC, ETH and (unless refused) the price feeds. */
-  network: NetworkConfig;
+  network: EvmNetworkConfig;
   usdc: Hex;
   /** Hardhat's first account, funded with ETH, which may mint test USDC. */
   wallet: WalletClient<ReturnType<typeof http>, typeof hardhat, typeof devnetFunder>;

@@ -16,6 +16,7 @@ import { parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { setDevnetPrice } from "@/lib/chains/devnet";
+import { evmChainId } from "@/lib/chains/networks";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
@@ -220,7 +221,7 @@ describe("x402 gas", () => {
     const network = config().networks[0]!;
     await reportFacilitatorWallets(db(), hardhatMnemonic, [network]);
     const wallet = await db().facilitatorWallet.findUniqueOrThrow({ where: { network: network.id } });
-    const address = sweeperKeysFromMnemonic(hardhatMnemonic).facilitatorWallet(network.chainId).address;
+    const address = sweeperKeysFromMnemonic(hardhatMnemonic).facilitatorWallet(evmChainId(network)).address;
     expect(wallet).toMatchObject({ address, low: false });
     expect(Number(wallet.balance)).toBeGreaterThan(0);
 

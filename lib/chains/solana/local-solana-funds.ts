@@ -99,3 +99,22 @@ export async function mintLocalTestUsdc(
   ]);
   return { tokenAccount, signature };
 }
+
+/** Opens `owner`'s associated token account of the test USDC (the receiving wallet's, before any buyer pays). */
+export async function openLocalTestUsdcAccount(chain: LocalSolanaChain, owner: Address): Promise<Address> {
+  const funder = await funderOf();
+  const [tokenAccount] = await findAssociatedTokenPda({
+    owner,
+    mint: localTestUsdcMint,
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  });
+  await fund(chain, [
+    getCreateAssociatedTokenIdempotentInstruction({
+      payer: funder,
+      ata: tokenAccount,
+      owner,
+      mint: localTestUsdcMint,
+    }),
+  ]);
+  return tokenAccount;
+}

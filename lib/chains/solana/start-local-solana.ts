@@ -2,7 +2,12 @@ import type { AddressInfo } from "node:net";
 import type { Address } from "@solana/kit";
 import { localSolanaBuyer, localTestUsdcDecimals } from "./local-solana-accounts";
 import { LocalSolanaChain, type LocalSolanaChainOptions } from "./local-solana-chain";
-import { airdropLocalSol, createLocalTestUsdc, mintLocalTestUsdc } from "./local-solana-funds";
+import {
+  airdropLocalSol,
+  createLocalTestUsdc,
+  mintLocalTestUsdc,
+  openLocalTestUsdcAccount,
+} from "./local-solana-funds";
 import { createSolanaRpcServer } from "./solana-rpc-server";
 
 export type LocalSolana = {
@@ -25,9 +30,12 @@ export const localSolanaBuyerFunds = { sol: 100n, usdc: 10_000n };
 export async function startLocalSolana(options: {
   port: number;
   chain?: LocalSolanaChainOptions;
+  /** Wallets whose test USDC token accounts exist from the start (the service's receiving wallet). */
+  receivers?: string[];
 }): Promise<LocalSolana> {
   const chain = new LocalSolanaChain(options.chain);
   const usdcMint = await createLocalTestUsdc(chain);
+  for (const receiver of options.receivers ?? []) await openLocalTestUsdcAccount(chain, receiver as Address);
   const buyer = localSolanaBuyer.address as Address;
   await airdropLocalSol(chain, buyer, localSolanaBuyerFunds.sol * 1_000_000_000n);
   await mintLocalTestUsdc(chain, buyer, localSolanaBuyerFunds.usdc * 10n ** BigInt(localTestUsdcDecimals));

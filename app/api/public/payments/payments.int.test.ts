@@ -71,6 +71,9 @@ describe("POST /api/public/payments", () => {
       tokenAddress: usdcAddress,
       tokenDecimals: 6,
       depositAddress: depositAddress(root, invoice.derivationIndex),
+      reference: null,
+      // EIP-681: the token's transfer of 49 USDC in base units to the deposit address, on chain 31337.
+      paymentUri: `ethereum:${usdcAddress}@31337/transfer?address=${depositAddress(root, invoice.derivationIndex)}&uint256=49000000`,
       amountDue: "49.000000",
       amountPaid: "0.000000",
       remaining: "49.000000",

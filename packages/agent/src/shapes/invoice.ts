@@ -13,7 +13,7 @@ export const paymentObject = z
   .object({
     id: z.string(),
     object: z.literal("payment"),
-    txHash: z.string(),
+    txHash: z.string().meta({ description: "The transaction: an EVM hash, or a Solana signature" }),
     logIndex: z.number().int(),
     amount: decimalString,
     blockNumber: z.string().meta({ description: "Block number as a decimal string" }),
@@ -32,7 +32,12 @@ export const invoiceObject = z
     status: z.enum(invoiceStatuses),
     network: z.string(),
     token: z.string(),
-    depositAddress: z.string(),
+    depositAddress: z.string().meta({
+      description: "The address the buyer pays: the invoice's own (EVM), or the Solana Pay recipient wallet",
+    }),
+    reference: z.string().nullable().meta({
+      description: "Solana Pay's reference key (base58) that names this invoice's transfers; null on EVM",
+    }),
     amountDue: decimalString,
     amountPaid: decimalString,
     pricingAmount: decimalString,

@@ -1,0 +1,202 @@
+import { base58 } from "@scure/base";
+import type { Address, Rpc, Signature, SolanaRpcApi } from "@solana/kit";
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import type { ObservedTransfer, ReadRange, TransferReader, WatchedReceivers } from "../chain-family";
+import type { NetworkConfig, TokenConfig } from "../networks";
+
+export type SolanaRpc = Rpc<SolanaRpcApi>;
+
+/** Signatures per getSignaturesForAddress page (the RPC's most). */
+const pageSize = 1000;
+/** Transactions requested from the node at once. */
+const fetchConcurrency = 8;
+/** Slots per scanned range when a network sets no maxBlockRange: the reader pages by signature, not slot. */
+const defaultMaxSlotRange = 100_000n;
+/** The token program's instructions a payment is made with (their first data byte). */
+const transferInstruction = 3;
+const transferCheckedInstruction = 12;
+
+/**
+ * The newest signature each token account's read has seen, per connection: a later read whose
+ * range starts after it asks only for what is newer (`until`), so an idle poll gets an empty page
+ * however long the account's history.
+ */
+const newestSeen = new WeakMap<SolanaRpc, Map<string, { signature: string; slot: bigint }>>();
+
+/** The commitment payments count at on a network. */
+export const commitmentOf = (network: NetworkConfig) => network.commitment ?? "finalized";
+
+const ataCache = new Map<string, Promise<string>>();
+/** The associated token account of a wallet for a mint: where Solana Pay wallets send. */
+export function associatedTokenAccount(owner: string, mint: string): Promise<string> {
+  const key = `${owner}:${mint}`;
+  let found = ataCache.get(key);
+  if (!found) {
+    found = findAssociatedTokenPda({
+      owner: owner as Address,
+      mint: mint as Address,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    }).then(([pda]) => pda as string);
+    ataCache.set(key, found);
+  }
+  return found;
+}
+
+type RawTransaction = {
+  slot: bigint;
+  meta: {
+    err: unknown;
+    loadedAddresses?: { writable: readonly string[]; readonly: readonly string[] };
+  } | null;
+  transaction: {
+    message: {
+      accountKeys: readonly string[];
+      instructions: readonly { programIdIndex: number; accounts: readonly number[]; data: string }[];
+    };
+  };
+};
+
+/** A token transfer instruction into `account`: its amount, the wallet that signed it and its extra keys. */
+type TokenTransfer = { index: number; units: bigint; authority: string; extraKeys: string[] };
+
+/**
+ * The transfers of `mint` into `account` a transaction makes at its top level, as Solana Pay and
+ * x402 wallets make them: Transfer or TransferChecked (whose mint must match), with any keys after
+ * the instruction's own (Solana Pay's references).
+ */
+export function tokenTransfersInto(
+  transaction: RawTransaction,
+  account: string,
+  mint: string,
+): TokenTransfer[] {
+  if (!transaction.meta || transaction.meta.err !== null) return [];
+  const { message } = transaction.transaction;
+  const loaded = transaction.meta.loadedAddresses;
+  const keys = [...message.accountKeys, ...(loaded?.writable ?? []), ...(loaded?.readonly ?? [])];
+  return message.instructions.flatMap((instruction, index) => {
+    if (keys[instruction.programIdIndex] !== TOKEN_PROGRAM_ADDRESS) return [];
+    const data = base58.decode(instruction.data);
+    const accounts = instruction.accounts.map((position) => keys[position]);
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    if (data[0] === transferCheckedInstruction && data.length === 10) {
+      const [, instructionMint, destination, authority, ...extraKeys] = accounts;
+      if (destination !== account || instructionMint !== mint) return [];
+      return [{ index, units: view.getBigUint64(1, true), authority, extraKeys }];
+    }
+    if (data[0] === transferInstruction && data.length === 9) {
+      const [, destination, authority, ...extraKeys] = accounts;
+      // A plain Transfer names no mint: the destination, a token account of this mint, decides it.
+      if (destination !== account) return [];
+      return [{ index, units: view.getBigUint64(1, true), authority, extraKeys }];
+    }
+    return [];
+  });
+}
+
+/**
+ * The watcher's chain reading on a Solana network. Every invoice of a network pays the receiving
+ * wallet (network.receiver), told apart by its reference: a read lists the signatures touching the
+ * receiving wallet's token account of each watched token (one call per page, however many
+ * invoices are open) and reads only those transactions, matching their references against the
+ * watched ones. Only what reached the network's commitment is read, so nothing read is rolled
+ * back: a position's block id is the position itself.
+ */
+export function solanaTransferReader(rpc: SolanaRpc, network: NetworkConfig): TransferReader {
+  const commitment = commitmentOf(network);
+  const receiver = network.receiver;
+
+  let seen = newestSeen.get(rpc);
+  if (!seen) {
+    seen = new Map();
+    newestSeen.set(rpc, seen);
+  }
+  const newest = seen;
+
+  /** Signatures of successful transactions on `account` with slots in the range, oldest first. */
+  async function signaturesIn(account: string, range: ReadRange) {
+    const found: { signature: string; slot: bigint }[] = [];
+    const known = newest.get(account);
+    const until = known && known.slot < range.from ? known.signature : undefined;
+    let before: string | undefined;
+    for (;;) {
+      range.signal?.throwIfAborted();
+      const page = await rpc
+        .getSignaturesForAddress(account as Address, {
+          commitment,
+          limit: pageSize,
+          ...(before ? { before: before as Signature } : {}),
+          ...(until ? { until: until as Signature } : {}),
+        })
+        .send();
+      // The newest signature at or below the range's end: what the next read need not list again.
+      if (!before) {
+        const latest = page.find((entry) => entry.slot <= range.to);
+        if (latest) newest.set(account, { signature: latest.signature, slot: latest.slot });
+      }
+      for (const entry of page)
+        if (entry.err === null && entry.slot >= range.from && entry.slot <= range.to)
+          found.push({ signature: entry.signature, slot: entry.slot });
+      const oldest = page.at(-1);
+      if (!oldest || page.length < pageSize || oldest.slot < range.from) break;
+      before = oldest.signature;
+    }
+    return found.reverse();
+  }
+
+  async function tokenTransfers(token: TokenConfig, range: ReadRange, watched: WatchedReceivers) {
+    const references = watched.receivers(token.symbol);
+    if (references.size === 0 || !token.address || !receiver) return [];
+    const account = await associatedTokenAccount(receiver, token.address);
+    const signatures = await signaturesIn(account, range);
+    const observed: ObservedTransfer[] = [];
+    for (let start = 0; start < signatures.length; start += fetchConcurrency) {
+      range.signal?.throwIfAborted();
+      const batch = signatures.slice(start, start + fetchConcurrency);
+      const transactions = await Promise.all(
+        batch.map(({ signature }) =>
+          rpc
+            .getTransaction(signature as Signature, {
+              commitment,
+              encoding: "json",
+              maxSupportedTransactionVersion: 0,
+            })
+            .send(),
+        ),
+      );
+      transactions.forEach((transaction, offset) => {
+        if (!transaction) return;
+        const { signature, slot } = batch[offset];
+        for (const transfer of tokenTransfersInto(
+          transaction as unknown as RawTransaction,
+          account,
+          token.address as string,
+        )) {
+          const reference = transfer.extraKeys.find((key) => references.has(key));
+          if (!reference) continue;
+          observed.push({
+            token: token.symbol,
+            receiver: reference,
+            transaction: signature,
+            index: transfer.index,
+            units: transfer.units,
+            position: slot,
+            block: slot.toString(),
+            payer: transfer.authority,
+          });
+        }
+      });
+    }
+    return observed;
+  }
+
+  return {
+    head: () => rpc.getSlot({ commitment }).send(),
+    maxRange: network.maxBlockRange ? BigInt(network.maxBlockRange) : defaultMaxSlotRange,
+    async transfers(range, watched) {
+      const found = await Promise.all(network.tokens.map((token) => tokenTransfers(token, range, watched)));
+      return found.flat();
+    },
+    // Read at the commitment, a slot's transactions stay: its id is the slot.
+    blockIds: async (positions) => new Map(positions.map((position) => [position, position.toString()])),
+  };
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import { base58 } from "@scure/base";
+import { createSolanaRpc, isSolanaError } from "@solana/kit";
+import type { ChainFamily } from "../chain-family";
+import type { NetworkConfig } from "../networks";
+import { payFromLocalTestWallet } from "./pay-from-local-test-wallet";
+import { type SolanaRpc, solanaTransferReader } from "./read-solana-transfers";
+import { solanaAddresses } from "./solana-addresses";
+import { solanaServiceKey } from "./solana-keys";
+import { solanaPaymentUri } from "./solana-payment-uri";
+
+const clients = new Map<string, SolanaRpc>();
+
+/** The receiving wallet of a network completed by completeNetwork; an error for one left without. */
+function receiverOf(network: NetworkConfig): string {
+  if (!network.receiver) throw new Error(`network ${network.id} has no receiving wallet`);
+  return network.receiver;
+}
+
+/**
+ * Solana (mainnet-beta, and the zero-setup `solana-local` chain), spoken through @solana/kit's
+ * JSON-RPC client. Invoices pay one receiving wallet per network, each with a reference of its own
+ * (Solana Pay): ed25519 has no public derivation, so a web tier holding no key could not derive an
+ * address per invoice, and each address would need a token account whose rent someone pays.
+ */
+export const solanaFamily: ChainFamily<SolanaRpc> = {
+  id: "solana",
+  addresses: solanaAddresses,
+  // A reference is any 32 bytes that no other invoice has: fresh random ones cannot be guessed ahead.
+  paymentReceivers: (network, _keys, indexes) =>
+    indexes.map(() => ({ address: receiverOf(network), reference: base58.encode(randomBytes(32)) })),
+  paymentUri: (_network, request) => solanaPaymentUri(request),
+  completeNetwork(network, keys) {
+    if (network.receiver) return network;
+    if (!keys.hdMnemonic)
+      throw new Error(
+        `network ${network.id} needs "receiver", the receiving wallet's address (the signing role derives it from the mnemonic)`,
+      );
+    return { ...network, receiver: solanaServiceKey(keys.hdMnemonic, "receiving").address };
+  },
+  sends: false,
+  payFromTestWallet(network, payment) {
+    return payFromLocalTestWallet(solanaFamily.client(network), network, payment);
+  },
+  caip2: (network) => `solana:${(network.genesisHash ?? "").slice(0, 32)}`,
+  client(network) {
+    let client = clients.get(network.id);
+    if (!client) {
+      client = createSolanaRpc(network.rpcUrl) as SolanaRpc;
+      clients.set(network.id, client);
+    }
+    return client;
+  },
+  transferReader: (client, network) => solanaTransferReader(client, network),
+  // The kit's JSON-RPC and HTTP errors, and fetch's own when the node cannot be reached.
+  isRpcError: (error) =>
+    isSolanaError(error) || (error instanceof TypeError && error.message === "fetch failed"),
+};

@@ -1,0 +1,197 @@
+// Solana invoices on the local Solana chain (LiteSVM behind the Solana JSON-RPC): the hosted page's
+// start answers a Solana Pay transfer request, wallets pay it as Solana Pay wallets build transfers
+// (TransferChecked into the receiving wallet's token account, the reference as a read-only key),
+// and the watcher confirms the invoice by its reference.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as createSession } from "@/app/api/checkout-sessions/route";
+import { POST as createRefund } from "@/app/api/private/refunds/route";
+import { POST as devnetPay } from "@/app/api/public/payments/[id]/devnet-pay/route";
+import { POST as startPaymentRoute } from "@/app/api/public/payments/route";
+import type { NetworkConfig } from "@/lib/chains/networks";
+import { localSolanaBuyer } from "@/lib/chains/solana/local-solana-accounts";
+import { localSolanaTestWallet } from "@/lib/chains/solana/pay-from-local-test-wallet";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db/client";
+import { callRoute } from "@/scripts/test-support/call-route";
+import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
+import { scanNetwork } from "./scan-network";
+
+let solana: TestLocalSolana;
+
+beforeAll(async () => {
+  solana = await startTestLocalSolana();
+});
+afterAll(() => solana?.stop());
+
+type PaymentRequest = {
+  id: string;
+  status: string;
+  depositAddress: string;
+  tokenAddress: string;
+  reference: string;
+  paymentUri: string;
+  amountDue: string;
+  remaining: string;
+};
+
+/** A merchant's $amount session, started by the buyer on solana-local in USDC (the public route). */
+async function startSolanaInvoice(
+  amount: string,
+  merchant?: Awaited<ReturnType<typeof createTestOrganization>>,
+): Promise<PaymentRequest> {
+  merchant ??= await createTestOrganization();
+  const session = await callRoute(createSession, "/api/checkout-sessions", {
+    headers: { ...merchant.auth, "idempotency-key": `solana-${Math.random()}` },
+    body: { amount, currency: "USD" },
+  });
+  expect(session.status, session.text).toBe(200);
+  const started = await callRoute(startPaymentRoute, "/api/public/payments", {
+    body: { checkoutSessionId: (session.json as { id: string }).id, network: "solana-local", token: "USDC" },
+  });
+  expect(started.status, started.text).toBe(201);
+  return started.json as PaymentRequest;
+}
+
+/** A watcher pass over solana-local as configured (its receiving wallet completed from the mnemonic). */
+const scan = () =>
+  scanNetwork(
+    db(),
+    config().networks.find((network) => network.id === "solana-local") as NetworkConfig,
+    solana.rpc,
+  );
+const invoiceRow = (id: string) =>
+  db().invoice.findUniqueOrThrow({ where: { id }, include: { payments: true } });
+const usdc = (amount: number) => BigInt(Math.round(amount * 1_000_000));
+
+describe("a Solana invoice", () => {
+  it("answers a Solana Pay transfer request that matches it", async () => {
+    const request = await startSolanaInvoice("12.50");
+    expect(request).toMatchObject({
+      depositAddress: solana.receiver,
+      tokenAddress: solana.usdcMint,
+      amountDue: "12.500000",
+      remaining: "12.500000",
+    });
+    expect(request.reference).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    const uri = new URL(request.paymentUri);
+    expect(uri.protocol).toBe("solana:");
+    expect(uri.pathname).toBe(solana.receiver);
+    expect(uri.searchParams.get("amount")).toBe("12.500000");
+    expect(uri.searchParams.get("spl-token")).toBe(solana.usdcMint);
+    expect(uri.searchParams.getAll("reference")).toEqual([request.reference]);
+    expect(uri.searchParams.get("message")).toBe(`Invoice ${request.id}`);
+    const row = await invoiceRow(request.id);
+    expect(row).toMatchObject({ depositAddress: solana.receiver, reference: request.reference });
+  });
+
+  it("is confirmed by a wallet's transfer carrying its reference, with the payer and signature recorded", async () => {
+    const request = await startSolanaInvoice("7");
+    const signature = await solana.pay({
+      recipient: request.depositAddress,
+      units: usdc(7),
+      references: [request.reference],
+    });
+    await scan();
+    const row = await invoiceRow(request.id);
+    expect(row.status).toBe("CONFIRMED");
+    expect(row.amountPaid.toString()).toBe("7");
+    expect(row.payments).toHaveLength(1);
+    expect(row.payments[0]).toMatchObject({
+      txHash: signature,
+      fromAddress: localSolanaBuyer.address,
+      status: "CONFIRMED",
+    });
+    const confirmed = await db().event.findMany({
+      where: { invoiceId: request.id, type: "payment.confirmed" },
+    });
+    expect(confirmed).toHaveLength(1);
+    expect(confirmed[0].payload).toMatchObject({
+      network: "solana-local",
+      token: "USDC",
+      transactions: [signature],
+    });
+    await scan();
+    expect(await db().payment.count({ where: { invoiceId: request.id } })).toBe(1);
+  });
+
+  it("is partly paid by an underpayment and confirmed by a top-up on the same reference", async () => {
+    const request = await startSolanaInvoice("10");
+    const first = await solana.pay({
+      recipient: request.depositAddress,
+      units: usdc(4),
+      references: [request.reference],
+    });
+    await scan();
+    expect((await invoiceRow(request.id)).status).toBe("PARTIALLY_PAID");
+    const second = await solana.pay({
+      recipient: request.depositAddress,
+      units: usdc(6),
+      references: [request.reference],
+    });
+    await scan();
+    const row = await invoiceRow(request.id);
+    expect(row.status).toBe("CONFIRMED");
+    expect(row.amountPaid.toString()).toBe("10");
+    expect(row.payments).toHaveLength(2);
+    const [confirmed] = await db().event.findMany({
+      where: { invoiceId: request.id, type: "payment.confirmed" },
+    });
+    expect((confirmed.payload as { transactions: string[] }).transactions).toEqual([first, second]);
+  });
+
+  // Other mints, failed transactions and v0 transactions: read-solana-transfers.test.ts.
+  it("counts only transfers to the receiving wallet carrying its reference", async () => {
+    const request = await startSolanaInvoice("5");
+    const other = await startSolanaInvoice("5");
+    // No reference: money reaches the receiving wallet but names no invoice.
+    await solana.pay({ recipient: request.depositAddress, units: usdc(5), references: [] });
+    // The reference, but to another wallet (the buyer's own token account).
+    await solana.pay({
+      recipient: localSolanaBuyer.address,
+      units: usdc(5),
+      references: [request.reference],
+    });
+    // Another invoice's reference.
+    await solana.pay({ recipient: request.depositAddress, units: usdc(1), references: [other.reference] });
+    await scan();
+    expect((await invoiceRow(request.id)).payments).toHaveLength(0);
+    expect((await invoiceRow(request.id)).status).toBe("AWAITING_PAYMENT");
+    expect((await invoiceRow(other.id)).status).toBe("PARTIALLY_PAID");
+  });
+
+  it("is paid by the local chain's test wallet (the pay page's button), as a Solana Pay wallet pays", async () => {
+    const request = await startSolanaInvoice("3.25");
+    const paid = await callRoute(devnetPay, `/api/public/payments/${request.id}/devnet-pay`, {
+      params: { id: request.id },
+      body: {},
+    });
+    expect(paid.status, paid.text).toBe(200);
+    expect(paid.json).toMatchObject({
+      object: "devnet_payment",
+      network: "solana-local",
+      amount: "3.250000",
+    });
+    await scan();
+    const row = await invoiceRow(request.id);
+    expect(row.status).toBe("CONFIRMED");
+    expect(row.payments[0]).toMatchObject({
+      txHash: paid.json.txHash,
+      fromAddress: localSolanaTestWallet.address,
+    });
+  });
+
+  it("cannot be refunded yet: 409 refunds_unavailable, and no refund row", async () => {
+    const merchant = await createTestOrganization();
+    const request = await startSolanaInvoice("2", merchant);
+    await solana.pay({ recipient: request.depositAddress, units: usdc(2), references: [request.reference] });
+    await scan();
+    const refused = await callRoute(createRefund, "/api/private/refunds", {
+      headers: { ...merchant.auth, "idempotency-key": `refund-${request.id}` },
+      body: { invoiceId: request.id, destination: "payer" },
+    });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.json.error.code).toBe("refunds_unavailable");
+    expect(await db().refund.count({ where: { invoiceId: request.id } })).toBe(0);
+  });
+});
