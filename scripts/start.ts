@@ -195,7 +195,7 @@ function banner(demo: DemoCredentials | null, mailboxKey: string | undefined) {
   }
   if (solana) {
     lines.push(
-      `  solana:   ${solana.url} (network solana-local, a fresh chain each start), SOL and test USDC ${solana.usdcMint}`,
+      `  solana:   ${solana.url} (solana-local, a fresh chain each start), SOL and test USDC ${solana.usdcMint}`,
       // Hardhat's test mnemonic's Solana account #1 (m/44'/501'/1'/0'), as Phantom and Solflare derive it.
       `  buyer:    ${localSolanaBuyer.address} holds ${localSolanaBuyerFunds.sol} SOL and ${localSolanaBuyerFunds.usdc} test USDC; key ${walletSecret(localSolanaBuyer)} (Hardhat mnemonic's, public, local only)`,
     );
