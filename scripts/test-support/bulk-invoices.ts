@@ -16,6 +16,11 @@ export async function insertBulkInvoices(options: {
   status: "AWAITING_PAYMENT" | "OVERDUE";
   deadline: string;
   token?: "USDC";
+  /**
+   * A Solana network whose invoices all pay this receiving wallet, each with its own reference
+   * (`<prefix>ref<i>`, a key no transfer carries); the devnet with an address each when absent.
+   */
+  solana?: { network: string; receiver: string };
 }) {
   const { organizationId, prefix, from, to, amount, status, deadline } = options;
   const session = `ycs_${prefix}`;
@@ -33,12 +38,14 @@ export async function insertBulkInvoices(options: {
       FROM generate_series(${from}::int, ${to}::int) AS i`;
       await tx.$executeRaw`
       INSERT INTO "Invoice" ("id", "organizationId", "checkoutSessionId", "network", "token", "depositAddress",
-        "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
+        "reference", "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
         "quoteSource", "status", "deadline", "updatedAt")
-      SELECT ${`inv_${prefix}`} || i, ${organizationId}, ${session} || i, 'devnet',
+      SELECT ${`inv_${prefix}`} || i, ${organizationId}, ${session} || i, ${options.solana?.network ?? "devnet"},
         CASE WHEN ${options.token ?? null}::text IS NOT NULL THEN ${options.token ?? null}::text
           WHEN i % 2 = 0 THEN 'ETH' ELSE 'USDC' END,
-        '0x' || lpad(to_hex(16777216 + i), 40, '0'), 1000000 + i, ${amount}, ${amount}, 'USD', 1, ${amount}, now(),
+        COALESCE(${options.solana?.receiver ?? null}::text, '0x' || lpad(to_hex(16777216 + i), 40, '0')),
+        CASE WHEN ${options.solana?.network ?? null}::text IS NULL THEN NULL ELSE ${`${prefix}ref`} || i END,
+        1000000 + i, ${amount}, ${amount}, 'USD', 1, ${amount}, now(),
         'bulk', ${status}::"InvoiceStatus", now() + ${deadline}::interval, now()
       FROM generate_series(${from}::int, ${to}::int) AS i`;
     },

@@ -13,7 +13,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TokenAmount } from "@/components/ui/token-amount";
-import { config, nativeCoinSymbol, networkName } from "@/lib/config";
+import { config, nativeCoinSymbol, networkName, sendingNetworks } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
 import { getRefundWallets, type UnitAmount } from "@/lib/refunds/get-refund-wallets";
@@ -67,7 +67,8 @@ export default async function SettlementPage({
   const member = await requireMember();
   const isOwner = member.role === "OWNER";
   const query = readPageQuery(sweepListQuery, await searchParams);
-  const networks = config().networks.map((network) => network.id);
+  // Where payments are swept: a network whose family does not send yet keeps them in its receiving wallet.
+  const networks = sendingNetworks().map((network) => network.id);
   const [overview, { sweeps, total }, pending, refundWallets, x402Gas, facilitatorWallets] =
     await Promise.all([
       getSettlementOverview(db(), member.organization.id, networks),
