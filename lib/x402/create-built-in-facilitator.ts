@@ -66,10 +66,14 @@ export function createBuiltInFacilitator(options: {
   const assets = x402Networks(options.networks);
   const facilitator = new x402Facilitator();
   const chains = new Set<number>();
-  for (const network of options.networks) {
-    if (chains.has(evmChainId(network)) || !assets.some((asset) => asset.networkId === network.id)) continue;
-    chains.add(evmChainId(network));
-    const signer = createFacilitatorSigner(network, keys.facilitatorWallet(evmChainId(network)), (sent) =>
+  // Only the networks with an EIP-3009 asset: EVM ones, each chain once.
+  for (const network of options.networks.filter((candidate) =>
+    assets.some((asset) => asset.networkId === candidate.id),
+  )) {
+    const chainId = evmChainId(network);
+    if (chains.has(chainId)) continue;
+    chains.add(chainId);
+    const signer = createFacilitatorSigner(network, keys.facilitatorWallet(chainId), (sent) =>
       beforeBroadcast(network, sent),
     );
     facilitator.register(chainFamily(network).caip2(network), new ExactEvmScheme(signer));
