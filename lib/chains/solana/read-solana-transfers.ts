@@ -1,8 +1,9 @@
 import { base58 } from "@scure/base";
 import type { Address, Rpc, Signature, SolanaRpcApi } from "@solana/kit";
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import type { ObservedTransfer, ReadRange, TransferReader, WatchedReceivers } from "../chain-family";
 import type { NetworkConfig, TokenConfig } from "../networks";
+import { associatedTokenAccount } from "./prepare-solana-transaction";
 
 export type SolanaRpc = Rpc<SolanaRpcApi>;
 
@@ -25,22 +26,6 @@ const newestSeen = new WeakMap<SolanaRpc, Map<string, { signature: string; slot:
 
 /** The commitment payments count at on a network. */
 export const commitmentOf = (network: NetworkConfig) => network.commitment ?? "finalized";
-
-const ataCache = new Map<string, Promise<string>>();
-/** The associated token account of a wallet for a mint: where Solana Pay wallets send. */
-export function associatedTokenAccount(owner: string, mint: string): Promise<string> {
-  const key = `${owner}:${mint}`;
-  let found = ataCache.get(key);
-  if (!found) {
-    found = findAssociatedTokenPda({
-      owner: owner as Address,
-      mint: mint as Address,
-      tokenProgram: TOKEN_PROGRAM_ADDRESS,
-    }).then(([pda]) => pda as string);
-    ataCache.set(key, found);
-  }
-  return found;
-}
 
 type RawTransaction = {
   slot: bigint;
@@ -146,7 +131,7 @@ export function solanaTransferReader(rpc: SolanaRpc, network: NetworkConfig): Tr
   async function tokenTransfers(token: TokenConfig, range: ReadRange, watched: WatchedReceivers) {
     const references = watched.receivers(token.symbol);
     if (references.size === 0 || !token.address || !receiver) return [];
-    const account = await associatedTokenAccount(receiver, token.address);
+    const account = await associatedTokenAccount(receiver as Address, token.address as Address);
     const signatures = await signaturesIn(account, range);
     const observed: ObservedTransfer[] = [];
     for (let start = 0; start < signatures.length; start += fetchConcurrency) {

@@ -1,6 +1,7 @@
 import { AccountRole, type Address, type Base64EncodedWireTransaction, type Signature } from "@solana/kit";
 import { getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { associatedTokenAccount, type SolanaRpc } from "./read-solana-transfers";
+import { associatedTokenAccount } from "./prepare-solana-transaction";
+import type { SolanaRpc } from "./read-solana-transfers";
 import { localSigner, signLocalTransaction } from "./sign-local-transaction";
 import type { SolanaKeyPair } from "./solana-keys";
 
@@ -27,8 +28,8 @@ export async function sendSolanaPayTransfer(
 ): Promise<string> {
   const payer = await localSigner(payment.payer);
   const [source, destination] = await Promise.all([
-    associatedTokenAccount(payer.address, payment.mint),
-    associatedTokenAccount(payment.recipient, payment.mint),
+    associatedTokenAccount(payer.address, payment.mint as Address),
+    associatedTokenAccount(payment.recipient as Address, payment.mint as Address),
   ]);
   const transfer = getTransferCheckedInstruction({
     source: source as Address,
