@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger, maskCredentials } from "./log";
+import { createLogger, maskCredentials, maskTarget } from "./log";
 
 function capture() {
   const lines: string[] = [];
@@ -71,6 +71,23 @@ describe("logging", () => {
     const { logger, lines } = capture();
     logger.info({ path: `/refund/${token}` }, `claim at https://pay.example/refund/${token}`);
     expect(lines.join("")).not.toContain(token);
+  });
+
+  const claimToken = "Zq3xV9-kL2_mN8pR4sT6uW1yA5cE7gI0jO3bD6fH9kM";
+  it.each([
+    ["/api/v1/invoices", "/api/v1/invoices"],
+    ["/api/v1/invoices?limit=10", "/api/v1/invoices?limit=[redacted]"],
+    ["/cb?code=abc123&state=xyz", "/cb?code=[redacted]&state=[redacted]"],
+    ["/x?token=opaque-value-of-unknown-kind", "/x?token=[redacted]"],
+    ["/x?bare-secret-without-name", "/x?[redacted]"],
+    ["/x?a=1&&b=", "/x?a=[redacted]&&b=[redacted]"],
+    ["/x?a=b=c", "/x?a=[redacted]"],
+    [`/refund/${claimToken}?lang=de`, "/refund/[redacted]?lang=[redacted]"],
+    [`/x?sk_live_${"a".repeat(20)}=1`, "/x?sk_live_[redacted]=[redacted]"],
+    [`https://pay.example/refund/${claimToken}?t=1`, "https://pay.example/refund/[redacted]?t=[redacted]"],
+    ["/x?", "/x?"],
+  ])("maskTarget(%s) logs %s", (target, logged) => {
+    expect(maskTarget(target)).toBe(logged);
   });
 
   it("masks credentials but keeps their kind", () => {

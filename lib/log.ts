@@ -16,6 +16,26 @@ export function maskCredentials(text: string): string {
     .replace(claimPathPattern, "/refund/[redacted]");
 }
 
+/**
+ * A request target (path and query, or a whole URL) as logs and spans keep it: credentials and a
+ * claim link's token masked, and every query value replaced, since any parameter may carry a
+ * token of a kind we do not know (a name alone counts as a value).
+ */
+export function maskTarget(target: string): string {
+  const queryAt = target.indexOf("?");
+  if (queryAt < 0) return maskCredentials(target);
+  const query = target
+    .slice(queryAt + 1)
+    .split("&")
+    .map((pair) => {
+      const equalsAt = pair.indexOf("=");
+      if (pair === "") return pair;
+      return equalsAt < 0 ? "[redacted]" : `${maskCredentials(pair.slice(0, equalsAt))}=[redacted]`;
+    })
+    .join("&");
+  return `${maskCredentials(target.slice(0, queryAt))}?${query}`;
+}
+
 function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return maskCredentials(value);
   if (depth > 6 || value === null || typeof value !== "object") return value;

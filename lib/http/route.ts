@@ -7,7 +7,7 @@ import type { OperationId } from "../authority/operations";
 import { config } from "../config";
 import { db } from "../db/client";
 import { forbidden, ServiceError, unauthenticated } from "../errors";
-import { log } from "../log";
+import { log, maskTarget } from "../log";
 import { authenticateMerchant, type MerchantCaller } from "../merchant-auth/authenticate-merchant";
 import { observeRequest } from "../metrics/observe-request";
 import { routeTemplate } from "../metrics/route-template";
@@ -104,7 +104,7 @@ export function publicRoute<P = Record<string, never>>(
         {
           requestId,
           method: request.method,
-          path: request.nextUrl.pathname,
+          path: maskTarget(request.nextUrl.pathname),
           status: response.status,
           ms: Math.round(performance.now() - started),
         },

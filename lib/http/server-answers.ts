@@ -1,6 +1,6 @@
 import { config } from "../config";
 import { invalidRequest, methodNotAllowed, ServiceError } from "../errors";
-import { log } from "../log";
+import { log, maskTarget } from "../log";
 import { assertStorableInput } from "../validation/storable-text";
 import { errorPageHtml } from "./error-page";
 import { errorEnvelope } from "./error-response";
@@ -89,11 +89,11 @@ function answer(request: Request, problem: ServiceError, as: "json" | "page"): P
     };
   }
   log.info(
-    // The raw target as sent, cut short: it is the client's text.
+    // The target as sent, masked (a query value may be a token), cut short: it is the client's text.
     {
       requestId,
       method: request.method,
-      path: request.target.slice(0, 200),
+      path: maskTarget(request.target).slice(0, 200),
       status: problem.status,
       code: problem.code,
     },

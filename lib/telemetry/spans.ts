@@ -12,7 +12,7 @@ import {
   type TracerProvider,
   trace,
 } from "@opentelemetry/api";
-import { maskCredentials } from "../log";
+import { maskTarget } from "../log";
 import { processWide } from "../process-wide";
 
 // Spans of our own around each request and each job run. Without a started SDK (no OTEL_*
@@ -83,7 +83,7 @@ export function inIncomingRequestSpan(
       // The path only (a query string may carry a token), a claim link's token masked.
       attributes: {
         "http.request.method": method,
-        "url.path": maskCredentials((request.url ?? "/").split("?")[0]),
+        "url.path": maskTarget((request.url ?? "/").split("?")[0]),
       },
     },
     parent,

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { PaymentPayloadV2Schema, PaymentRequirementsV2Schema } from "@x402/core/schemas";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
-import { log } from "../log";
+import { log, maskTarget } from "../log";
 import { isLoopbackAddress } from "../net/client-address";
 
 // The signing role's facilitator over HTTP, as x402's facilitator API: POST /verify and
@@ -131,7 +131,7 @@ export async function serveFacilitator(options: {
       (error) => {
         // The facilitator throws only when it cannot do its work (an RPC node down): the
         // payment itself was neither refused nor settled.
-        log.warn({ err: error, path: request.url }, "x402 facilitator request failed");
+        log.warn({ err: error, path: maskTarget(request.url ?? "/") }, "x402 facilitator request failed");
         if (!response.headersSent)
           send(response, { status: 502, body: { error: "the facilitator could not complete the request" } });
       },
