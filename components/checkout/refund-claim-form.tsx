@@ -25,6 +25,7 @@ export type RefundClaimTexts = {
     | "codeMissing"
     | "codeInvalid"
     | "codeExpired"
+    | "locked"
     | "failed",
     string
   >;
@@ -62,6 +63,7 @@ function explain(
     code_required: texts.errors.codeMissing,
     code_invalid: texts.errors.codeInvalid,
     code_expired: texts.errors.codeExpired,
+    claim_locked: texts.errors.locked,
   };
   return { field, text: byCode[error.code] ?? texts.errors.failed };
 }

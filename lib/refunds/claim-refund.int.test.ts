@@ -84,6 +84,25 @@ async function emailedCode(to: string) {
   return /^(\d{6})$/m.exec(email.text)?.[1] as string;
 }
 
+/** The refunds named by the "claim link locked" emails each owner of the organization got. */
+async function lockNotices(organizationId: string) {
+  const owners = await db().membership.findMany({
+    where: { organizationId, role: "OWNER" },
+    include: { user: true },
+  });
+  const emails = await db().devEmail.findMany({
+    where: {
+      to: { in: owners.map((owner) => owner.user.email) },
+      subject: { contains: "claim link locked" },
+    },
+    orderBy: { createdAt: "asc" },
+  });
+  expect(emails.length % owners.length).toBe(0);
+  return emails
+    .filter((_, index) => index % owners.length === 0)
+    .map((email) => /refunds\/(\w+)/.exec(email.text)?.[1]);
+}
+
 describe("the one-time code, when the buyer's email is known", () => {
   it("a link alone moves nothing: the claim needs the code emailed to the buyer, once", async () => {
     const email = `code-${Date.now()}@example.com`;
@@ -168,15 +187,28 @@ describe("the one-time code, when the buyer's email is known", () => {
     expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
       status: "PENDING_CLAIM",
       toAddress: null,
+      claimLockedAt: at(62),
     });
+    // The page says so, and every owner is told once, however many refusals follow.
+    expect((await getPublicRefundClaim(db(), token, at(131))).status).toBe("locked");
+    expect(await lockNotices(organizationId)).toEqual([refund.id]);
 
     // An owner re-sends the link: a new link with fresh caps (the old one is retired).
     const resent = await resendClaimLink(db(), organizationId, refund.id, at(200));
     const newToken = claimTokenFor(refund.id, resent.claimExpiresAt as Date);
-    expect(resent).toMatchObject({ claimCodesSent: 0, claimCodeFailures: 0, claimCodeHash: null });
-    // Five codes at most per link, however slowly they are asked for.
+    expect(resent).toMatchObject({
+      claimCodesSent: 0,
+      claimCodeFailures: 0,
+      claimCodeHash: null,
+      claimLockedAt: null,
+    });
+    expect((await getPublicRefundClaim(db(), newToken, at(201))).status).toBe("open");
+    // Five codes at most per link, however slowly they are asked for: the new link locks, told once.
     await db().refund.update({ where: { id: refund.id }, data: { claimCodesSent: 5 } });
     expect(await refusal(sendClaimCode(db(), newToken, at(300)))).toMatchObject(locked);
+    expect(await refusal(sendClaimCode(db(), newToken, at(400)))).toMatchObject(locked);
+    expect(await lockNotices(organizationId)).toEqual([refund.id, refund.id]);
+    await db().refund.update({ where: { id: refund.id }, data: { claimLockedAt: null } });
     await db().refund.update({ where: { id: refund.id }, data: { claimCodesSent: 4 } });
     await sendClaimCode(db(), newToken, at(300));
     expect(await claim(newToken, buyer, buyer, await emailedCode(email), at(301))).toMatchObject({

@@ -9,6 +9,7 @@ import { checkClaimCode, claimCodeFailuresPerLink, claimCodeTriesAllowed, noClai
 import { hashClaimToken } from "./claim-token";
 import { claimExpiredReason, expireRefundClaim } from "./expire-refund-claim";
 import { type ClaimableRefund, findRefundByClaimToken } from "./find-refund-by-claim-token";
+import { lockClaimLink } from "./lock-claim-link";
 import { nextRefundStatus } from "./refund-state";
 import { type PublicRefundClaim, serializePublicRefundClaim } from "./serialize-public-refund-claim";
 
@@ -134,6 +135,7 @@ export async function claimRefund(
     case "closed":
       throw closedClaim(await findRefundByClaimToken(database, input.token));
     case "locked":
+      await lockClaimLink(database, refund, now);
       throw claimLocked();
     case "missing":
       throw invalidRequest(

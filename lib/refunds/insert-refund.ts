@@ -50,6 +50,7 @@ export function openClaim(refundId: string, now: Date) {
     claimCodeAttempts: 0,
     claimCodesSent: 0,
     claimCodeFailures: 0,
+    claimLockedAt: null,
   };
 }
 

@@ -16,6 +16,7 @@ import {
 import { claimLocked, closedClaim } from "./claim-refund";
 import { expireRefundClaim } from "./expire-refund-claim";
 import { findRefundByClaimToken } from "./find-refund-by-claim-token";
+import { lockClaimLink } from "./lock-claim-link";
 import { maskEmail } from "./serialize-public-refund-claim";
 
 /** The claim page's "email me a code" form: the link's token. */
@@ -41,7 +42,10 @@ export async function sendClaimCode(database: Db, token: string, now = new Date(
     sentAt && now.getTime() - sentAt.getTime() < claimCodeResendAfterMs
       ? Math.ceil((claimCodeResendAfterMs - (now.getTime() - sentAt.getTime())) / 1000)
       : 0;
-  if (claimCodesLocked(refund)) throw claimLocked();
+  if (claimCodesLocked(refund)) {
+    await lockClaimLink(database, refund, now);
+    throw claimLocked();
+  }
   if (wait(refund.claimCodeSentAt) > 0) throw rateLimited(wait(refund.claimCodeSentAt));
   await assertEmailSendAllowed({ email: email.data, organizationId: refund.organizationId });
   const code = newClaimCode();

@@ -8,6 +8,7 @@ import type { ClaimableRefund } from "./find-refund-by-claim-token";
 
 export const publicRefundClaimStatuses = [
   "open",
+  "locked",
   "expired",
   "cancelled",
   "pending",
@@ -54,8 +55,9 @@ export function maskEmail(email: string): string {
 
 function publicStatus(refund: ClaimableRefund): PublicRefundClaimStatus {
   switch (refund.status) {
+    // Past its caps of codes or wrong tries, until an owner re-sends the link (lib/refunds/lock-claim-link.ts).
     case "PENDING_CLAIM":
-      return "open";
+      return refund.claimLockedAt ? "locked" : "open";
     case "FAILED":
       if (refund.claimedAt) return "failed";
       // Never claimed: its link expired, or the merchant cancelled it.

@@ -75,6 +75,7 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
                   codeMissing: t("errors.codeMissing"),
                   codeInvalid: t("errors.codeInvalid"),
                   codeExpired: t("errors.codeExpired"),
+                  locked: t("errors.locked"),
                   failed: t("errors.failed"),
                 },
               }}

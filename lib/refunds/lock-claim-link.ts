@@ -1,0 +1,46 @@
+import { config } from "../config";
+import type { Db } from "../db/client";
+import { formatDecimal } from "../money/decimal";
+import { emailOwners } from "../organizations/email-owners";
+import { refundPath } from "./announce-refund-proposal";
+
+/**
+ * Records that a claim link hit its caps of codes or wrong tries (lib/refunds/claim-code.ts) and,
+ * the first time only, tells every owner: someone may be guessing the buyer's code, and the buyer
+ * can claim nothing until an owner re-sends the link. Conditional on the link still being the one
+ * in force and not yet locked, so two refusals at once send one email.
+ */
+export async function lockClaimLink(
+  database: Db,
+  refund: {
+    id: string;
+    organizationId: string;
+    claimTokenHash: string | null;
+    amount: { toString(): string };
+    token: string;
+    network: string;
+  },
+  now: Date,
+) {
+  const { count } = await database.refund.updateMany({
+    where: {
+      id: refund.id,
+      status: "PENDING_CLAIM",
+      claimTokenHash: refund.claimTokenHash,
+      claimLockedAt: null,
+    },
+    data: { claimLockedAt: now },
+  });
+  if (count === 0) return;
+  const amount = `${formatDecimal(refund.amount)} ${refund.token} on ${refund.network}`;
+  await emailOwners(database, refund.organizationId, {
+    subject: `Refund claim link locked: ${amount}`,
+    text: [
+      `The claim link of a refund of ${amount} was locked after too many codes were asked for or typed wrong on it. Someone other than the buyer may hold the link and be guessing the code emailed to the buyer.`,
+      "",
+      "Nothing was paid. The buyer cannot claim this refund until an owner re-sends its link (the locked link then stops working), or cancels the refund:",
+      "",
+      `${config().baseUrl}${refundPath(refund.id)}`,
+    ].join("\n"),
+  });
+}
