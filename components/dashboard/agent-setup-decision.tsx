@@ -2,6 +2,7 @@
 
 import { type FormEvent, useState } from "react";
 import { OrganizationSelect } from "@/components/dashboard/organization-select";
+import { ActionError } from "@/components/ui/action-error";
 import { buttonStyles } from "@/components/ui/button-styles";
 
 type Organization = { id: string; name: string };
@@ -31,7 +32,11 @@ async function post(path: string, body: unknown) {
   const json = await response.json().catch(() => null);
   return response.ok
     ? { ok: true as const, data: json.data }
-    : { ok: false as const, message: (json?.error?.message as string) ?? "That did not work. Try again." };
+    : {
+        ok: false as const,
+        message: (json?.error?.message as string) ?? "That did not work. Try again.",
+        signInAgain: json?.error?.code === "reauthentication_required",
+      };
 }
 
 /**
@@ -49,7 +54,7 @@ export function AgentSetupDecision({
   const [setup, setSetup] = useState<Setup | null>(null);
   const [organizationId, setOrganizationId] = useState(initialOrganizationId);
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; signInAgain?: boolean } | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
   async function lookUp(event: FormEvent) {
@@ -57,7 +62,7 @@ export function AgentSetupDecision({
     setPending(true);
     const result = await post("/api/private/agent/setup/lookup", { userCode });
     setPending(false);
-    setError(result.ok ? null : result.message);
+    setError(result.ok ? null : result);
     if (result.ok) setSetup(result.data);
   }
 
@@ -65,7 +70,7 @@ export function AgentSetupDecision({
     setPending(true);
     const result = await post("/api/private/agent/setup/authorize", { userCode, organizationId, decision });
     setPending(false);
-    if (!result.ok) setError(result.message);
+    if (!result.ok) setError(result);
     else if (result.data.status === "approved")
       setDone("Approved. Go back to your agent: it picks up its credential by itself.");
     else setDone("Denied. The agent gets no access.");
@@ -79,9 +84,10 @@ export function AgentSetupDecision({
     );
   }
   const alert = error ? (
-    <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
-      {error}
-    </p>
+    <ActionError
+      error={{ message: error.message, ...(error.signInAgain ? { signInAgain: true as const } : {}) }}
+      className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700"
+    />
   ) : null;
 
   if (!setup) {

@@ -1,4 +1,4 @@
-import { authorize } from "../authority/authorize";
+import { assertSignedInRecently, authorize } from "../authority/authorize";
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
 import { listMemberships } from "../organizations/list-memberships";
@@ -11,13 +11,21 @@ import { findDecidableAgentSetup, setupAlreadyDecided } from "./find-decidable-a
  */
 export async function decideAgentSetup(
   database: Db,
-  input: { userId: string; userCode: string; organizationId: string; decision: "approve" | "deny" },
+  input: {
+    userId: string;
+    /** When the deciding session signed in: approving needs a recent sign-in, denying does not. */
+    signedInAt: Date | null;
+    userCode: string;
+    organizationId: string;
+    decision: "approve" | "deny";
+  },
 ) {
   const membership = (await listMemberships(database, input.userId)).find(
     (candidate) => candidate.organization.id === input.organizationId,
   );
   if (!membership) throw notFound("organization", "organizationId");
   authorize({ kind: membership.role === "OWNER" ? "owner" : "member" }, "agents.approve");
+  if (input.decision === "approve") assertSignedInRecently("agents.approve", input.signedInAt);
   const setup = await findDecidableAgentSetup(database, input);
   const approve = input.decision === "approve";
   // Only a pending, unexpired setup changes, so a double click or a race decides once.

@@ -91,6 +91,24 @@ export function authorize(actor: Actor, operation: OperationId): Decision {
   return "allow";
 }
 
+/** How recent a sign-in must be for an operation the table marks `recentSignIn`. */
+export const recentSignInMs = 10 * 60 * 1000;
+
+/**
+ * Refuses an operation the table marks `recentSignIn` (code reauthentication_required) unless the
+ * session doing it signed in within the last 10 minutes: a stale, perhaps stolen, session must not
+ * hand out power over the organization. Every door a person uses calls it with their session's time.
+ */
+export function assertSignedInRecently(operation: OperationId, signedInAt: Date | null, now = new Date()) {
+  if (!requirementOf(operation).recentSignIn) return;
+  if (!signedInAt || now.getTime() - signedInAt.getTime() > recentSignInMs) {
+    throw forbidden(
+      "reauthentication_required",
+      "For your safety, this needs a sign-in within the last 10 minutes.",
+    );
+  }
+}
+
 /** Whether `actor` may do `operation` (a read that shapes an answer rather than refuses it). */
 export function allows(actor: Actor, operation: OperationId): boolean {
   try {

@@ -171,17 +171,26 @@ const rows = {
     recentSignIn: true,
     dashboard: ["removeMember", "cancelInvitation"],
   },
+  // An agent credential is a key to the organization, and write access for an app acts for an
+  // owner: a stale (perhaps stolen) session must not hand either out.
   "agents.approve": {
     ...write,
     ...owner,
     sessionOnly: true,
+    recentSignIn: true,
     rest: ["POST /api/private/agent/setup/lookup", "POST /api/private/agent/setup/authorize"],
     dashboard: ["approveAgentSetup"],
   },
   "agents.revoke": { ...write, ...owner, sessionOnly: true, dashboard: ["revokeAgentCredential"] },
   // The consent page: members may grant read access only (lib/oauth/approve-authorization.ts).
   "oauth.approveRead": { ...write, ...member, sessionOnly: true, dashboard: ["approveOAuthRead"] },
-  "oauth.approveWrite": { ...write, ...owner, sessionOnly: true, dashboard: ["approveOAuthWrite"] },
+  "oauth.approveWrite": {
+    ...write,
+    ...owner,
+    sessionOnly: true,
+    recentSignIn: true,
+    dashboard: ["approveOAuthWrite"],
+  },
   // Revoking a connected app's grant only takes access away.
   "oauth.revoke": { ...write, ...member, sessionOnly: true, dashboard: ["revokeGrant"] },
 } as const satisfies Record<string, Operation>;

@@ -7,10 +7,10 @@ import { cache } from "react";
 import type { z } from "zod";
 import { authOptions } from "../auth/auth-options";
 import { findSessionUser, sessionCookieName } from "../auth/session-cookie";
-import { type Actor, authorize } from "../authority/authorize";
+import { type Actor, assertSignedInRecently, authorize } from "../authority/authorize";
 import { type OperationId, requirementOf } from "../authority/operations";
 import { db } from "../db/client";
-import { forbidden, toServiceError, unauthenticated } from "../errors";
+import { toServiceError, unauthenticated } from "../errors";
 import type { MembershipRole } from "../generated/prisma/client";
 import { listMemberships } from "../organizations/list-memberships";
 import { parseOrThrow } from "../validation/validation-error";
@@ -58,23 +58,12 @@ export function actorOfMember(member: MemberContext): Actor {
 }
 
 /** How recent a sign-in must be for what changes where money goes (lib/authority/operations.ts). */
-export const recentSignInMs = 10 * 60 * 1000;
+export { recentSignInMs } from "../authority/authorize";
 
 /** When the browser's session was signed in, or null without one. */
 export async function signedInAt(): Promise<Date | null> {
   const user = await findSessionUser(db(), (await cookies()).get(sessionCookieName())?.value);
   return user?.signedInAt ?? null;
-}
-
-/** Refuses unless the browser signed in within the last 10 minutes (code reauthentication_required). */
-export async function assertRecentSignIn() {
-  const at = await signedInAt();
-  if (!at || Date.now() - at.getTime() > recentSignInMs) {
-    throw forbidden(
-      "reauthentication_required",
-      "For your safety, this needs a sign-in within the last 10 minutes.",
-    );
-  }
 }
 
 /** For pages under /dashboard: the member, or a redirect to sign-in. */
@@ -110,7 +99,7 @@ export function memberAction<S extends z.ZodType, T>(
       const member = await findMember();
       if (!member) throw unauthenticated("signed_out", "Your session has ended. Sign in again.");
       authorize(actorOfMember(member), operation);
-      if (requirementOf(operation).recentSignIn) await assertRecentSignIn();
+      if (requirementOf(operation).recentSignIn) assertSignedInRecently(operation, await signedInAt());
       const data = await action(member, parseOrThrow(schema, formFields(form)));
       // Every dashboard page reads fresh data after a change, wherever it was made.
       revalidatePath("/dashboard", "layout");

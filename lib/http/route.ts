@@ -146,7 +146,9 @@ export function oneTimeTokenRoute<P = Record<string, never>>(
  * the session cookie to cross-site requests too, so the request must come from our own origin.
  */
 export function sessionRoute<P = Record<string, never>>(
-  handler: (context: PublicContext<P> & { user: { id: string; email: string } }) => Promise<Reply | Response>,
+  handler: (
+    context: PublicContext<P> & { user: { id: string; email: string; signedInAt: Date } },
+  ) => Promise<Reply | Response>,
 ) {
   return publicRoute<P>(async (context) => {
     const { request } = context;

@@ -26,7 +26,7 @@ async function request() {
 describe("approveAuthorization", () => {
   it("stores a grant for the chosen organization with only the code's hash, and redirects with code, state and iss", async () => {
     const { organization, approved } = await request();
-    const location = new URL(await approveAuthorization(db(), approved, organization.id));
+    const location = new URL(await approveAuthorization(db(), approved, organization.id, new Date()));
     const code = location.searchParams.get("code") as string;
     expect(code).toMatch(/^cc_ac_[0-9A-Za-z]{43}$/);
     expect(location.searchParams.get("state")).toBe("st");
@@ -42,16 +42,33 @@ describe("approveAuthorization", () => {
     expect(grant.codeExpiresAt.getTime() - Date.now()).toBeLessThanOrEqual(10 * 60_000);
   });
 
-  it.each<[string, "OWNER" | "MEMBER", string, number | string]>([
-    ["an owner grants read", "OWNER", "read", 303],
-    ["an owner grants write", "OWNER", "read write", 303],
-    ["a member grants read", "MEMBER", "read", 303],
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+  it.each<[string, "OWNER" | "MEMBER", string, Date | null, number | string]>([
+    ["an owner grants read", "OWNER", "read", minutesAgo(1), 303],
+    ["an owner grants write", "OWNER", "read write", minutesAgo(1), 303],
+    ["a member grants read", "MEMBER", "read", minutesAgo(1), 303],
     // The page offers a member read only; a form that asks for write anyway is refused.
-    ["a member cannot grant write", "MEMBER", "read write", "owner_only"],
-  ])("%s", async (_case, role, scope, outcome) => {
+    ["a member cannot grant write", "MEMBER", "read write", minutesAgo(1), "owner_only"],
+    // Write access acts for an owner: a stale (perhaps stolen) session must sign in again.
+    [
+      "an owner signed in 11 minutes ago cannot grant write",
+      "OWNER",
+      "read write",
+      minutesAgo(11),
+      "reauthentication_required",
+    ],
+    [
+      "an owner without a known sign-in cannot grant write",
+      "OWNER",
+      "read write",
+      null,
+      "reauthentication_required",
+    ],
+    ["an owner signed in 11 minutes ago grants read", "OWNER", "read", minutesAgo(11), 303],
+  ])("%s", async (_case, role, scope, signedInAt, outcome) => {
     const { organization, approved } = await request();
     await db().membership.updateMany({ where: { organizationId: organization.id }, data: { role } });
-    const approval = approveAuthorization(db(), { ...approved, scope }, organization.id);
+    const approval = approveAuthorization(db(), { ...approved, scope }, organization.id, signedInAt);
     if (outcome === 303) {
       await approval;
       expect(
@@ -66,7 +83,9 @@ describe("approveAuthorization", () => {
   it("refuses an organization the user is not a member of, and stores nothing", async () => {
     const { approved } = await request();
     const other = await createTestOrganization("Other Store");
-    await expect(approveAuthorization(db(), approved, other.organization.id)).rejects.toMatchObject({
+    await expect(
+      approveAuthorization(db(), approved, other.organization.id, new Date()),
+    ).rejects.toMatchObject({
       status: 403,
       code: "not_a_member",
     });

@@ -75,6 +75,8 @@ export async function authorizedCode(options: { scope?: string; clientId?: strin
       expiresAt: Math.floor(Date.now() / 1000) + 600,
     },
     organization.id,
+    // The owner just signed in (granting write needs a recent sign-in).
+    new Date(),
   );
   const code = new URL(location).searchParams.get("code") as string;
   return { organization, owner, clientId, pkce, code, location };

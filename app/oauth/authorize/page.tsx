@@ -4,7 +4,7 @@ import { AuthCard } from "@/components/dashboard/auth-card";
 import { OrganizationSelect } from "@/components/dashboard/organization-select";
 import { buttonStyles } from "@/components/ui/button-styles";
 import { db } from "@/lib/db/client";
-import { findMember } from "@/lib/http/dashboard-session";
+import { findMember, recentSignInMs, signedInAt } from "@/lib/http/dashboard-session";
 import { isClientMetadataUrl } from "@/lib/oauth/fetch-client-metadata-document";
 import { authorizationRequestSchema } from "@/lib/oauth/oauth-schemas";
 import { signAuthorization } from "@/lib/oauth/signed-authorization";
@@ -55,6 +55,13 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   );
   const downgraded = check.scope.includes("write") && !ownsCurrent;
   const writes = check.scope.includes("write") && !downgraded;
+  // Write access acts for an owner: a session older than 10 minutes signs in again first and comes
+  // back here (the approval refuses it otherwise, lib/oauth/approve-authorization.ts).
+  const signedIn = await signedInAt();
+  if (writes && (!signedIn || Date.now() - signedIn.getTime() > recentSignInMs)) {
+    const back = `/oauth/authorize?${new URLSearchParams(search as Record<string, string>)}`;
+    redirect(`/login?reauth=1&callbackUrl=${encodeURIComponent(back)}`);
+  }
   const organizations = member.memberships.map((m) => m.organization);
   // A client_id that is a URL names a metadata document anyone can publish: say whose it is.
   const documentHost = isClientMetadataUrl(check.client.id) ? new URL(check.client.id).host : null;

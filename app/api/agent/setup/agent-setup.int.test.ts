@@ -405,6 +405,23 @@ describe("approving a setup (POST /api/private/agent/setup/authorize)", () => {
     expect((await checkIn(setup.checkinToken)).status).toBe(202);
   });
 
+  it("refuses an approval from a session signed in more than 10 minutes ago (403), but takes its denial", async () => {
+    const owner = await signedInOwner();
+    await db().authSession.updateMany({
+      where: { userId: owner.userId },
+      data: { createdAt: new Date(Date.now() - 11 * 60_000) },
+    });
+    const setup = (await startSetup()).json;
+    const asked = (decision: "approve" | "deny") =>
+      decide(owner.headers, { userCode: setup.userCode, organizationId: owner.organization.id, decision });
+    const approval = await asked("approve");
+    expect(approval.status).toBe(403);
+    expect(approval.json.error.code).toBe("reauthentication_required");
+    expect((await checkIn(setup.checkinToken)).status).toBe(202);
+    expect(await db().agentCredential.count({ where: { organizationId: owner.organization.id } })).toBe(0);
+    expect((await asked("deny")).json).toEqual({ success: true, data: { status: "denied" } });
+  });
+
   it.each<[string, string, string]>([
     ["an unknown code", "BBBB-BBBB", "userCode"],
     ["a code of the wrong shape", "ABCD-1234", "userCode"],

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { invalidRequest, unauthenticated } from "@/lib/errors";
-import { findMember } from "@/lib/http/dashboard-session";
+import { findMember, signedInAt } from "@/lib/http/dashboard-session";
 import { readOAuthParameters } from "@/lib/http/oauth-route";
 import { publicRoute } from "@/lib/http/route";
 import { assertSameOrigin } from "@/lib/http/same-origin";
@@ -30,6 +30,7 @@ export const POST = publicRoute(async ({ request }) => {
           db(),
           { ...approved, scope: input.scope ?? approved.scope },
           input.organizationId ?? member.organization.id,
+          await signedInAt(),
         )
       : authorizationRedirect(approved.redirectUri, { error: "access_denied" }, approved.state);
   return new Response(null, { status: 303, headers: { Location: location } });

@@ -7,6 +7,7 @@ import { sessionRoute } from "@/lib/http/route";
 export const POST = sessionRoute(async ({ request, user }) => ({
   body: await decideAgentSetup(db(), {
     userId: user.id,
+    signedInAt: user.signedInAt,
     ...(await readJson(request, authorizeAgentSetupSchema)),
   }),
 }));
