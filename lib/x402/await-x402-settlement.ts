@@ -6,7 +6,7 @@ import type { X402ResourceRef } from "./find-x402-resource";
 import { sameAddress } from "./read-x402-payment";
 import { paymentRefused, settlementPending } from "./x402-payment-errors";
 import type { X402Quote } from "./x402-quote-token";
-import { settlerLeaseMs, takeOverStaleX402Settlement } from "./x402-settler-lease";
+import { takeOverStaleX402Settlement } from "./x402-settler-lease";
 
 export type X402Settled = {
   settlement: X402Settlement;
@@ -36,10 +36,9 @@ async function awaitSettlement(
   for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
     const row = await database.x402Settlement.findUniqueOrThrow({ where: { id } });
     if (row.status !== "SETTLING") return row;
-    if (Date.now() - row.updatedAt.getTime() > settlerLeaseMs) {
-      const taken = await takeOverStaleX402Settlement(database, id);
-      if (taken) return recover(taken);
-    }
+    // The database's clock decides whether the lease lapsed (one statement), not ours.
+    const taken = await takeOverStaleX402Settlement(database, id);
+    if (taken) return recover(taken);
     if (Date.now() > deadline) return row;
     await sleep(delay);
   }

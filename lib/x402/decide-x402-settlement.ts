@@ -3,7 +3,7 @@ import { clientFor } from "../chains/evm/evm-client";
 import type { NetworkConfig } from "../chains/networks";
 import type { X402Settlement } from "../generated/prisma/client";
 import { log } from "../log";
-import { readLatestAndPending } from "./eip3009-token";
+import { readPayerAt } from "./eip3009-token";
 import { findAuthorizationUse } from "./find-authorization-use";
 import { findSettlementGas } from "./find-settlement-gas";
 
@@ -31,10 +31,22 @@ type X402ChainDecision = {
   sending?: true;
 };
 
-/** Whether the payer holds less than `amount` of the token in the latest and the pending block. */
-async function payerShort(network: NetworkConfig, row: Row, amount: bigint): Promise<boolean> {
-  const balances = await readLatestAndPending(network, row.asset, "balanceOf", [row.payer]);
-  return balances.every((balance) => (balance as bigint) < amount);
+/**
+ * Whether the authorization is unused and the payer holds less than `amount`, both at the latest
+ * block (pinned by its number) and in the pending one. Its state and the balance are read at one
+ * block: read apart, a transfer of it landing in between would look like a payer short of its value.
+ */
+async function payerShort(
+  network: NetworkConfig,
+  row: Row,
+  amount: bigint,
+  latest: bigint,
+): Promise<boolean> {
+  const reads = await Promise.all([
+    readPayerAt(network, row, { blockNumber: latest }),
+    readPayerAt(network, row, { blockTag: "pending" }),
+  ]);
+  return reads.every(({ spent, balance }) => !spent && balance < amount);
 }
 
 /**
@@ -94,7 +106,7 @@ export async function decideX402Settlement(
     if (Number(latest.timestamp) * 1000 > closedAt)
       return { status: "FAILED", ...kept, errorReason: "settlement_expired" };
     // A transaction of ours still unmined could land once the payer is paid: only a mined one, or none.
-    if (options.refused && (!sent || mined) && (await payerShort(network, row, amount)))
+    if (options.refused && (!sent || mined) && (await payerShort(network, row, amount, latest.number)))
       return { status: "FAILED", ...kept, errorReason: "insufficient_funds" };
     return { status: "SETTLING", ...kept, errorReason: null };
   } catch (error) {

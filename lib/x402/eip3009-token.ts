@@ -57,7 +57,7 @@ export const isTransactionHash = (value: unknown): value is Hex =>
 export function readLatestAndPending(
   network: NetworkConfig,
   asset: string,
-  functionName: "authorizationState" | "balanceOf",
+  functionName: "authorizationState",
   args: readonly string[],
 ): Promise<unknown[]> {
   const client = clientFor(network);
@@ -66,4 +66,22 @@ export function readLatestAndPending(
       client.readContract({ address: asset as Hex, abi: eip3009Abi, functionName, args, blockTag } as never),
     ),
   );
+}
+
+/**
+ * Whether the authorization is spent and what the payer holds, both at one block (a number, or
+ * the pending block): a state and a balance of one moment.
+ */
+export async function readPayerAt(
+  network: NetworkConfig,
+  { asset, payer, nonce }: X402AuthorizationRef,
+  block: { blockNumber: bigint } | { blockTag: "pending" },
+): Promise<{ spent: boolean; balance: bigint }> {
+  const client = clientFor(network);
+  const read = { address: asset as Hex, abi: eip3009Abi, ...block } as const;
+  const [spent, balance] = await Promise.all([
+    client.readContract({ ...read, functionName: "authorizationState", args: [payer as Hex, nonce as Hex] }),
+    client.readContract({ ...read, functionName: "balanceOf", args: [payer as Hex] }),
+  ]);
+  return { spent, balance };
 }

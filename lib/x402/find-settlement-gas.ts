@@ -36,7 +36,7 @@ async function settlesAuthorization(
  * reverted calling the token's transferWithAuthorization with its payer and nonce (its gas was
  * paid too). Any other transaction a facilitator names is no cost of ours: an external
  * facilitator pays its own gas, and a transaction that is not this payment's transfer is charged
- * to nobody's budget.
+ * to nobody's budget. With no wallet of ours known, undefined: unknown, never free.
  */
 export async function findSettlementGas(
   network: NetworkConfig,
@@ -50,6 +50,9 @@ export async function findSettlementGas(
       typeof transaction === "string"
         ? await clientFor(network).getTransactionReceipt({ hash: transaction })
         : transaction;
+    // Our wallet unknown (none derived here, none reported yet): whether we paid cannot be told,
+    // so nothing is counted as free; the budget counts the row at the estimate (lib/x402/x402-gas.ts).
+    if (wallets.length === 0) return undefined;
     if (!wallets.includes(receipt.from.toLowerCase())) return new Money(0);
     if (!(await settlesAuthorization(network, receipt, authorization))) return new Money(0);
     return await nativeUsd(network, receipt.gasUsed * receipt.effectiveGasPrice, now);

@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import type { PaymentRequirements } from "@x402/core/types";
 import { z } from "zod";
+import type { X402Settlement } from "../generated/prisma/client";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { paymentRefused } from "./x402-payment-errors";
 import { readX402Quote } from "./x402-quote-token";
@@ -117,9 +119,15 @@ export function checkValidityWindow(authorization: X402Authorization, maxTimeout
   if (BigInt(authorization.validAfter) > seconds)
     throw paymentRefused("authorization_not_yet_valid", "The authorization's validAfter is in the future.");
   // Still valid, but too briefly for a transfer to land: it would revert on our gas, at no cost to
-  // its signer, and spend the organization's gas budget (an expired one the facilitator refuses).
+  // its signer, and spend the organization's gas budget.
   const validBefore = BigInt(authorization.validBefore);
-  if (validBefore > seconds && validBefore < seconds + BigInt(minValiditySeconds))
+  // Expired: checked here, not left to the facilitator (one over HTTP may still send it).
+  if (validBefore <= seconds)
+    throw paymentRefused(
+      "authorization_expired",
+      "The authorization's validBefore has passed; sign a new one.",
+    );
+  if (validBefore < seconds + BigInt(minValiditySeconds))
     throw paymentRefused(
       "authorization_expires_too_soon",
       `The authorization's validBefore is less than ${minValiditySeconds} seconds away; sign it as quoted.`,
@@ -128,5 +136,40 @@ export function checkValidityWindow(authorization: X402Authorization, maxTimeout
     throw paymentRefused(
       "authorization_valid_too_long",
       `The authorization's validBefore is more than the quote's ${maxTimeoutSeconds} seconds away; sign it as quoted.`,
+    );
+}
+
+/**
+ * SHA-256 of an authorization's signed fields and signature (hex lowercased): what its
+ * X402Settlement row keeps, so a request reusing the nonce is known for the same payment only if
+ * it carries exactly this authorization.
+ */
+export function authorizationHash({ authorization, signature }: X402Payment["payload"]): string {
+  const { from, to, value, validAfter, validBefore, nonce } = authorization;
+  const fields = [from, to, BigInt(value), BigInt(validAfter), BigInt(validBefore), nonce, signature];
+  return createHash("sha256")
+    .update(fields.map((field) => field.toString().toLowerCase()).join(":"))
+    .digest("hex");
+}
+
+/**
+ * A request carrying a known authorization's nonce must carry that authorization: a copy with
+ * another recipient, value, window or signature is refused (402), never answered as the known
+ * payment. Rows recorded before the hash was kept compare the fields they store.
+ */
+export function checkSameAuthorization(
+  row: Pick<X402Settlement, "authorizationHash" | "payTo" | "amount" | "validBefore">,
+  payload: X402Payment["payload"],
+) {
+  const { authorization } = payload;
+  const same = row.authorizationHash
+    ? row.authorizationHash === authorizationHash(payload)
+    : sameAddress(row.payTo, authorization.to) &&
+      row.amount.toFixed(0) === BigInt(authorization.value).toString() &&
+      row.validBefore.getTime() === Number(authorization.validBefore) * 1000;
+  if (!same)
+    throw paymentRefused(
+      "authorization_mismatch",
+      "This authorization's nonce is known with other signed fields; send the payment as signed, or sign a new one.",
     );
 }

@@ -6,11 +6,12 @@ import { transactWithEvents } from "../events/transact-with-events";
 import { type CheckoutSession, Prisma, type X402Settlement } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { x402ClosedMarginSeconds } from "./decide-x402-settlement";
-import { sameAddress, type X402Authorization } from "./read-x402-payment";
+import { authorizationHash, sameAddress, type X402Payment } from "./read-x402-payment";
 import { reserveX402Gas, type SettlementGasEstimates } from "./x402-gas";
 import { paymentInProgress, paymentRefused } from "./x402-payment-errors";
 import type { X402Quote } from "./x402-quote-token";
 import type { X402Payable } from "./x402-requirements";
+import { renewX402Lease } from "./x402-settler-lease";
 
 /** An authorization's identity: its X402Settlement row's unique key (lowercase). */
 export type X402SettlementKey = { network: string; asset: string; payer: string; nonce: string };
@@ -91,12 +92,13 @@ export async function recordX402Payment(
     quote: X402Quote;
     asset: X402Payable;
     key: X402SettlementKey;
-    authorization: X402Authorization;
+    payload: X402Payment["payload"];
     gasEstimates: SettlementGasEstimates;
     now: Date;
   },
 ): Promise<{ row: X402Settlement; created: boolean }> {
-  const { quote, asset, key, authorization, gasEstimates, now } = input;
+  const { quote, asset, key, payload, gasEstimates, now } = input;
+  const { authorization } = payload;
   const { network, asset: token, payer } = key;
   try {
     return await transactWithEvents(database, async (tx) => {
@@ -135,9 +137,12 @@ export async function recordX402Payment(
           payTo: quote.payTo.toLowerCase(),
           // At most the quote's window away (checkValidityWindow).
           validBefore: new Date(Number(authorization.validBefore) * 1000),
+          authorizationHash: authorizationHash(payload),
           createdAt: now,
         },
       });
+      // The lease starts at the database's clock, the one takeovers compare with.
+      await renewX402Lease(tx, row.id);
       return { row, created: true };
     });
   } catch (error) {

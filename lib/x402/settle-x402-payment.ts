@@ -3,6 +3,7 @@ import type { FacilitatorClient } from "@x402/core/server";
 import { type PaymentPayload, VerifyError, type VerifyResponse } from "@x402/core/types";
 import { config } from "../config";
 import type { Db } from "../db/client";
+import { serviceUnavailable } from "../errors";
 import type { X402Settlement } from "../generated/prisma/client";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
@@ -12,8 +13,10 @@ import { x402FacilitatorClient, x402FacilitatorRecordsBroadcasts } from "./facil
 import type { X402ResourceRef } from "./find-x402-resource";
 import { x402Unavailable } from "./quote-x402-payment";
 import {
+  authorizationHash,
   checkAcceptedQuote,
   checkAuthorizationMatches,
+  checkSameAuthorization,
   checkValidityWindow,
   readX402Payment,
   type X402Payment,
@@ -67,21 +70,32 @@ export async function settleX402Payment(
   if (!facilitator || !config().secretKey) throw x402Unavailable();
   const payment = readX402Payment(received);
   // The authorization at this resource, not the whole JSON: copies that differ in what the
-  // signature does not cover still share one attempt.
+  // signature does not cover still share one attempt; one that reuses the nonce with other
+  // signed fields does not (it is refused, checkSameAuthorization).
   const { accepted, payload } = payment;
-  const { from, nonce } = payload.authorization;
-  const authorizationKey = [accepted.network, accepted.asset, from, nonce].map((part) => part.toLowerCase());
+  const authorizationKey = [accepted.network, accepted.asset, payload.authorization.from].map((part) =>
+    part.toLowerCase(),
+  );
   const key = createHash("sha256")
-    .update(JSON.stringify([ref, ...authorizationKey]))
+    .update(JSON.stringify([ref, ...authorizationKey, authorizationHash(payload)]))
     .digest("base64url");
   const running = inFlight.get(key);
   if (running) return running;
-  const attempt = settleOnce(database, facilitator, ref, received as PaymentPayload, payment, now).finally(
-    () => inFlight.delete(key),
+  // The parsed payment, not the agent's JSON: what we checked is all the facilitator sees.
+  const forwarded: PaymentPayload = {
+    x402Version: payment.x402Version,
+    accepted: payment.accepted as PaymentPayload["accepted"],
+    payload: payment.payload,
+  };
+  const attempt = settleOnce(database, facilitator, ref, forwarded, payment, now).finally(() =>
+    inFlight.delete(key),
   );
   inFlight.set(key, attempt);
   return attempt;
 }
+
+/** Seconds an agent waits before sending a payment again when the facilitator could not verify it. */
+const verifyRetrySeconds = 5;
 
 async function settleOnce(
   database: Db,
@@ -113,7 +127,10 @@ async function settleOnce(
 
   const known = await database.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
   // A known authorization answers where it paid (409 elsewhere); a new one must pay this quote.
-  if (known) return awaitX402Settlement(database, known, ref, quote, recover);
+  if (known) {
+    checkSameAuthorization(known, payload);
+    return awaitX402Settlement(database, known, ref, quote, recover);
+  }
   checkAuthorizationMatches(authorization, requirements);
   if (now.getTime() > new Date(quote.expiresAt).getTime())
     throw paymentRefused("quote_expired", "The quote has expired; ask again.");
@@ -127,10 +144,8 @@ async function settleOnce(
     if (error instanceof VerifyError) return { isValid: false, invalidReason: error.invalidReason };
     log.warn({ err: error }, "x402 facilitator verify failed");
     metrics().x402Verifications.inc({ result: "error" });
-    throw paymentRefused(
-      "facilitator_unavailable",
-      "The payment could not be verified right now; try again.",
-    );
+    // An outage, not a refusal: a 402 would have the agent sign again; the same payment may be retried.
+    throw serviceUnavailable(verifyRetrySeconds);
   });
   metrics().x402Verifications.inc({ result: verified.isValid ? "valid" : "invalid" });
   if (!verified.isValid) {
@@ -143,10 +158,11 @@ async function settleOnce(
     quote,
     asset,
     key,
-    authorization,
+    payload,
     gasEstimates,
     now,
   });
+  if (!created) checkSameAuthorization(row, payload);
   if (!created) return awaitX402Settlement(database, row, ref, quote, recover);
   return x402SettlementResult(database, await settleX402Authorization(database, row, settling, false));
 }

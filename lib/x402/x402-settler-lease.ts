@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import type { X402Settlement } from "../generated/prisma/client";
 import { log } from "../log";
 
@@ -8,17 +8,29 @@ import { log } from "../log";
  * the next copy of the payment may take it over.
  */
 const leaseRenewalMs = 10_000;
-export const settlerLeaseMs = 30_000;
+const settlerLeaseMs = 30_000;
 
-/** An `updatedAt` that hands the lease back: the payer's next copy takes the row over at once. */
-export const lapsedLease = () => new Date(Date.now() - settlerLeaseMs - 1000);
+/**
+ * An `updatedAt` that hands the lease back: the payer's next copy takes the row over at once. Long
+ * past by any clock, so no difference between ours and the database's can make it look held.
+ */
+export const lapsedLease = () => new Date(0);
+
+/**
+ * Renews a SETTLING row's lease at the database's now(): the clock `takeOverStaleX402Settlement`
+ * compares with, so an app clock behind the database's cannot make a live settler look gone.
+ */
+export async function renewX402Lease(database: Db | Tx, id: string): Promise<void> {
+  await database.$executeRaw`
+    UPDATE "X402Settlement" SET "updatedAt" = now() WHERE "id" = ${id} AND "status" = 'SETTLING'`;
+}
 
 /** While `work` runs, the row's lease is renewed, so copies know its settler is alive. */
 export async function holdingX402Lease<T>(database: Db, id: string, work: () => Promise<T>): Promise<T> {
   const timer = setInterval(() => {
-    database.x402Settlement
-      .updateMany({ where: { id, status: "SETTLING" }, data: { updatedAt: new Date() } })
-      .catch((error) => log.warn({ err: error, settlementId: id }, "x402 settlement lease not renewed"));
+    renewX402Lease(database, id).catch((error) =>
+      log.warn({ err: error, settlementId: id }, "x402 settlement lease not renewed"),
+    );
   }, leaseRenewalMs);
   try {
     return await work();

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createAgentCredential } from "../../lib/agent-access/create-agent-credential";
 import { createCheckoutSession } from "../../lib/checkout/create-checkout-session";
 import { startPayment } from "../../lib/checkout/start-payment";
@@ -196,6 +197,30 @@ export async function createTestSweep(
           ...transaction,
         })),
       },
+    },
+  });
+}
+
+/** An x402 settlement of `invoice` (a random payer and nonce), SETTLING unless `data` says otherwise. */
+export function createTestX402Settlement(
+  invoice: { id: string; organizationId: string; depositAddress: string },
+  data: { asset: string; amount: string; status?: "SETTLING" | "SETTLED" | "FAILED" } & {
+    transaction?: string | null;
+    gasUsd?: string | null;
+  },
+) {
+  return db().x402Settlement.create({
+    data: {
+      id: newId("x402Settlement"),
+      organizationId: invoice.organizationId,
+      invoiceId: invoice.id,
+      resourceKind: "paylink",
+      network: "devnet",
+      payer: `0x${randomBytes(20).toString("hex")}`,
+      nonce: `0x${randomBytes(32).toString("hex")}`,
+      payTo: invoice.depositAddress,
+      validBefore: new Date(Date.now() + 300_000),
+      ...data,
     },
   });
 }

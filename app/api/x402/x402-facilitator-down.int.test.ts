@@ -143,17 +143,15 @@ async function settlementAwaitingBlock() {
 }
 
 describe("the facilitator goes down", () => {
-  it("before verifying: 402 facilitator_unavailable with a fresh quote; no session, no invoice, nothing moved", async () => {
+  it("before verifying: 503 service_unavailable with Retry-After (an outage, not a refusal to sign again); no session, no invoice, nothing moved", async () => {
     up = { verify: false, settle: false };
     const { organization, url } = await app.paylink("2.00");
     const organizationId = organization.id;
     const { account, pay } = await agent();
     const response = await pay(url);
-    expect(response.status).toBe(402);
-    expect((await response.json()).error.code).toBe("facilitator_unavailable");
-    expect(
-      decodePaymentRequiredHeader(response.headers.get("PAYMENT-REQUIRED") as string).accepts,
-    ).toHaveLength(1);
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.code).toBe("service_unavailable");
+    expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await db().checkoutSession.count({ where: { organizationId } })).toBe(0);
     expect(await db().invoice.count({ where: { organizationId } })).toBe(0);
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("10", 6));
@@ -289,7 +287,7 @@ describe("the facilitator goes down", () => {
     },
   );
 
-  it("settles with our own requirements: the agent's `extra` is compared, never forwarded", async () => {
+  it("settles with our own requirements and the parsed payment: the agent's `extra` and unknown fields are compared or dropped, never forwarded", async () => {
     up = { verify: true, settle: true };
     const { url } = await app.paylink("2.00");
     const { account, client } = await agent();
@@ -307,9 +305,17 @@ describe("the facilitator goes down", () => {
     const padded = {
       ...payment,
       accepted: { ...payment.accepted, extra: { ...payment.accepted.extra, assetTransferMethod: "permit2" } },
+      payload: {
+        ...payment.payload,
+        authorization: { ...(payment.payload.authorization as object), note: "unsigned" },
+      },
+      extensions: { unsigned: true },
     };
     expect((await sendX402Payment(url, padded)).status).toBe(200);
     expect(settledWith?.extra).toEqual(paymentRequired.accepts[0]?.extra);
+    expect(settledPayload?.payload).toEqual(payment.payload);
+    expect(settledPayload?.extensions).toBeUndefined();
+    expect(settledPayload?.accepted.extra).toEqual(paymentRequired.accepts[0]?.extra);
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
   });
 

@@ -12,20 +12,20 @@ process.env.SERVICE_METRICS_TOKEN = "metrics-token-for-tests-0123456789";
 
 import { randomBytes } from "node:crypto";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
-import { parseUnits } from "viem";
+import { type Hex, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { setDevnetPrice } from "@/lib/chains/devnet";
 import { evmChainId } from "@/lib/chains/networks";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
-import { newId } from "@/lib/ids";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
+import { findSettlementGas } from "@/lib/x402/find-settlement-gas";
 import { reportFacilitatorWallets } from "@/lib/x402/report-facilitator-wallets";
 import { settlementGasUsd } from "@/lib/x402/x402-gas";
 import { callRoute } from "@/scripts/test-support/call-route";
-import { createTestInvoice } from "@/scripts/test-support/fixtures";
+import { createTestInvoice, createTestX402Settlement } from "@/scripts/test-support/fixtures";
 import { hardhatMnemonic, startTestDevnet, type TestDevnet } from "@/scripts/test-support/test-devnet";
 import { sendX402Payment, serveX402App, type X402App, x402Agent } from "@/scripts/test-support/x402-app";
 
@@ -146,23 +146,12 @@ describe("x402 gas", () => {
     it.each(cases)("%s", async (_name, status, sent, gas, answer) => {
       const { url, organization } = await app.paylink(price(20));
       const invoice = await createTestInvoice(organization.id, { amount: price(20), status: "CONFIRMED" });
-      await db().x402Settlement.create({
-        data: {
-          id: newId("x402Settlement"),
-          organizationId: organization.id,
-          invoiceId: invoice.id,
-          resourceKind: "paylink",
-          network: "devnet",
-          asset: devnet.usdc.toLowerCase(),
-          payer: `0x${randomBytes(20).toString("hex")}`,
-          nonce: `0x${randomBytes(32).toString("hex")}`,
-          amount: parseUnits(price(20), 6).toString(),
-          payTo: invoice.depositAddress,
-          validBefore: new Date(Date.now() + 300_000),
-          status,
-          transaction: sent ? `0x${randomBytes(32).toString("hex")}` : null,
-          gasUsd: gas,
-        },
+      await createTestX402Settlement(invoice, {
+        asset: devnet.usdc.toLowerCase(),
+        amount: parseUnits(price(20), 6).toString(),
+        status,
+        transaction: sent ? `0x${randomBytes(32).toString("hex")}` : null,
+        gasUsd: gas,
       });
       const response = await fetch(url);
       expect(response.status).toBe(answer);
@@ -194,6 +183,21 @@ describe("x402 gas", () => {
       expect(response.status).toBe(status);
       if (code) expect((await response.json()).error.code).toBe(code);
     });
+  });
+
+  it("counts a transfer's gas as unknown, never free, while no facilitator wallet of ours is known", async () => {
+    const { url, organization } = await app.paylink(price(20));
+    const { pay } = await x402Agent(devnet, "100");
+    expect((await pay(url)).status).toBe(200);
+    const row = await db().x402Settlement.findFirstOrThrow({ where: { organizationId: organization.id } });
+    const network = config().networks[0]!;
+    const transaction = row.transaction as Hex;
+    const ours = sweeperKeysFromMnemonic(hardhatMnemonic).facilitatorWallet(network.chainId!).address;
+    const counted = await findSettlementGas(network, transaction, row, [ours.toLowerCase()], new Date());
+    expect(Number(counted)).toBeGreaterThan(0);
+    expect(await findSettlementGas(network, transaction, row, [], new Date())).toBeUndefined();
+    const stranger = `0x${randomBytes(20).toString("hex")}`;
+    expect(Number(await findSettlementGas(network, transaction, row, [stranger], new Date()))).toBe(0);
   });
 
   it("answers 503 x402_gas_unavailable while the gas cannot be priced, not a price too low, and offers it again after", async () => {

@@ -356,8 +356,8 @@ describe("payments refused (402 with the reason and a fresh quote; nothing paid,
       },
     },
     {
-      name: "an expired window",
-      code: "invalid_exact_evm_payload_authorization_valid_before",
+      name: "an expired window (refused before the facilitator)",
+      code: "authorization_expired",
       payment: async ({ client, required }) => {
         // Signed valid until ten minutes ago, sent with the quoted requirements.
         const payment = await signed(client, {
@@ -588,6 +588,37 @@ describe("exactly once", () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get("PAYMENT-RESPONSE")).toBe(headers[0]);
     expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
+  });
+
+  it("refuses a known nonce carried by another authorization (402 authorization_mismatch), moving nothing; the exact replay still answers the payment", async () => {
+    const { url } = await paylink("1.00");
+    const { account, client } = await agent("10");
+    const payment = await signed(client, (await quote(url)).paymentRequired);
+    const paid = await send(url, payment);
+    expect(paid.status).toBe(200);
+    const authorization = payment.payload.authorization as Record<string, string>;
+    const signature = payment.payload.signature as string;
+    const stranger = (await agent("0")).account.address;
+    const altered: [string, Record<string, unknown>][] = [
+      ["to", { authorization: { ...authorization, to: stranger } }],
+      ["value", { authorization: { ...authorization, value: "1" } }],
+      ["validAfter", { authorization: { ...authorization, validAfter: "1" } }],
+      [
+        "validBefore",
+        { authorization: { ...authorization, validBefore: String(Number(authorization.validBefore) - 30) } },
+      ],
+      ["signature", { signature: `${signature.slice(0, -4)}0000` }],
+    ];
+    for (const [field, change] of altered) {
+      const copy = await send(url, { ...payment, payload: { ...payment.payload, ...change } });
+      expect([field, copy.status]).toEqual([field, 402]);
+      expect((await copy.json()).error.code).toBe("authorization_mismatch");
+    }
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("9", 6));
+    const replay = await send(url, payment);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("PAYMENT-RESPONSE")).toBe(paid.headers.get("PAYMENT-RESPONSE"));
+    expect(await devnet.usdcBalance(account.address)).toBe(parseUnits("9", 6));
   });
 
   it("refuses a second authorization on a quote already paid", async () => {
