@@ -145,9 +145,10 @@ test("team: an owner invites a teammate by email, who signs in as a member of th
   // The only owner cannot remove themselves.
   const ownerRow = page.getByRole("listitem").filter({ hasText: merchant.email });
   await ownerRow.getByRole("button", { name: "Remove" }).click();
-  // The organization's first key is the owner's own: listed, with a box to revoke it in the same step.
+  // The organization's first key is the owner's own: listed, revoked with them unless kept.
   await expect(ownerRow).toContainText("You created 1 API key (Default, sk_live_");
-  await expect(ownerRow.getByRole("checkbox", { name: "Revoke it too" })).not.toBeChecked();
+  await expect(ownerRow).toContainText("which will be revoked too unless you keep it");
+  await expect(ownerRow.getByRole("checkbox", { name: "Keep it working" })).not.toBeChecked();
   await ownerRow.getByRole("button", { name: "Yes, remove" }).click();
   await expect(ownerRow.getByRole("alert")).toHaveText(
     "An organization must keep at least one owner. Invite another owner before removing this one.",

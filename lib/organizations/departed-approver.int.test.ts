@@ -167,11 +167,11 @@ describe("credentials end with their approver's authority", () => {
   });
 
   it.each([
-    ["not asked to", false],
-    ["asked to", true],
+    ["by default", undefined, 401],
+    ["unless the remover keeps them", true, 200],
   ])(
-    "removing an owner withdraws the invitations they sent; the API keys they made are listed, and revoked when %s",
-    async (_case, revokeApiKeys) => {
+    "removing an owner withdraws the invitations they sent, tells the owners who stay, and revokes the API keys they made %s",
+    async (_case, keepApiKeys, keyStatus) => {
       const { organization, membership } = await organizationWithApprover("OWNER");
       const stayingOwner = await db().membership.findFirstOrThrow({
         where: { organizationId: organization.id, role: "OWNER", id: { not: membership.id } },
@@ -201,7 +201,7 @@ describe("credentials end with their approver's authority", () => {
       expect(leaving?.apiKeys).toEqual([{ name: "Shop server", prefix: apiKey.prefix }]);
       expect(await restStatus(`Bearer ${secret}`)).toBe(200);
 
-      await removeMember(db(), organization.id, membership.id, { revokeApiKeys });
+      await removeMember(db(), organization.id, membership.id, { keepApiKeys });
 
       // Their invitation can no longer make anyone an owner; the staying owner's still stands.
       expect(
@@ -209,8 +209,20 @@ describe("credentials end with their approver's authority", () => {
           (row) => row.email,
         ),
       ).toEqual([invitedByStaying]);
-      // The key is the organization's: it keeps working unless the remover asked to revoke it.
-      expect(await restStatus(`Bearer ${secret}`)).toBe(revokeApiKeys ? 401 : 200);
+      // A departed owner keeps no key, unless the remover chose to keep it (a server may run on it).
+      expect(await restStatus(`Bearer ${secret}`)).toBe(keyStatus);
+      const { user: told } = await db().membership.findFirstOrThrow({
+        where: { id: stayingOwner.id },
+        include: { user: true },
+      });
+      const notices = await db().devEmail.findMany({
+        where: { to: told.email, subject: { contains: "was removed from" } },
+      });
+      expect(notices).toHaveLength(1);
+      expect(notices[0].text).toContain(
+        `Revoked: ${keyStatus === 401 ? 1 : 0} API key${keyStatus === 401 ? "" : "s"} they created${keepApiKeys ? " (the remover kept their keys working)" : ""}, 1 agent credential they approved, 1 connected app.`,
+      );
+      expect(notices[0].text).toContain("Withdrawn: 1 pending invitation they sent.");
       // The organization's first key (made by the staying owner) is never touched.
       const others = await db().apiKey.findMany({
         where: { organizationId: organization.id, id: { not: apiKey.id } },

@@ -6,6 +6,9 @@ import { newId, randomBase62 } from "../ids";
 import { cancelInvitation } from "./cancel-invitation";
 import { removeMember } from "./remove-member";
 
+// A removal is announced to the owners who stay.
+process.env.SERVICE_DEV_MAILBOX = "true";
+
 async function addMember(organizationId: string, role: MembershipRole) {
   const user = await db().user.create({
     data: { id: newId("user"), email: `member-${randomBase62(8).toLowerCase()}@team.example` },

@@ -1,21 +1,24 @@
+import { config } from "../config";
 import { announceCredentialChange } from "../credential-cache/announce-credential-change";
 import type { Db } from "../db/client";
 import { invalidRequest, notFound } from "../errors";
+import { emailOwners } from "./email-owners";
 
 /**
- * Removes a member; an organization always keeps at least one owner. What the member approved
- * ends with their authority, in the same transaction: the agent credentials they approved and the
- * apps they connected over OAuth are revoked, and the invitations they sent that are still pending
- * are withdrawn. The API keys they created are the organization's (its servers may run on them),
- * so they are revoked only when the remover asks (`revokeApiKeys`, offered in the dashboard's
- * confirmation, which lists them). Every instance forgets revoked credentials before this
- * returns, so each is refused on its next request.
+ * Removes a member; an organization always keeps at least one owner. What the member created or
+ * approved ends with their authority, in the same transaction: the API keys they created, the agent
+ * credentials they approved and the apps they connected over OAuth are revoked, and the invitations
+ * they sent that are still pending are withdrawn. A key may run the organization's servers, so the
+ * remover may keep the keys working (`keepApiKeys`, offered in the dashboard's confirmation, which
+ * lists them); by default a departed member keeps no key. Every instance forgets revoked
+ * credentials before this returns, so each is refused on its next request, and the owners who stay
+ * are told by email what the removal ended.
  */
 export async function removeMember(
   database: Db,
   organizationId: string,
   membershipId: string,
-  options: { revokeApiKeys?: boolean } = {},
+  options: { keepApiKeys?: boolean } = {},
 ) {
   const removed = await database.$transaction(async (tx) => {
     // Locking the owners' rows makes two owners removing each other at once take turns, so the
@@ -36,22 +39,61 @@ export async function removeMember(
     await tx.membership.delete({ where: { id: membership.id } });
     const now = new Date();
     const approvedBy = { organizationId, revokedAt: null };
-    await tx.agentCredential.updateMany({
+    const agents = await tx.agentCredential.updateMany({
       where: { ...approvedBy, createdByUserId: membership.userId },
       data: { revokedAt: now },
     });
-    await tx.oAuthGrant.updateMany({
+    const apps = await tx.oAuthGrant.updateMany({
       where: { ...approvedBy, userId: membership.userId },
       data: { revokedAt: now },
     });
-    await tx.invitation.deleteMany({ where: { organizationId, invitedByUserId: membership.userId } });
-    if (options.revokeApiKeys)
-      await tx.apiKey.updateMany({
-        where: { ...approvedBy, createdByUserId: membership.userId },
-        data: { revokedAt: now },
-      });
-    return membership;
+    const invitations = await tx.invitation.deleteMany({
+      where: { organizationId, invitedByUserId: membership.userId },
+    });
+    const keys = options.keepApiKeys
+      ? { count: 0 }
+      : await tx.apiKey.updateMany({
+          where: { ...approvedBy, createdByUserId: membership.userId },
+          data: { revokedAt: now },
+        });
+    const user = await tx.user.findUniqueOrThrow({
+      where: { id: membership.userId },
+      select: { email: true },
+    });
+    return {
+      membership,
+      email: user.email,
+      ended: { keys: keys.count, agents: agents.count, apps: apps.count, invitations: invitations.count },
+    };
   });
   await announceCredentialChange();
-  return removed;
+  await announceRemoval(database, organizationId, removed.email, removed.ended, options.keepApiKeys === true);
+  return removed.membership;
+}
+
+const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/** Tells the owners who stay who was removed and what it ended: a removal nobody meant shows. */
+async function announceRemoval(
+  database: Db,
+  organizationId: string,
+  email: string,
+  ended: { keys: number; agents: number; apps: number; invitations: number },
+  keptApiKeys: boolean,
+) {
+  const { name } = await database.organization.findUniqueOrThrow({
+    where: { id: organizationId },
+    select: { name: true },
+  });
+  await emailOwners(database, organizationId, {
+    subject: `${email} was removed from ${name}`,
+    text: [
+      `${email} is no longer a member of ${name} on ${config().serviceName}.`,
+      "",
+      `Revoked: ${counted(ended.keys, "API key")} they created${keptApiKeys ? " (the remover kept their keys working)" : ""}, ${counted(ended.agents, "agent credential")} they approved, ${counted(ended.apps, "connected app")}.`,
+      `Withdrawn: ${counted(ended.invitations, "pending invitation")} they sent.`,
+      "",
+      `If you did not expect this, review the team and the API keys:\n\n${config().baseUrl}/dashboard/settings`,
+    ].join("\n"),
+  });
 }

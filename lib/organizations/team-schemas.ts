@@ -9,10 +9,10 @@ export const inviteMemberSchema = z.strictObject({
   role: memberRoleField.default("MEMBER"),
 });
 
-/** `revokeApiKeys`: the confirmation's checkbox to revoke the API keys the removed owner created. */
+/** `keepApiKeys`: the confirmation's checkbox to keep the API keys the removed owner created working. */
 export const removeMemberSchema = z.strictObject({
   membershipId: z.string().max(64),
-  revokeApiKeys: z.literal("on").optional(),
+  keepApiKeys: z.literal("on").optional(),
 });
 
 export const cancelInvitationSchema = z.strictObject({ invitationId: z.string().max(64) });

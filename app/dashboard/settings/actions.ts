@@ -91,7 +91,7 @@ export const inviteMemberAction = memberAction("team.invite", inviteMemberSchema
 
 export const removeMemberAction = memberAction("team.manage", removeMemberSchema, async (member, input) => {
   await removeMember(db(), member.organization.id, input.membershipId, {
-    revokeApiKeys: input.revokeApiKeys === "on",
+    keepApiKeys: input.keepApiKeys === "on",
   });
   return { membershipId: input.membershipId };
 });

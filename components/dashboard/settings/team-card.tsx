@@ -42,8 +42,9 @@ type Member = Awaited<ReturnType<typeof listTeam>>["members"][number];
 
 /**
  * What a removal does besides ending the membership: credentials end with their approver's
- * authority and their pending invitations are withdrawn. The API keys they created belong to the
- * organization (its servers may run on them), so they are listed with a box to revoke them too.
+ * authority and their pending invitations are withdrawn. The API keys they created are revoked too,
+ * unless the remover keeps them (the organization's servers may run on them): they are listed with
+ * that box.
  */
 function removalNote(member: Member, who: "you" | "they") {
   const { agents, apps, invitations } = member.approved;
@@ -60,9 +61,9 @@ function removalNote(member: Member, who: "you" | "they") {
         <>
           {` ${who === "you" ? "You" : "They"} created ${count(keys.length, "API key")} (${keys
             .map((key) => `${key.name}, ${key.prefix}…`)
-            .join("; ")}), which belong to the organization and keep working unless revoked.`}
+            .join("; ")}), which will be revoked too unless you keep ${keys.length === 1 ? "it" : "them"}.`}
           <label className="mt-1 flex items-center gap-2">
-            <input type="checkbox" name="revokeApiKeys" /> Revoke {keys.length === 1 ? "it" : "them"} too
+            <input type="checkbox" name="keepApiKeys" /> Keep {keys.length === 1 ? "it" : "them"} working
           </label>
         </>
       ) : null}
