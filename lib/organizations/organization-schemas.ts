@@ -1,3 +1,4 @@
+import { configureRefunds, configureSettlement, updateOrganization } from "crypto-checkout-agent/contracts";
 import { z } from "zod";
 import { apiVersionField } from "../api-version/api-versions";
 import { chainFamilyById } from "../chains/chain-families";
@@ -7,6 +8,7 @@ import {
   settlementNetworks,
 } from "../chains/settlement-networks";
 import { text } from "../validation/fields";
+import { refineContractInput } from "../validation/refine-contract-input";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
 import { brandingFields } from "./brand-schemas";
 
@@ -48,10 +50,11 @@ const settlementWallet = z
 
 /**
  * PUT /api/private/organization/current: what is sent changes; settlementWallets replaces the list;
- * null clears a branding field.
+ * null clears a branding field. Its fields are its contract's and its parts'.
  */
-export const updateOrganizationSchema = z
-  .strictObject({
+export const updateOrganizationSchema = refineContractInput(
+  [updateOrganization.input.body, configureSettlement.input.body, configureRefunds.input.body],
+  {
     name: text(255).optional(),
     settlementWallets: z
       .array(settlementWallet, { error: "must be a list of {network, address}" })
@@ -78,8 +81,8 @@ export const updateOrganizationSchema = z
       .optional()
       .meta({ description: "Refund the overpaid part of a confirmed invoice to its payer automatically" }),
     ...brandingFields,
-  })
-  .meta({ id: "UpdateOrganization" });
+  },
+).meta({ id: "UpdateOrganization" });
 
 export type UpdateOrganizationInput = z.output<typeof updateOrganizationSchema>;
 

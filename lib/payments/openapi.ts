@@ -2,8 +2,7 @@ import { listTransactions } from "crypto-checkout-agent/contracts";
 import { z } from "zod";
 import { errorResponses } from "../openapi/error-responses";
 import { contractOperation, type OperationSpec } from "../openapi/operation-spec";
-import { pagingQuery } from "../validation/fields";
-import { devnetPaySchema, startPaymentSchema } from "./payment-schemas";
+import { devnetPaySchema, listTransactionsQuery, startPaymentSchema } from "./payment-schemas";
 import { devnetPaymentObject } from "./serialize-devnet-payment";
 import { publicPaymentObject } from "./serialize-public-payment";
 
@@ -57,7 +56,7 @@ export const paymentOperations: OperationSpec[] = [
     summary: "Invoices with their on-chain payments, newest first",
     tags: ["Payments"],
     auth: ["apiKey"],
-    query: pagingQuery,
+    query: listTransactionsQuery,
     responses: {
       ...errorResponses(400, 401, 429),
     },

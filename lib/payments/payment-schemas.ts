@@ -1,5 +1,8 @@
+import { listTransactions } from "crypto-checkout-agent/contracts";
 import { z } from "zod";
 import { checkPositiveDecimal } from "../money/decimal";
+import { pagingQuery } from "../validation/fields";
+import { refineContractInput } from "../validation/refine-contract-input";
 
 /** POST /api/public/payments: the buyer picks how to pay a session. */
 export const startPaymentSchema = z
@@ -36,3 +39,6 @@ export const devnetPaySchema = z
   .meta({ id: "DevnetPay" });
 
 export type DevnetPayInput = z.output<typeof devnetPaySchema>;
+
+/** GET /api/private/transactions */
+export const listTransactionsQuery = refineContractInput(listTransactions.input.query, pagingQuery.shape);

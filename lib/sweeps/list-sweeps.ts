@@ -1,10 +1,13 @@
+import { listSweeps as listSweepsContract } from "crypto-checkout-agent/contracts";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { pagingQuery } from "../validation/fields";
+import { refineContractInput } from "../validation/refine-contract-input";
 import { sweepStatuses } from "./sweep-state";
 
-export const sweepListQuery = pagingQuery.extend({
+export const sweepListQuery = refineContractInput(listSweepsContract.input.query, {
+  ...pagingQuery.shape,
   status: z.enum(sweepStatuses).optional(),
   network: z.string().max(32).optional(),
   invoiceId: z.string().max(64).optional(),

@@ -20,9 +20,10 @@ import { z } from "zod";
 import { privateEnvelope } from "../openapi/common-schemas";
 import { errorExample, errorResponses } from "../openapi/error-responses";
 import { contractOperation, type OperationSpec } from "../openapi/operation-spec";
-import { pagingQuery } from "../validation/fields";
 import {
   createWebhookEndpointSchema,
+  listEndpointDeliveriesQuery,
+  listEventDeliveriesQuery,
   redeliverSchema,
   sendTestEventSchema,
   updateWebhookEndpointSchema,
@@ -120,7 +121,7 @@ export const webhookOperations: OperationSpec[] = [
     tags,
     auth: ["apiKey", "session"],
     params: idParam,
-    query: pagingQuery,
+    query: listEndpointDeliveriesQuery,
     responses: {
       ...errorResponses(400, 401, 404, 429),
     },
@@ -142,7 +143,7 @@ export const webhookOperations: OperationSpec[] = [
     tags,
     auth: ["apiKey"],
     params: z.object({ id: z.string() }),
-    query: pagingQuery,
+    query: listEventDeliveriesQuery,
     responses: {
       ...errorResponses(400, 401, 404, 429),
     },

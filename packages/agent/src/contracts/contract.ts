@@ -9,12 +9,15 @@ import { confirmationToken } from "./arguments";
 // - the authority row's REST, MCP and CLI doors (lib/authority/operations.ts);
 // - the kit's typed REST call (operations/merchant-api.ts);
 // - the CLI command (`cli`): its flags are the REST inputs (cli/contract-options.ts);
+// - the fields the route parses: its body and query schemas are these inputs, field by field
+//   (lib/validation/refine-contract-input.ts);
 // - the twin tables of the tests (app/mcp/tool-input-schemas.test.ts, tool-output-schemas.test.ts,
 //   which also hold these inputs and results to the served OpenAPI document).
 // A door that differs on purpose says so here, with its reason (`tool.differs`, `cli.differs`).
 //
 // The inputs describe the API for clients (names, types, limits, descriptions); the servers parse
-// every call with the API's own rules (lib/<domain>), so errors carry REST's codes.
+// every call with the API's own, stricter rule for each of these fields (lib/<domain>), so errors
+// carry REST's codes.
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 
