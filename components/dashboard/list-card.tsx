@@ -5,11 +5,12 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 
 /**
- * A dashboard list: its filters, then the table with its pages, or what to do when there is
- * nothing to show (`empty`, under `emptyTitle`).
+ * A dashboard list: its filters, then the table with its pages (a list shown whole has no
+ * `paging`), or what to do when there is nothing to show (`empty`, under `emptyTitle`).
  */
 export function ListCard<Row>({
   title,
+  description,
   filters,
   caption,
   columns,
@@ -20,6 +21,7 @@ export function ListCard<Row>({
   paging,
 }: {
   title?: ReactNode;
+  description?: ReactNode;
   filters?: ReactNode;
   caption: string;
   columns: Column<Row>[];
@@ -27,17 +29,17 @@ export function ListCard<Row>({
   rowKey: (row: Row) => string;
   emptyTitle: string;
   empty: ReactNode;
-  paging: { page: number; rows: number; total: number; query: Record<string, string | undefined> };
+  paging?: { page: number; rows: number; total: number; query: Record<string, string | undefined> };
 }) {
   return (
-    <Card title={title}>
+    <Card title={title} description={description}>
       {filters}
       {rows.length === 0 ? (
         <EmptyState title={emptyTitle}>{empty}</EmptyState>
       ) : (
         <>
           <DataTable caption={caption} columns={columns} rows={rows} rowKey={rowKey} />
-          <Pagination {...paging} />
+          {paging ? <Pagination {...paging} /> : null}
         </>
       )}
     </Card>

@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
 import { CodeBlock } from "@/components/code-block";
+import { ListCard } from "@/components/dashboard/list-card";
 import { Card } from "@/components/ui/card";
 import { ConfirmAction } from "@/components/ui/confirm-action";
-import { DataTable } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
-import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { listAgentCredentials } from "@/lib/agent-access/list-agent-credentials";
@@ -33,68 +32,63 @@ export default async function AgentsPage() {
         description={`AI coding agents connected to ${member.organization.name}, each with a credential of its own. Revoking one cuts that agent off at once; nothing else changes. A credential ends with its approver's authority: removing the owner who approved it revokes it.`}
       />
       <div className="flex flex-col gap-6">
-        <Card title="Connected agents">
-          {agents.length === 0 ? (
-            <EmptyState title="No agents connected">
-              Connect one from your agent with the command below; you approve it in this browser.
-            </EmptyState>
-          ) : (
-            <DataTable<Agent>
-              caption="Connected agents, newest first"
-              rows={agents}
-              rowKey={(agent) => agent.id}
-              columns={[
-                {
-                  header: "Agent",
-                  cell: (agent) => (
-                    <span
-                      className="block max-w-[9rem] truncate font-medium text-slate-900 sm:max-w-xs"
-                      title={agent.agentName}
-                    >
-                      {agent.agentName}
-                    </span>
-                  ),
-                },
-                { header: "Access", cell: (agent) => accessLabel[agent.access] },
-                { header: "Status", cell: (agent) => <StatusBadge status={agent.status} /> },
-                {
-                  header: "Approved by",
-                  cell: (agent) => agent.createdBy ?? <span className="text-slate-600">A former member</span>,
-                },
-                {
-                  header: "Created",
-                  cell: (agent) => <DateTime value={agent.createdAt} precision="date" />,
-                },
-                {
-                  header: "Last used",
-                  cell: (agent) =>
-                    agent.lastUsedAt ? (
-                      <DateTime value={agent.lastUsedAt} />
-                    ) : (
-                      <span className="text-slate-400">Never</span>
-                    ),
-                },
-                ...(isOwner
-                  ? [
-                      {
-                        header: "Actions",
-                        cell: (agent: Agent) =>
-                          agent.status === "active" ? (
-                            <ConfirmAction
-                              action={revokeAgentCredentialAction}
-                              label="Revoke"
-                              question={`${agent.agentName} loses access at once.`}
-                              confirmLabel="Yes, revoke"
-                              fields={{ agentCredentialId: agent.id }}
-                            />
-                          ) : null,
-                      },
-                    ]
-                  : []),
-              ]}
-            />
-          )}
-        </Card>
+        <ListCard<Agent>
+          title="Connected agents"
+          caption="Connected agents, newest first"
+          rows={agents}
+          rowKey={(agent) => agent.id}
+          columns={[
+            {
+              header: "Agent",
+              cell: (agent) => (
+                <span
+                  className="block max-w-[9rem] truncate font-medium text-slate-900 sm:max-w-xs"
+                  title={agent.agentName}
+                >
+                  {agent.agentName}
+                </span>
+              ),
+            },
+            { header: "Access", cell: (agent) => accessLabel[agent.access] },
+            { header: "Status", cell: (agent) => <StatusBadge status={agent.status} /> },
+            {
+              header: "Approved by",
+              cell: (agent) => agent.createdBy ?? <span className="text-slate-600">A former member</span>,
+            },
+            {
+              header: "Created",
+              cell: (agent) => <DateTime value={agent.createdAt} precision="date" />,
+            },
+            {
+              header: "Last used",
+              cell: (agent) =>
+                agent.lastUsedAt ? (
+                  <DateTime value={agent.lastUsedAt} />
+                ) : (
+                  <span className="text-slate-400">Never</span>
+                ),
+            },
+            ...(isOwner
+              ? [
+                  {
+                    header: "Actions",
+                    cell: (agent: Agent) =>
+                      agent.status === "active" ? (
+                        <ConfirmAction
+                          action={revokeAgentCredentialAction}
+                          label="Revoke"
+                          question={`${agent.agentName} loses access at once.`}
+                          confirmLabel="Yes, revoke"
+                          fields={{ agentCredentialId: agent.id }}
+                        />
+                      ) : null,
+                  },
+                ]
+              : []),
+          ]}
+          emptyTitle="No agents connected"
+          empty="Connect one from your agent with the command below; you approve it in this browser."
+        />
         <Card
           title="Connect an agent"
           description="The agent asks for access; you approve it here in the browser. No key is copied anywhere."

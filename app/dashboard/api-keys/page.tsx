@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import { CodeBlock } from "@/components/code-block";
 import { CreateApiKeyForm } from "@/components/dashboard/create-api-key-form";
+import { ListCard } from "@/components/dashboard/list-card";
 import { Card } from "@/components/ui/card";
 import { ConfirmAction } from "@/components/ui/confirm-action";
-import { DataTable } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
-import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getApiKeyStatus } from "@/lib/api-keys/get-api-key-status";
@@ -31,67 +30,63 @@ export default async function ApiKeysPage() {
         description="Your servers call the API with a secret key in the Authorization header. Keep keys on servers only, never in a browser or an app."
       />
       <div className="flex flex-col gap-6">
-        <Card title="Keys" description="A key is shown in full only once, when it is created.">
-          {keys.length === 0 ? (
-            <EmptyState title="No API keys">
-              Create a key to create checkout sessions and paylinks from your server.
-            </EmptyState>
-          ) : (
-            <DataTable<Key>
-              caption="API keys, newest first"
-              rows={keys}
-              rowKey={(key) => key.id}
-              columns={[
-                {
-                  header: "Name",
-                  cell: (key) => (
-                    <span
-                      className="block max-w-[9rem] truncate font-medium text-slate-900 sm:max-w-xs"
-                      title={key.name}
-                    >
-                      {key.name}
-                    </span>
-                  ),
-                },
-                {
-                  header: "Key",
-                  cell: (key) => <code className="font-mono text-xs">{key.prefix}…</code>,
-                },
-                { header: "Status", cell: (key) => <StatusBadge status={key.status} /> },
-                {
-                  header: "Created",
-                  cell: (key) => <DateTime value={key.createdAt} precision="date" />,
-                },
-                {
-                  header: "Last used",
-                  cell: (key) =>
-                    key.lastUsedAt ? (
-                      <DateTime value={key.lastUsedAt} precision="date" />
-                    ) : (
-                      <span className="text-slate-400">Never</span>
-                    ),
-                },
-                ...(isOwner
-                  ? [
-                      {
-                        header: "Actions",
-                        cell: (key: Key) =>
-                          key.status === "active" ? (
-                            <ConfirmAction
-                              action={revokeApiKeyAction}
-                              label="Revoke"
-                              question={`Requests with ${key.prefix}… will fail at once.`}
-                              confirmLabel="Yes, revoke"
-                              fields={{ apiKeyId: key.id }}
-                            />
-                          ) : null,
-                      },
-                    ]
-                  : []),
-              ]}
-            />
-          )}
-        </Card>
+        <ListCard<Key>
+          title="Keys"
+          description="A key is shown in full only once, when it is created."
+          caption="API keys, newest first"
+          rows={keys}
+          rowKey={(key) => key.id}
+          columns={[
+            {
+              header: "Name",
+              cell: (key) => (
+                <span
+                  className="block max-w-[9rem] truncate font-medium text-slate-900 sm:max-w-xs"
+                  title={key.name}
+                >
+                  {key.name}
+                </span>
+              ),
+            },
+            {
+              header: "Key",
+              cell: (key) => <code className="font-mono text-xs">{key.prefix}…</code>,
+            },
+            { header: "Status", cell: (key) => <StatusBadge status={key.status} /> },
+            {
+              header: "Created",
+              cell: (key) => <DateTime value={key.createdAt} precision="date" />,
+            },
+            {
+              header: "Last used",
+              cell: (key) =>
+                key.lastUsedAt ? (
+                  <DateTime value={key.lastUsedAt} precision="date" />
+                ) : (
+                  <span className="text-slate-400">Never</span>
+                ),
+            },
+            ...(isOwner
+              ? [
+                  {
+                    header: "Actions",
+                    cell: (key: Key) =>
+                      key.status === "active" ? (
+                        <ConfirmAction
+                          action={revokeApiKeyAction}
+                          label="Revoke"
+                          question={`Requests with ${key.prefix}… will fail at once.`}
+                          confirmLabel="Yes, revoke"
+                          fields={{ apiKeyId: key.id }}
+                        />
+                      ) : null,
+                  },
+                ]
+              : []),
+          ]}
+          emptyTitle="No API keys"
+          empty="Create a key to create checkout sessions and paylinks from your server."
+        />
         <Card title="New key">
           <div className="max-w-3xl p-5">
             {isOwner ? (

@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CreatePaylinkForm } from "@/components/dashboard/create-paylink-form";
+import { ListCard } from "@/components/dashboard/list-card";
 import { Card } from "@/components/ui/card";
-import { DataTable } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
-import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
@@ -33,9 +31,36 @@ export default async function PaylinksPage({ searchParams }: { searchParams: Pro
         description="Reusable payment links at a fixed price: share one, and every buyer who opens it pays through a checkout of their own."
       />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <Card title="All paylinks">
-          {total === 0 ? (
-            <EmptyState title="No paylinks yet">
+        <ListCard<Row>
+          title="All paylinks"
+          caption="Paylinks, newest first"
+          rows={rows}
+          rowKey={(row) => row.id}
+          columns={[
+            {
+              header: "Name",
+              cell: (row) => (
+                <Link
+                  href={`/dashboard/paylinks/${row.id}`}
+                  className="block max-w-[14rem] truncate font-medium text-slate-900 hover:text-brand-600 hover:underline sm:max-w-xs"
+                >
+                  {row.name}
+                </Link>
+              ),
+            },
+            { header: "Price", numeric: true, cell: (row) => `${row.amount} ${row.currency}` },
+            {
+              header: "Status",
+              cell: (row) => <StatusBadge status={row.enabled ? "ENABLED" : "DISABLED"} />,
+            },
+            {
+              header: "Created",
+              cell: (row) => <DateTime value={row.createdAt} precision="date" />,
+            },
+          ]}
+          emptyTitle="No paylinks yet"
+          empty={
+            <>
               <p>
                 A paylink is a fixed-price link you can paste into an email, a chat or a social post, or print
                 as a QR code. Each buyer who opens it gets a fresh checkout at that price, so one link serves
@@ -45,40 +70,10 @@ export default async function PaylinksPage({ searchParams }: { searchParams: Pro
                 Selling from your own site or app? Create a checkout session through the API instead: it
                 carries your order id, customer and return URLs, and pays for exactly one order.
               </p>
-            </EmptyState>
-          ) : (
-            <>
-              <DataTable<Row>
-                caption="Paylinks, newest first"
-                rows={rows}
-                rowKey={(row) => row.id}
-                columns={[
-                  {
-                    header: "Name",
-                    cell: (row) => (
-                      <Link
-                        href={`/dashboard/paylinks/${row.id}`}
-                        className="block max-w-[14rem] truncate font-medium text-slate-900 hover:text-brand-600 hover:underline sm:max-w-xs"
-                      >
-                        {row.name}
-                      </Link>
-                    ),
-                  },
-                  { header: "Price", numeric: true, cell: (row) => `${row.amount} ${row.currency}` },
-                  {
-                    header: "Status",
-                    cell: (row) => <StatusBadge status={row.enabled ? "ENABLED" : "DISABLED"} />,
-                  },
-                  {
-                    header: "Created",
-                    cell: (row) => <DateTime value={row.createdAt} precision="date" />,
-                  },
-                ]}
-              />
-              <Pagination page={paging.page} rows={paging.rows} total={total} query={{}} />
             </>
-          )}
-        </Card>
+          }
+          paging={{ page: paging.page, rows: paging.rows, total, query: {} }}
+        />
         <Card title="New paylink">
           <div className="p-5">
             <CreatePaylinkForm action={createPaylinkAction} />

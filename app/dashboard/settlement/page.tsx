@@ -2,15 +2,15 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Fragment, type ReactNode } from "react";
 import { CopyButton } from "@/components/checkout/copy-button";
+import { ListCard } from "@/components/dashboard/list-card";
 import { PendingSettlementChanges } from "@/components/dashboard/pending-settlement-changes";
 import { SignedTransactions } from "@/components/dashboard/sweep-transactions";
 import { Card } from "@/components/ui/card";
 import { ConfirmAction } from "@/components/ui/confirm-action";
-import { type Column, DataTable } from "@/components/ui/data-table";
+import type { Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TokenAmount } from "@/components/ui/token-amount";
 import { config, nativeCoinSymbol, networkName, sendingNetworks } from "@/lib/config";
@@ -292,28 +292,21 @@ export default async function SettlementPage({
             </ReportedWallets>
           )}
         </Card>
-        <Card title="Sweeps">
-          {sweeps.length === 0 ? (
-            <EmptyState title="No sweeps yet">
-              Confirmed payments are swept once they reach confirmation depth.
-            </EmptyState>
-          ) : (
-            <>
-              <DataTable<Row>
-                caption="Sweeps, newest first"
-                rows={sweeps}
-                rowKey={(sweep) => sweep.id}
-                columns={columns}
-              />
-              <Pagination
-                page={query.page}
-                rows={query.rows}
-                total={total}
-                query={{ status: query.status, network: query.network }}
-              />
-            </>
-          )}
-        </Card>
+        <ListCard<Row>
+          title="Sweeps"
+          caption="Sweeps, newest first"
+          rows={sweeps}
+          rowKey={(sweep) => sweep.id}
+          columns={columns}
+          emptyTitle="No sweeps yet"
+          empty="Confirmed payments are swept once they reach confirmation depth."
+          paging={{
+            page: query.page,
+            rows: query.rows,
+            total,
+            query: { status: query.status, network: query.network },
+          }}
+        />
       </div>
     </>
   );
