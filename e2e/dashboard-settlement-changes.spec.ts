@@ -9,8 +9,10 @@ import { appSql, expect, mailboxPath, openMailboxLink, test } from "./fixtures";
 async function agentCredential(organizationId: string) {
   const secret = `sk_agent_${randomBytes(30).toString("base64url").replace(/[-_]/g, "A").slice(0, 40)}`;
   await appSql(
-    `INSERT INTO "AgentCredential" ("id", "organizationId", "agentName", "access", "prefix", "hash")
-     VALUES ($1, $2, 'E2E agent', 'WRITE', $3, $4)`,
+    // Approved by the organization's owner: a credential no owner approved is refused.
+    `INSERT INTO "AgentCredential" ("id", "organizationId", "agentName", "access", "prefix", "hash", "createdByUserId")
+     VALUES ($1, $2, 'E2E agent', 'WRITE', $3, $4,
+             (SELECT "userId" FROM "Membership" WHERE "organizationId" = $2 AND "role" = 'OWNER' LIMIT 1))`,
     [
       `agc_${randomBytes(12).toString("hex")}`,
       organizationId,

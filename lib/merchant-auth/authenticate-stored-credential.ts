@@ -10,7 +10,9 @@ const lastUsedResolutionMs = 60_000;
 // Every authenticated request runs one of these lookups, so they skip the ORM (see sqlPool).
 // Revoked credentials are simply not found: unknown and revoked get the same answer. An agent
 // credential also ends with its approver's authority: one whose approver is no longer an owner of
-// its organization is not found either (removal also revokes it: lib/organizations/remove-member.ts).
+// its organization is not found either (removal also revokes it: lib/organizations/remove-member.ts),
+// nor one with no approver at all (its user deleted, or a row written by hand): no owner stands
+// behind it.
 const stores = {
   api_key: {
     table: "ApiKey",
@@ -24,10 +26,10 @@ const stores = {
                     c."agentName" AS "name", o."apiVersion"
                FROM "AgentCredential" c JOIN "Organization" o ON o."id" = c."organizationId"
               WHERE c."hash" = $1 AND c."revokedAt" IS NULL
-                AND (c."createdByUserId" IS NULL OR EXISTS (
+                AND EXISTS (
                       SELECT 1 FROM "Membership" m
                        WHERE m."organizationId" = c."organizationId" AND m."userId" = c."createdByUserId"
-                         AND m."role" = 'OWNER'))`,
+                         AND m."role" = 'OWNER')`,
   },
 } as const;
 

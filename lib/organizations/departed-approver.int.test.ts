@@ -143,6 +143,20 @@ describe("credentials end with their approver's authority", () => {
     expect(await restStatus(staying.auth.authorization)).toBe(200);
   });
 
+  it("an agent credential with no approver (its user deleted) is refused like an unknown one", async () => {
+    const { organization, agent, secret, staying } = await organizationWithApprover("OWNER");
+    expect(await restStatus(agent)).toBe(200);
+    const credential = await db().agentCredential.findFirstOrThrow({
+      where: { organizationId: organization.id, agentName: "Approved by the one who leaves" },
+    });
+    await db().agentCredential.update({ where: { id: credential.id }, data: { createdByUserId: null } });
+    await announceCredentialChange();
+    expect(await restStatus(agent)).toBe(401);
+    expect(await restStatus(`Bearer sk_agent_${"x".repeat(40)}`)).toBe(401);
+    expect(await authenticateStoredCredential(db(), "agent", secret, otherInstance)).toBeNull();
+    expect(await restStatus(staying.auth.authorization)).toBe(200);
+  });
+
   it("a removal that is refused (the last owner) revokes nothing", async () => {
     const { organization } = await createTestOrganization();
     const { auth } = await createTestAgentCredential(organization.id, "write");
