@@ -37,19 +37,29 @@ const localSolana = {
 };
 
 describe("parseConfig", () => {
-  it("gives a Solana network the receiving wallet the mnemonic derives, or the one configured", () => {
+  it("gives a Solana network the receiving wallet the mnemonic derives, and refuses another", () => {
     const derived = parseConfig({
       SERVICE_HD_MNEMONIC: devMnemonic,
       SERVICE_NETWORKS: JSON.stringify([localSolana]),
     });
     // m/44'/501'/0'/1'/0' of the test mnemonic (lib/chains/solana/solana-keys.ts, role receiving).
-    expect(derived.networks[0].receiver).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
-    const given = "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD";
-    const configured = parseConfig({
+    const receiver = derived.networks[0].receiver as string;
+    expect(receiver).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    const same = parseConfig({
       SERVICE_HD_MNEMONIC: devMnemonic,
-      SERVICE_NETWORKS: JSON.stringify([{ ...localSolana, receiver: given }]),
+      SERVICE_NETWORKS: JSON.stringify([{ ...localSolana, receiver }]),
     });
-    expect(configured.networks[0].receiver).toBe(given);
+    expect(same.networks[0].receiver).toBe(receiver);
+    expect(() =>
+      parseConfig({
+        SERVICE_HD_MNEMONIC: devMnemonic,
+        SERVICE_NETWORKS: JSON.stringify([
+          { ...localSolana, receiver: "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD" },
+        ]),
+      }),
+    ).toThrow(
+      `network solana-local's "receiver" is not the receiving wallet of SERVICE_HD_MNEMONIC (${receiver})`,
+    );
   });
 
   it("fills defaults for an empty environment", () => {
@@ -255,6 +265,20 @@ describe("parseConfig", () => {
     [
       {
         SERVICE_HD_MNEMONIC: devMnemonic,
+        SERVICE_NETWORKS: JSON.stringify([{ ...localSolana, rpcUrl: "https://api.mainnet-beta.solana.com" }]),
+      },
+      "SERVICE_NETWORKS must be a JSON list of networks (devnet: only the local Solana chain (an RPC URL on this machine) can be a devnet)",
+    ],
+    [
+      {
+        SERVICE_HD_MNEMONIC: devMnemonic,
+        SERVICE_NETWORKS: JSON.stringify([{ ...localSolana, devnet: false }]),
+      },
+      "SERVICE_NETWORKS must be a JSON list of networks (commitment: must be finalized on a real Solana network)",
+    ],
+    [
+      {
+        SERVICE_HD_MNEMONIC: devMnemonic,
         SERVICE_NETWORKS: '[{"id": "solana", "rpcUrl": "https://solana.example"}]',
       },
       "SERVICE_NETWORKS solana: this family's payments are not settled yet; only its local chain (devnet) may be used",
@@ -263,7 +287,12 @@ describe("parseConfig", () => {
       {
         SERVICE_HD_XPUB: accountXpub,
         SERVICE_NETWORKS: JSON.stringify([
-          { ...localSolana, devnet: false, receiver: "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD" },
+          {
+            ...localSolana,
+            devnet: false,
+            commitment: "finalized",
+            receiver: "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD",
+          },
         ]),
       },
       "SERVICE_NETWORKS solana-local: this family's payments are not settled yet; only its local chain (devnet) may be used",

@@ -9,6 +9,7 @@ import { formatDecimal, shorten } from "./format";
 import { ManualPayment } from "./manual-payment";
 import { QueryProvider } from "./query-provider";
 import { Receipt } from "./receipt";
+import { SolanaWallet } from "./solana-wallet";
 import { usePayment } from "./use-payment";
 
 // Loaded once the buyer has chosen how to pay (checkout-payment.tsx), with all it needs: the
@@ -104,6 +105,7 @@ function PaymentView(props: PaymentPanelProps) {
             </p>
           ) : null}
           <BrowserWallet request={request} onSent={refresh} />
+          <SolanaWallet request={request} onSent={refresh} />
           <ManualPayment request={request} />
           {onDevnet ? (
             <div className="flex flex-col gap-2 border-t border-slate-200 pt-4 dark:border-slate-700">

@@ -51,6 +51,28 @@ export type TestWalletPayment = {
   units: bigint;
 };
 
+/** A browser wallet's payment of an invoice: the transaction the service builds for it to sign and send. */
+export type WalletTransactionRequest = {
+  /** The paying wallet's address (its family's canonical spelling). */
+  account: string;
+  receiver: PaymentReceiver;
+  token: { symbol: string; decimals: number; address?: string };
+  /** In the token's base units. */
+  units: bigint;
+};
+
+/**
+ * Paying from a Wallet Standard wallet in the browser (Phantom, Solflare, Backpack): the chain id
+ * wallets know the network by, and the unsigned transaction the service builds (the browser has
+ * no node to ask for a recent blockhash), which the wallet signs and sends.
+ */
+export interface WalletStandardPayment {
+  /** The Wallet Standard chain (`solana:mainnet`, `solana:devnet`, `solana:localnet`). */
+  chain(network: NetworkConfig): string;
+  /** The transaction to sign, serialized for the wire (base64), the wallet its fee payer. */
+  transaction(network: NetworkConfig, request: WalletTransactionRequest): Promise<string>;
+}
+
 /** What a wallet is asked to pay, for the hosted page's QR code and wallet link. */
 export type PaymentRequestInput = {
   receiver: PaymentReceiver;
@@ -147,6 +169,8 @@ export interface ChainFamily<Client> {
    * the family's wallets do, topped up first; returns the transaction once it is on chain.
    */
   payFromTestWallet(network: NetworkConfig, payment: TestWalletPayment): Promise<string>;
+  /** Paying from a Wallet Standard wallet; absent where wallets pay otherwise (EVM: EIP-1193 in the page). */
+  readonly walletStandard?: WalletStandardPayment;
   /** The network's CAIP-2 id, as x402 names it (EVM: `eip155:<chain id>`; Solana: `solana:<genesis hash prefix>`). */
   caip2(network: NetworkConfig): `${string}:${string}`;
   /** The process's connection to the network's node. */

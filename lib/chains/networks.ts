@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { chainFamilyIds } from "./chain-family";
+import { solanaAddresses } from "./solana/solana-addresses";
 
 // Networks come from configuration (SERVICE_NETWORKS, JSON): chain id, RPC URL, confirmations and
 // tokens. Presets carry the main EVM networks' native coin (a token without `address`; the
@@ -118,6 +119,15 @@ export const networkSchema = z
           // SOL itself would need a price source this family does not read yet (README, Networks).
           context.addIssue({ code: "custom", path: ["tokens", index], message: "must be an SPL mint" });
       if (network.priceFeeds?.length) problem("priceFeeds", "price feeds are read on EVM networks");
+      // The local chain's test wallet pays with public keys, and its genesis hash is devnet's: only
+      // a chain on this machine may be one.
+      if (network.devnet && !["127.0.0.1", "localhost", "[::1]"].includes(new URL(network.rpcUrl).hostname))
+        problem("devnet", "only the local Solana chain (an RPC URL on this machine) can be a devnet");
+      // A confirmed block may still be dropped; only the local chain, which drops none, counts at it.
+      if (network.commitment === "confirmed" && !network.devnet)
+        problem("commitment", "must be finalized on a real Solana network");
+      if (network.receiver && "problem" in solanaAddresses.parse(network.receiver))
+        problem("receiver", `must be ${solanaAddresses.format}`);
       return;
     }
     if (network.chainId === undefined) problem("chainId", "an EVM network needs its chain id");

@@ -2,9 +2,15 @@ import { listTransactions } from "crypto-checkout-agent/contracts";
 import { z } from "zod";
 import { errorResponses } from "../openapi/error-responses";
 import { contractOperation, type OperationSpec } from "../openapi/operation-spec";
-import { devnetPaySchema, listTransactionsQuery, startPaymentSchema } from "./payment-schemas";
+import {
+  devnetPaySchema,
+  listTransactionsQuery,
+  startPaymentSchema,
+  walletTransactionSchema,
+} from "./payment-schemas";
 import { devnetPaymentObject } from "./serialize-devnet-payment";
 import { publicPaymentObject } from "./serialize-public-payment";
+import { walletTransactionObject } from "./serialize-wallet-transaction";
 
 export const paymentOperations: OperationSpec[] = [
   {
@@ -49,6 +55,23 @@ export const paymentOperations: OperationSpec[] = [
     responses: {
       200: { description: "The transfer sent", schema: devnetPaymentObject },
       ...errorResponses(400, 404, 409, 413, 415, 429),
+    },
+  },
+  {
+    method: "post",
+    path: "/api/public/payments/{id}/wallet-transaction",
+    operationId: "buildWalletTransaction",
+    summary: "The transaction a browser wallet signs and sends to pay what is left (Solana)",
+    description:
+      "For the hosted page's Wallet Standard button (Phantom, Solflare, Backpack): the service builds the buyer's transfer of the remaining amount, " +
+      "carrying the invoice's reference, with a recent blockhash; the wallet signs it as fee payer and sends it. Invoices on networks whose wallets pay otherwise answer 404.",
+    tags: ["Hosted checkout"],
+    auth: ["none"],
+    params: z.object({ id: z.string() }),
+    body: walletTransactionSchema,
+    responses: {
+      200: { description: "The unsigned transaction", schema: walletTransactionObject },
+      ...errorResponses(400, 404, 409, 413, 415, 429, 503),
     },
   },
   contractOperation(listTransactions, {

@@ -39,10 +39,14 @@ export async function payInvoiceOnDevnet(database: Db, invoiceId: string, input:
       "amount",
     );
 
+  const units = parseUnits(amount.toFixed(), token.decimals);
+  // More than any token's supply (Solana's amounts are 64-bit): a mistake, not a payment.
+  if (units >= 2n ** 64n)
+    throw invalidRequest("parameter_invalid", "Invalid amount: more than a test wallet can send.", "amount");
   const txHash = await chainFamily(network).payFromTestWallet(network, {
     receiver: { address: invoice.depositAddress, reference: invoice.reference },
     token,
-    units: parseUnits(amount.toFixed(), token.decimals),
+    units,
   });
   return { invoice, token, amount: amount.toFixed(token.decimals), txHash };
 }

@@ -42,3 +42,19 @@ export type DevnetPayInput = z.output<typeof devnetPaySchema>;
 
 /** GET /api/private/transactions */
 export const listTransactionsQuery = refineContractInput(listTransactions.input.query, pagingQuery.shape);
+
+/** POST /api/public/payments/{id}/wallet-transaction: the browser wallet that will pay. */
+export const walletTransactionSchema = z
+  .strictObject({
+    account: z
+      .string({ error: "must be the wallet's address" })
+      .min(1, { error: "must be the wallet's address" })
+      .max(64, { error: "must be the wallet's address" })
+      .meta({
+        description: "The paying wallet's address (base58 on Solana)",
+        example: "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD",
+      }),
+  })
+  .meta({ id: "WalletTransactionRequest" });
+
+export type WalletTransactionInput = z.output<typeof walletTransactionSchema>;

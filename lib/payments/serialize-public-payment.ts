@@ -30,6 +30,10 @@ export const publicPaymentObject = z
       description:
         "Solana Pay's reference (base58), unique to this invoice: the transfer must carry it as a read-only key; null on EVM",
     }),
+    walletChain: z.string().nullable().meta({
+      description:
+        "The Wallet Standard chain browser wallets pay on (solana:mainnet, solana:devnet); null where they pay through EIP-1193 (EVM)",
+    }),
     paymentUri: z.string().meta({
       description:
         "What a wallet scans to pay the amount left: an EIP-681 URI (ethereum:…) or a Solana Pay transfer request (solana:…)",
@@ -80,6 +84,7 @@ export function serializePublicPayment(invoice: Invoice & { payments: Payment[] 
     tokenDecimals: token?.decimals ?? 18,
     depositAddress: invoice.depositAddress,
     reference: invoice.reference,
+    walletChain: (network && chainFamily(network).walletStandard?.chain(network)) ?? null,
     paymentUri: network
       ? chainFamily(network).paymentUri(network, {
           receiver,

@@ -2,14 +2,24 @@
 // start answers a Solana Pay transfer request, wallets pay it as Solana Pay wallets build transfers
 // (TransferChecked into the receiving wallet's token account, the reference as a read-only key),
 // and the watcher confirms the invoice by its reference.
+import {
+  createKeyPairFromPrivateKeyBytes,
+  getBase64EncodedWireTransaction,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  signTransaction,
+} from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { POST as createRefund } from "@/app/api/private/refunds/route";
 import { POST as devnetPay } from "@/app/api/public/payments/[id]/devnet-pay/route";
+import { POST as walletTransaction } from "@/app/api/public/payments/[id]/wallet-transaction/route";
 import { POST as startPaymentRoute } from "@/app/api/public/payments/route";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { localSolanaBuyer } from "@/lib/chains/solana/local-solana-accounts";
 import { localSolanaTestWallet } from "@/lib/chains/solana/pay-from-local-test-wallet";
+import { waitForConfirmed } from "@/lib/chains/solana/send-solana-pay-transfer";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
@@ -193,5 +203,82 @@ describe("a Solana invoice", () => {
     expect(refused.status, refused.text).toBe(409);
     expect(refused.json.error.code).toBe("refunds_unavailable");
     expect(await db().refund.count({ where: { invoiceId: request.id } })).toBe(0);
+  });
+
+  it("builds the transaction a browser wallet signs: the buyer's transfer of what is left, with the reference", async () => {
+    const request = await startSolanaInvoice("8");
+    await solana.pay({ recipient: request.depositAddress, units: usdc(3), references: [request.reference] });
+    await scan();
+    const built = await callRoute(
+      walletTransaction,
+      `/api/public/payments/${request.id}/wallet-transaction`,
+      {
+        params: { id: request.id },
+        body: { account: localSolanaBuyer.address },
+      },
+    );
+    expect(built.status, built.text).toBe(200);
+    expect(built.json).toMatchObject({
+      object: "wallet_transaction",
+      network: "solana-local",
+      chain: "solana:localnet",
+    });
+    const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(built.json.transaction));
+    const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+    // The buyer alone signs (fee payer and authority); the reference rides along, read-only.
+    expect(Object.keys(transaction.signatures)).toEqual([localSolanaBuyer.address]);
+    expect(message.staticAccounts).toContain(request.reference);
+    const keyPair = await createKeyPairFromPrivateKeyBytes(localSolanaBuyer.secretKey);
+    const signed = await signTransaction([keyPair], transaction);
+    const signature = await solana.rpc
+      .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" })
+      .send();
+    await waitForConfirmed(solana.rpc, signature);
+    await scan();
+    const row = await invoiceRow(request.id);
+    expect(row.status).toBe("CONFIRMED");
+    expect(row.amountPaid.toString()).toBe("8");
+  });
+
+  it.each<[string, (ids: { solana: string; paid: string }) => { id: string; body: unknown }, number, string]>(
+    [
+      [
+        "an unknown invoice",
+        () => ({ id: "inv_nope", body: { account: localSolanaBuyer.address } }),
+        404,
+        "resource_missing",
+      ],
+      [
+        "an EVM address",
+        ({ solana }) => ({ id: solana, body: { account: "0x52908400098527886E0F7030069857D2E4169EE7" } }),
+        400,
+        "parameter_invalid",
+      ],
+      [
+        "a token account, not a wallet",
+        ({ solana }) => ({ id: solana, body: { account: "4gCPWF8bBHkuqd4w45pStd9BQ6SvBAoe6aUG5viDrLBb" } }),
+        400,
+        "parameter_invalid",
+      ],
+      ["no account", ({ solana }) => ({ id: solana, body: {} }), 400, "parameter_missing"],
+      [
+        "a paid invoice",
+        ({ paid }) => ({ id: paid, body: { account: localSolanaBuyer.address } }),
+        409,
+        "nothing_to_pay",
+      ],
+    ],
+  )("refuses %s", async (_case, make, status, code) => {
+    const open = await startSolanaInvoice("1");
+    const paid = await startSolanaInvoice("1");
+    await solana.pay({ recipient: paid.depositAddress, units: usdc(1), references: [paid.reference] });
+    await scan();
+    const { id, body } = make({ solana: open.id, paid: paid.id });
+    const refused = await callRoute(walletTransaction, `/api/public/payments/${id}/wallet-transaction`, {
+      params: { id },
+      body,
+    });
+    expect(refused.status, refused.text).toBe(status);
+    expect(refused.json.error.code).toBe(code);
   });
 });

@@ -98,8 +98,10 @@ async function tokenTransfers(read: TokenRead): Promise<ObservedTransfer[]> {
   const addresses = watched.receivers(token.symbol);
   return (await tokenLogs(read)).flatMap((log) => {
     const receiver = log.args.to && evmAddresses.key(log.args.to);
+    // A transfer of 0 moved nothing: no payment (and no row a flood of them could write).
     return receiver &&
       addresses.has(receiver) &&
+      (log.args.value ?? 0n) > 0n &&
       log.transactionHash !== null &&
       log.logIndex !== null &&
       log.blockNumber !== null

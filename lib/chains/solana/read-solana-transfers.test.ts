@@ -44,6 +44,20 @@ const transaction = (
 });
 
 describe("tokenTransfersInto", () => {
+  it("records the source account's owner as the payer, not a delegate that signed", () => {
+    const delegate = otherMint;
+    const raw = {
+      ...transaction([checked([source, mint, account, delegate, reference])]),
+    };
+    raw.meta = {
+      ...raw.meta,
+      preTokenBalances: [{ accountIndex: at(source), owner: payer }],
+    } as typeof raw.meta;
+    expect(tokenTransfersInto(raw, account, mint)).toEqual([
+      { index: 0, units: 5_000_000n, payer, extraKeys: [reference] },
+    ]);
+  });
+
   it.each<[string, ReturnType<typeof transaction>, { units: bigint; extraKeys: string[] }[]]>([
     [
       "a Solana Pay TransferChecked with its reference",
@@ -76,14 +90,15 @@ describe("tokenTransfersInto", () => {
       }),
       [{ units: 1n, extraKeys: [reference] }],
     ],
+    ["a transfer of nothing", transaction([checked([source, mint, account, payer, reference], 0n)]), []],
     [
       "data of the wrong length",
       transaction([{ ...checked([source, mint, account, payer]), data: data(12, 1n) }]),
       [],
     ],
   ])("%s", (_case, raw, expected) => {
-    const found = tokenTransfersInto(raw, account, mint).map(({ units, extraKeys, authority }) => {
-      expect(authority).toBe(payer);
+    const found = tokenTransfersInto(raw, account, mint).map(({ units, extraKeys, payer: paidBy }) => {
+      expect(paidBy).toBe(payer);
       return { units, extraKeys };
     });
     expect(found).toEqual(expected);

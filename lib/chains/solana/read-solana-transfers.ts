@@ -32,6 +32,7 @@ type RawTransaction = {
   meta: {
     err: unknown;
     loadedAddresses?: { writable: readonly string[]; readonly: readonly string[] };
+    preTokenBalances?: readonly { accountIndex: number; owner?: string }[];
   } | null;
   transaction: {
     message: {
@@ -41,8 +42,11 @@ type RawTransaction = {
   };
 };
 
-/** A token transfer instruction into `account`: its amount, the wallet that signed it and its extra keys. */
-type TokenTransfer = { index: number; units: bigint; authority: string; extraKeys: string[] };
+/**
+ * A token transfer instruction into `account`: its amount, who paid (the source account's owner,
+ * else the signing authority) and its extra keys.
+ */
+type TokenTransfer = { index: number; units: bigint; payer: string; extraKeys: string[] };
 
 /**
  * The transfers of `mint` into `account` a transaction makes at its top level, as Solana Pay and
@@ -58,21 +62,28 @@ export function tokenTransfersInto(
   const { message } = transaction.transaction;
   const loaded = transaction.meta.loadedAddresses;
   const keys = [...message.accountKeys, ...(loaded?.writable ?? []), ...(loaded?.readonly ?? [])];
+  // The wallet that owned the source account: a delegate or multisig signer is not who paid.
+  const ownerOf = (source: string, authority: string) =>
+    transaction.meta?.preTokenBalances?.find((balance) => keys[balance.accountIndex] === source)?.owner ??
+    authority;
   return message.instructions.flatMap((instruction, index) => {
     if (keys[instruction.programIdIndex] !== TOKEN_PROGRAM_ADDRESS) return [];
     const data = base58.decode(instruction.data);
     const accounts = instruction.accounts.map((position) => keys[position]);
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const units = data.length >= 9 ? view.getBigUint64(1, true) : 0n;
+    // Nothing moved: no payment (and no row a flood of them could write).
+    if (units === 0n) return [];
     if (data[0] === transferCheckedInstruction && data.length === 10) {
-      const [, instructionMint, destination, authority, ...extraKeys] = accounts;
+      const [source, instructionMint, destination, authority, ...extraKeys] = accounts;
       if (destination !== account || instructionMint !== mint) return [];
-      return [{ index, units: view.getBigUint64(1, true), authority, extraKeys }];
+      return [{ index, units, payer: ownerOf(source, authority), extraKeys }];
     }
     if (data[0] === transferInstruction && data.length === 9) {
-      const [, destination, authority, ...extraKeys] = accounts;
+      const [source, destination, authority, ...extraKeys] = accounts;
       // A plain Transfer names no mint: the destination, a token account of this mint, decides it.
       if (destination !== account) return [];
-      return [{ index, units: view.getBigUint64(1, true), authority, extraKeys }];
+      return [{ index, units, payer: ownerOf(source, authority), extraKeys }];
     }
     return [];
   });
@@ -109,6 +120,8 @@ export function solanaTransferReader(rpc: SolanaRpc, network: NetworkConfig): Tr
         .getSignaturesForAddress(account as Address, {
           commitment,
           limit: pageSize,
+          // A node behind the head just read would list too little, and the range would pass.
+          minContextSlot: range.to,
           ...(before ? { before: before as Signature } : {}),
           ...(until ? { until: until as Signature } : {}),
         })
@@ -122,7 +135,8 @@ export function solanaTransferReader(rpc: SolanaRpc, network: NetworkConfig): Tr
         if (entry.err === null && entry.slot >= range.from && entry.slot <= range.to)
           found.push({ signature: entry.signature, slot: entry.slot });
       const oldest = page.at(-1);
-      if (!oldest || page.length < pageSize || oldest.slot < range.from) break;
+      // A short page ends the listing only when it reached `until`; a provider may page shorter.
+      if (!oldest || oldest.slot < range.from || (until && page.length < pageSize)) break;
       before = oldest.signature;
     }
     return found.reverse();
@@ -149,8 +163,9 @@ export function solanaTransferReader(rpc: SolanaRpc, network: NetworkConfig): Tr
         ),
       );
       transactions.forEach((transaction, offset) => {
-        if (!transaction) return;
         const { signature, slot } = batch[offset];
+        // Listed but not served (a node without it yet, or without history): read the range again.
+        if (!transaction) throw new Error(`the node listed ${signature} but did not return it`);
         for (const transfer of tokenTransfersInto(
           transaction as unknown as RawTransaction,
           account,
@@ -166,7 +181,7 @@ export function solanaTransferReader(rpc: SolanaRpc, network: NetworkConfig): Tr
             units: transfer.units,
             position: slot,
             block: slot.toString(),
-            payer: transfer.authority,
+            payer: transfer.payer,
           });
         }
       });

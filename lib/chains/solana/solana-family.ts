@@ -3,6 +3,7 @@ import { base58 } from "@scure/base";
 import { createSolanaRpc, isSolanaError } from "@solana/kit";
 import type { ChainFamily } from "../chain-family";
 import type { NetworkConfig } from "../networks";
+import { buildWalletTransfer, walletStandardChain } from "./build-wallet-transfer";
 import { payFromLocalTestWallet } from "./pay-from-local-test-wallet";
 import { type SolanaRpc, solanaTransferReader } from "./read-solana-transfers";
 import { solanaAddresses } from "./solana-addresses";
@@ -31,16 +32,26 @@ export const solanaFamily: ChainFamily<SolanaRpc> = {
     indexes.map(() => ({ address: receiverOf(network), reference: base58.encode(randomBytes(32)) })),
   paymentUri: (_network, request) => solanaPaymentUri(request),
   completeNetwork(network, keys) {
+    const derived = keys.hdMnemonic && solanaServiceKey(keys.hdMnemonic, "receiving").address;
+    // A configured receiver must be the signing role's own wallet: the mnemonic's, where it is here.
+    if (network.receiver && derived && network.receiver !== derived)
+      throw new Error(
+        `network ${network.id}'s "receiver" is not the receiving wallet of SERVICE_HD_MNEMONIC (${derived})`,
+      );
     if (network.receiver) return network;
     if (!keys.hdMnemonic)
       throw new Error(
         `network ${network.id} needs "receiver", the receiving wallet's address (the signing role derives it from the mnemonic)`,
       );
-    return { ...network, receiver: solanaServiceKey(keys.hdMnemonic, "receiving").address };
+    return { ...network, receiver: derived || undefined };
   },
   sends: false,
   payFromTestWallet(network, payment) {
     return payFromLocalTestWallet(solanaFamily.client(network), network, payment);
+  },
+  walletStandard: {
+    chain: walletStandardChain,
+    transaction: (network, request) => buildWalletTransfer(solanaFamily.client(network), network, request),
   },
   caip2: (network) => `solana:${(network.genesisHash ?? "").slice(0, 32)}`,
   client(network) {

@@ -72,6 +72,8 @@ describe("POST /api/public/payments", () => {
       tokenDecimals: 6,
       depositAddress: depositAddress(root, invoice.derivationIndex),
       reference: null,
+      // EVM wallets in the browser pay through EIP-1193, not Wallet Standard.
+      walletChain: null,
       // EIP-681: the token's transfer of 49 USDC in base units to the deposit address, on chain 31337.
       paymentUri: `ethereum:${usdcAddress}@31337/transfer?address=${depositAddress(root, invoice.derivationIndex)}&uint256=49000000`,
       amountDue: "49.000000",
