@@ -20,8 +20,11 @@ import { appPort, appSql, expect, mailboxPath, signIn, test } from "./fixtures";
 
 const base = `http://127.0.0.1:${appPort}`;
 const mcpUrl = new URL(`${base}/mcp`);
-// A loopback callback, as native clients use; Chromium's request to it is answered by the test.
-const callbackUrl = `http://127.0.0.1:${appPort + 9}/callback`;
+// A loopback callback, as native clients use; Chromium's request to it is answered by the test. Its
+// port is one no spec's app listens on (docs-examples' npm start takes +9): a redirect the route
+// handler does not see would otherwise reach that app and end on its 404 page.
+const callbackPort = appPort + 19;
+const callbackUrl = `http://127.0.0.1:${callbackPort}/callback`;
 
 /** An in-memory OAuthClientProvider, as a CLI client keeps in its config directory. */
 class TestProvider implements OAuthClientProvider {
@@ -75,7 +78,7 @@ async function approveInBrowser(page: Page, authorizationUrl: URL, expectations:
   });
   await page.goto(authorizationUrl.toString());
   await expect(page.getByRole("heading", { name: "Connect E2E Agent?" })).toBeVisible();
-  await expect(page.getByText(`127.0.0.1:${appPort + 9}`)).toBeVisible();
+  await expect(page.getByText(`127.0.0.1:${callbackPort}`)).toBeVisible();
   await expect(page.getByText(expectations.organization)).toBeVisible();
   await expect(page.getByTestId("consent-access")).toContainText("Read and write");
   await page.getByRole("button", { name: "Approve" }).click();
