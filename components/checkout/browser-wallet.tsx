@@ -6,8 +6,7 @@ import { useEffect, useState } from "react";
 import type { EIP1193Provider } from "viem";
 import type { PublicPayment } from "@/lib/payments/serialize-public-payment";
 import type { WalletProblem } from "@/lib/payments/wallet-transfer";
-import { ExplorerLink } from "./explorer-link";
-import { shorten } from "./format";
+import { WalletProblemAlert, WalletSent } from "./wallet-outcome";
 import type { WalletStep } from "./wallet-pay";
 
 /** An injected wallet as EIP-6963 announces it (or the legacy window.ethereum). */
@@ -84,30 +83,9 @@ export function BrowserWallet(props: { request: PublicPayment; onSent: () => voi
               : t("wallet.confirm")}
         </p>
       ) : null}
-      {pay.data ? (
-        <p
-          role="status"
-          data-testid="wallet-tx"
-          className="flex flex-col gap-1 text-sm text-slate-700 dark:text-slate-200"
-        >
-          <span className="break-all">{t("wallet.sent", { hash: pay.data })}</span>
-          <ExplorerLink explorerUrl={props.request.explorerUrl} kind="tx" value={pay.data}>
-            {t("explorerTx", { hash: shorten(pay.data) })}
-          </ExplorerLink>
-        </p>
-      ) : null}
+      {pay.data ? <WalletSent transaction={pay.data} explorerUrl={props.request.explorerUrl} /> : null}
       {problem ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {problem === "rejected"
-            ? t("wallet.rejected")
-            : problem === "wrongChain"
-              ? t("wallet.wrongChain", { network })
-              : problem === "insufficient"
-                ? t("wallet.insufficient", { token: props.request.token })
-                : problem === "gone"
-                  ? t("wallet.gone")
-                  : t("wallet.failed")}
-        </p>
+        <WalletProblemAlert problem={problem} network={network} token={props.request.token} />
       ) : null}
       <p className="text-center text-xs text-slate-600 dark:text-slate-300">{t("wallet.manual")}</p>
     </div>

@@ -11,14 +11,13 @@ import type { Wallet, WalletAccount } from "@wallet-standard/base";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import type { PublicPayment } from "@/lib/payments/serialize-public-payment";
-import { ExplorerLink } from "./explorer-link";
-import { shorten } from "./format";
+import type { WalletProblem } from "@/lib/payments/wallet-transfer";
+import { WalletProblemAlert, WalletSent } from "./wallet-outcome";
 
 /** Wallet Standard's connect feature, as every wallet implements it. */
 type ConnectFeature = { "standard:connect": { connect(): Promise<{ accounts: readonly WalletAccount[] }> } };
 type PayingWallet = Wallet & { features: SolanaSignAndSendTransactionFeature & ConnectFeature };
 type Step = "connecting" | "confirm";
-type Problem = "rejected" | "insufficient" | "failed";
 
 /** Wallets in this browser that can sign and send a transaction on `chain` (Wallet Standard). */
 function useStandardWallets(chain: string | null): PayingWallet[] {
@@ -47,7 +46,7 @@ function useStandardWallets(chain: string | null): PayingWallet[] {
 }
 
 /** A wallet's refusal or failure, as the buyer is told it. */
-function problemOf(error: unknown): Problem {
+function problemOf(error: unknown): WalletProblem {
   const { code, message } = (error ?? {}) as { code?: number; message?: string };
   if (code === 4001 || /reject|denied|declined|cancel/i.test(message ?? "")) return "rejected";
   if (/insufficient/i.test(message ?? "")) return "insufficient";
@@ -114,26 +113,13 @@ export function SolanaWallet(props: { request: PublicPayment; onSent: () => void
           {step === "connecting" ? t("wallet.connecting") : t("wallet.confirm")}
         </p>
       ) : null}
-      {pay.data ? (
-        <p
-          role="status"
-          data-testid="wallet-tx"
-          className="flex flex-col gap-1 text-sm text-slate-700 dark:text-slate-200"
-        >
-          <span className="break-all">{t("wallet.sent", { hash: pay.data })}</span>
-          <ExplorerLink explorerUrl={props.request.explorerUrl} kind="tx" value={pay.data}>
-            {t("explorerTx", { hash: shorten(pay.data) })}
-          </ExplorerLink>
-        </p>
-      ) : null}
+      {pay.data ? <WalletSent transaction={pay.data} explorerUrl={props.request.explorerUrl} /> : null}
       {problem ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {problem === "rejected"
-            ? t("wallet.rejected")
-            : problem === "insufficient"
-              ? t("wallet.insufficient", { token: props.request.token })
-              : t("wallet.failed")}
-        </p>
+        <WalletProblemAlert
+          problem={problem}
+          network={props.request.networkName}
+          token={props.request.token}
+        />
       ) : null}
       <p className="text-center text-xs text-slate-600 dark:text-slate-300">{t("wallet.manual")}</p>
     </div>

@@ -1,7 +1,7 @@
 import type { PaymentRequestInput } from "../chain-family";
 
 /**
- * A Solana Pay transfer request (docs.solanapay.com/spec, as any Solana Pay wallet scans it):
+ * A Solana Pay transfer request, as any Solana Pay wallet scans it (its fields: docs/api.md, "Payments"):
  * `solana:<recipient>?amount=<decimal>&spl-token=<mint>&reference=<key>&label=…&message=…`. The
  * recipient is the receiving wallet (the wallet pays its associated token account); the reference
  * names the invoice, so a wallet that pays the same link again tops up the same invoice.
