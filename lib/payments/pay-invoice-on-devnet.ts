@@ -3,7 +3,7 @@ import { chainFamily } from "../chains/chain-families";
 import { findToken } from "../chains/networks";
 import { config } from "../config";
 import type { Db } from "../db/client";
-import { conflict, invalidRequest, notFound } from "../errors";
+import { conflict, invalidRequest, notFound, serviceUnavailable } from "../errors";
 import { hasIdPrefix } from "../ids";
 import { Money } from "../money/decimal";
 import type { DevnetPayInput } from "./payment-schemas";
@@ -43,10 +43,16 @@ export async function payInvoiceOnDevnet(database: Db, invoiceId: string, input:
   // More than any token's supply (Solana's amounts are 64-bit): a mistake, not a payment.
   if (units >= 2n ** 64n)
     throw invalidRequest("parameter_invalid", "Invalid amount: more than a test wallet can send.", "amount");
-  const txHash = await chainFamily(network).payFromTestWallet(network, {
-    receiver: { address: invoice.depositAddress, reference: invoice.reference },
-    token,
-    units,
-  });
+  const family = chainFamily(network);
+  const txHash = await family
+    .payFromTestWallet(network, {
+      receiver: { address: invoice.depositAddress, reference: invoice.reference },
+      token,
+      units,
+    })
+    .catch((error) => {
+      // The local chain did not answer (stopped, restarting): try again in a moment.
+      throw family.isRpcError(error) ? serviceUnavailable(5) : error;
+    });
   return { invoice, token, amount: amount.toFixed(token.decimals), txHash };
 }

@@ -281,4 +281,25 @@ describe("a Solana invoice", () => {
     expect(refused.status, refused.text).toBe(status);
     expect(refused.json.error.code).toBe(code);
   });
+
+  // Last in the file: it stops the chain.
+  it("answers 503 while the local chain is down, for the test wallet and a browser wallet alike", async () => {
+    const request = await startSolanaInvoice("1");
+    await solana.stop();
+    const paid = await callRoute(devnetPay, `/api/public/payments/${request.id}/devnet-pay`, {
+      params: { id: request.id },
+      body: {},
+    });
+    expect(paid.status, paid.text).toBe(503);
+    const built = await callRoute(
+      walletTransaction,
+      `/api/public/payments/${request.id}/wallet-transaction`,
+      {
+        params: { id: request.id },
+        body: { account: localSolanaBuyer.address },
+      },
+    );
+    expect(built.status, built.text).toBe(503);
+    expect((await invoiceRow(request.id)).payments).toHaveLength(0);
+  });
 });
