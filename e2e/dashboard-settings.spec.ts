@@ -194,10 +194,27 @@ test("settings: the owner renames the organization, sets a checksum-checked wall
   await page.getByLabel("URL").fill("http://127.0.0.1:9/hooks");
   await page.getByRole("button", { name: "Save URL" }).click();
   await expect(card("Default webhook URL").getByRole("status")).toHaveText("Saved.");
+
+  // The agents' refund cap: a typo is refused and changes nothing; a valid cap and the checkbox land.
+  const refunds = card("Refunds");
+  const cap = refunds.getByLabel("Agents' daily refund cap (USD)");
+  await cap.evaluate((input) => input.removeAttribute("pattern"));
+  await cap.fill("12.345");
+  await refunds.getByRole("button", { name: "Save refund settings" }).click();
+  await expect(refunds.getByRole("alert")).toContainText('must be a USD amount such as "100.00"');
+  expect((await organization()).autoRefundOverpayments).toBe(false);
+  await cap.fill("250.5");
+  await refunds
+    .getByLabel("Refund the overpaid part of a confirmed invoice to its payer automatically")
+    .check();
+  await refunds.getByRole("button", { name: "Save refund settings" }).click();
+  await expect(refunds.getByRole("status")).toHaveText("Saved.");
   expect(await organization()).toMatchObject({
     name: "Renamed Store",
     webhookUrl: "http://127.0.0.1:9/hooks",
     settlementWallets: [{ network: "devnet", address }],
+    refundAgentDailyCapUsd: "250.50",
+    autoRefundOverpayments: true,
   });
 
   await page.reload();

@@ -105,6 +105,7 @@ const rows = {
     ...write,
     ...owner,
     routesMoney: true,
+    recentSignIn: true,
     dashboard: ["updateRefundSettings"],
   },
   // An owner confirms or rejects a refund an agent or OAuth token proposed, like a wallet change.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validationError } from "../validation/validation-error";
 import { brandingFormSchema } from "./brand-schemas";
-import { settlementWalletsFormSchema } from "./organization-schemas";
+import { refundSettingsFormSchema, settlementWalletsFormSchema } from "./organization-schemas";
 
 const address = "0x52908400098527886E0F7030069857D2E4169EE7"; // EIP-55 test vector
 
@@ -56,6 +56,50 @@ describe("brandingFormSchema (the dashboard's branding form)", () => {
     ["a text file as logo", { logoBase64: Buffer.from("hello").toString("base64") }, "logo"],
   ])("rejects %s", (_case, form, param) => {
     const parsed = brandingFormSchema.safeParse(form);
+    if (parsed.success) throw new Error("the form was accepted");
+    expect(validationError(parsed.error, form).param).toBe(param);
+  });
+});
+
+describe("refundSettingsFormSchema (the dashboard's refund settings form)", () => {
+  it.each<[string, Record<string, string>, unknown]>([
+    [
+      "a cap, the box unticked",
+      { refundAgentDailyCapUsd: "100" },
+      { refundAgentDailyCapUsd: "100", autoRefundOverpayments: false },
+    ],
+    [
+      "a cap in cents, the box ticked",
+      { refundAgentDailyCapUsd: "0.50", autoRefundOverpayments: "on" },
+      { refundAgentDailyCapUsd: "0.50", autoRefundOverpayments: true },
+    ],
+    [
+      "no agent refunds without an owner",
+      { refundAgentDailyCapUsd: "0" },
+      { refundAgentDailyCapUsd: "0", autoRefundOverpayments: false },
+    ],
+  ])("%s", (_case, form, expected) => {
+    expect(refundSettingsFormSchema.parse(form)).toEqual(expected);
+  });
+
+  it.each<[string, Record<string, string>, string]>([
+    ["no cap", {}, "refundAgentDailyCapUsd"],
+    ["three decimals", { refundAgentDailyCapUsd: "1.005" }, "refundAgentDailyCapUsd"],
+    ["a negative cap", { refundAgentDailyCapUsd: "-1" }, "refundAgentDailyCapUsd"],
+    ["a leading zero", { refundAgentDailyCapUsd: "0100" }, "refundAgentDailyCapUsd"],
+    ["ten digits", { refundAgentDailyCapUsd: "1000000000" }, "refundAgentDailyCapUsd"],
+    [
+      "a checkbox value no browser sends",
+      { refundAgentDailyCapUsd: "1", autoRefundOverpayments: "true" },
+      "autoRefundOverpayments",
+    ],
+    [
+      "an unknown field",
+      { refundAgentDailyCapUsd: "1", subscriptionGraceDays: "3" },
+      "subscriptionGraceDays",
+    ],
+  ])("rejects %s", (_case, form, param) => {
+    const parsed = refundSettingsFormSchema.safeParse(form);
     if (parsed.success) throw new Error("the form was accepted");
     expect(validationError(parsed.error, form).param).toBe(param);
   });

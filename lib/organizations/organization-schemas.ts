@@ -27,6 +27,9 @@ const settlementAddresses = Object.fromEntries(
 ) as Record<SettlementNetwork, ReturnType<typeof settlementAddress>>;
 
 const capError = 'must be a USD amount such as "100.00" (0 to 999999999.99)';
+const refundAgentDailyCapUsd = z
+  .string({ error: capError })
+  .regex(/^(0|[1-9]\d{0,8})(\.\d{1,2})?$/, { error: capError });
 
 const graceDaysError = "must be a whole number of days from 0 to 30";
 const subscriptionGraceDays = z
@@ -67,15 +70,11 @@ export const updateOrganizationSchema = refineContractInput(
     // Upgrading the pinned API version: requests without X-Service-Version follow it at once.
     apiVersion: apiVersionField.optional(),
     subscriptionGraceDays: subscriptionGraceDays.optional(),
-    refundAgentDailyCapUsd: z
-      .string({ error: capError })
-      .regex(/^(0|[1-9]\d{0,8})(\.\d{1,2})?$/, { error: capError })
-      .optional()
-      .meta({
-        description:
-          "What agent credentials and OAuth tokens may refund to payers per UTC day, in USD (owners and API keys only)",
-        example: "100.00",
-      }),
+    refundAgentDailyCapUsd: refundAgentDailyCapUsd.optional().meta({
+      description:
+        "What agent credentials and OAuth tokens may refund to payers per UTC day, in USD (owners and API keys only)",
+      example: "100.00",
+    }),
     autoRefundOverpayments: z
       .boolean({ error: "must be true or false" })
       .optional()
@@ -114,4 +113,16 @@ export const subscriptionGraceFormSchema = z.strictObject({
     .regex(/^\d{1,2}$/, { error: graceDaysError })
     .transform(Number)
     .pipe(subscriptionGraceDays),
+});
+
+/**
+ * The dashboard's refund settings form (owners): the agents' daily cap as typed, and a checkbox,
+ * which a browser sends as "on" when ticked and leaves out when not.
+ */
+export const refundSettingsFormSchema = z.strictObject({
+  refundAgentDailyCapUsd,
+  autoRefundOverpayments: z
+    .literal("on", { error: "must be ticked or left out" })
+    .optional()
+    .transform((ticked) => ticked === "on"),
 });

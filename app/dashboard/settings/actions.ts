@@ -9,6 +9,7 @@ import { brandingFormSchema } from "@/lib/organizations/brand-schemas";
 import { cancelInvitation } from "@/lib/organizations/cancel-invitation";
 import { inviteMember } from "@/lib/organizations/invite-member";
 import {
+  refundSettingsFormSchema,
   settlementWalletsFormSchema,
   subscriptionGraceFormSchema,
   updateOrganizationSchema,
@@ -67,6 +68,15 @@ export const updateSubscriptionGraceAction = memberAction(
   async (member, input) => {
     const organization = await updateOrganization(db(), member.organization.id, input);
     return { subscriptionGraceDays: organization.subscriptionGraceDays };
+  },
+);
+
+export const updateRefundSettingsAction = memberAction(
+  "refunds.configure",
+  refundSettingsFormSchema,
+  async (member, input) => {
+    const organization = await updateOrganization(db(), member.organization.id, input);
+    return { autoRefundOverpayments: organization.autoRefundOverpayments };
   },
 );
 

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { BrandingCard } from "@/components/dashboard/settings/branding-card";
 import { OrganizationCard } from "@/components/dashboard/settings/organization-card";
+import { RefundSettingsCard } from "@/components/dashboard/settings/refund-settings-card";
 import { SettlementWalletsCard } from "@/components/dashboard/settings/settlement-wallets-card";
 import { SubscriptionGraceCard } from "@/components/dashboard/settings/subscription-grace-card";
 import { TeamCard } from "@/components/dashboard/settings/team-card";
@@ -18,6 +19,7 @@ import {
   removeMemberAction,
   renameOrganizationAction,
   updateBrandingAction,
+  updateRefundSettingsAction,
   updateSettlementWalletsAction,
   updateSubscriptionGraceAction,
   updateWebhookUrlAction,
@@ -33,6 +35,7 @@ export default async function SettingsPage() {
     getOrganization(db(), member.organization.id),
     listTeam(db(), member.organization.id),
   ]);
+  const shown = serializeOrganization(organization);
 
   return (
     <>
@@ -44,7 +47,7 @@ export default async function SettingsPage() {
         />
         <BrandingCard
           organizationName={organization.name}
-          branding={serializeOrganization(organization).branding}
+          branding={shown.branding}
           update={isOwner ? updateBrandingAction : undefined}
         />
         <WebhookUrlCard
@@ -57,6 +60,11 @@ export default async function SettingsPage() {
           wallets={new Map(organization.settlementWallets.map((w) => [w.network, w.address]))}
           pending={organization.settlementChanges}
           update={isOwner ? updateSettlementWalletsAction : undefined}
+        />
+        <RefundSettingsCard
+          capUsd={shown.refundAgentDailyCapUsd}
+          autoRefundOverpayments={organization.autoRefundOverpayments}
+          update={isOwner ? updateRefundSettingsAction : undefined}
         />
         <SubscriptionGraceCard
           graceDays={organization.subscriptionGraceDays}
