@@ -1,6 +1,6 @@
 import {
   type Base64EncodedWireTransaction,
-  type GetBlockHeightApi,
+  type GetEpochInfoApi,
   type GetSignatureStatusesApi,
   isSolanaError,
   type Rpc,
@@ -34,15 +34,21 @@ const commitmentRank = { processed: 0, confirmed: 1, finalized: 2 } as const;
  * harmless: the same signed bytes land at most once. Call it again until it is no longer pending.
  */
 export async function followTokenTransfer(
-  rpc: Rpc<GetBlockHeightApi & GetSignatureStatusesApi & SendTransactionApi>,
+  rpc: Rpc<GetEpochInfoApi & GetSignatureStatusesApi & SendTransactionApi>,
   prepared: PreparedSolanaTransaction,
   commitment: "confirmed" | "finalized",
 ): Promise<TransferProgress> {
   // The finalized height first: once it is past the blockhash's last valid height, no block that
-  // could hold the transaction is still open, so a status read after it that finds nothing is final.
-  const finalizedHeight = await rpc.getBlockHeight({ commitment: "finalized" }).send();
+  // could hold the transaction is still open, so a status read after it that finds nothing is final,
+  // if the node that answers it has seen that finalized slot: a node behind (another one behind
+  // the same RPC address) finds nothing of a transaction that did land, and calling it expired
+  // would have the caller sign the payment anew and pay twice.
+  const finalized = await rpc.getEpochInfo({ commitment: "finalized" }).send();
   const signature = prepared.signature as Signature;
-  const status = await readStatus(rpc, signature);
+  const { context, value } = await rpc
+    .getSignatureStatuses([signature], { searchTransactionHistory: true })
+    .send();
+  const status = value[0];
   if (status) {
     if (commitmentRank[status.confirmationStatus ?? "processed"] < commitmentRank[commitment])
       return { state: "pending" };
@@ -50,7 +56,8 @@ export async function followTokenTransfer(
       ? { state: "confirmed", slot: status.slot }
       : { state: "failed", slot: status.slot, error: status.err };
   }
-  if (finalizedHeight > prepared.lastValidBlockHeight) return { state: "expired" };
+  if (finalized.blockHeight > prepared.lastValidBlockHeight)
+    return context.slot >= finalized.absoluteSlot ? { state: "expired" } : { state: "pending" };
   try {
     await rpc
       .sendTransaction(prepared.wire as Base64EncodedWireTransaction, {
@@ -67,9 +74,4 @@ export async function followTokenTransfer(
     return { state: "pending", rejected: cause };
   }
   return { state: "pending" };
-}
-
-async function readStatus(rpc: Rpc<GetSignatureStatusesApi>, signature: Signature) {
-  const { value } = await rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send();
-  return value[0];
 }

@@ -4,7 +4,9 @@
 import {
   type Address,
   type Base64EncodedWireTransaction,
+  createDefaultRpcTransport,
   createSolanaRpc,
+  createSolanaRpcFromTransport,
   generateKeyPairSigner,
   type Signature,
 } from "@solana/kit";
@@ -200,6 +202,25 @@ describe("a prepared token transfer", () => {
     expect(await follow(prepared)).toEqual({ state: "expired" });
     expect(await balances(wallet)).toEqual(before);
     expect((await rpc.getSignatureStatuses([prepared.signature as Signature]).send()).value).toEqual([null]);
+  });
+
+  it("that landed is not called expired by a node behind, which has not seen the slot that ended its lifetime", async () => {
+    const wallet = await freshWallet();
+    const prepared = await prepare(wallet, 250_000n);
+    await sendRaw(prepared);
+    advance(151 + finalityDepth);
+    // Another node behind the same address: it answers the status as of a slot before the
+    // transfer's, and so knows nothing of it.
+    const transport = createDefaultRpcTransport({ url: local.url });
+    const behind = createSolanaRpcFromTransport(async (request) => {
+      const payload = request.payload as { id: number; method: string; params: [string[]] };
+      if (payload.method !== "getSignatureStatuses") return transport(request);
+      const value = payload.params[0].map(() => null);
+      return { jsonrpc: "2.0", id: payload.id, result: { context: { slot: 1 }, value } } as never;
+    });
+    expect(await followTokenTransfer(behind, prepared, "confirmed")).toEqual({ state: "pending" });
+    expect(await follow(prepared)).toEqual({ state: "confirmed", slot: expect.any(BigInt) });
+    expect(await usdcOf(wallet)).toBe(250_000n);
   });
 
   it("that the node refuses (the source is short) stays pending with the reason until it expires, moving nothing", async () => {
