@@ -11,7 +11,7 @@ import { localSolanaBuyer } from "../lib/chains/solana/local-solana-accounts";
 import type { SolanaRpc } from "../lib/chains/solana/read-solana-transfers";
 import { sendSolanaPayTransfer, waitForConfirmed } from "../lib/chains/solana/send-solana-pay-transfer";
 import { localeCookie, locales } from "../lib/i18n/locales";
-import { appEnv, createSession, expect, test } from "./fixtures";
+import { appEnv, createSession, expect, signIn, test } from "./fixtures";
 
 // scripts/e2e-server.ts starts the app through `npm start`, with its local Solana chain
 // (`solana-local`) on a port of its own: the buyer pays the hosted page's Solana Pay request.
@@ -78,7 +78,22 @@ test("the test wallet button pays a Solana invoice on the local chain", async ({
   expect(payment).toMatchObject({ network: "solana-local", status: "CONFIRMED", remaining: "0.000000" });
   expect(payment.payments).toHaveLength(1);
   // A Solana signature: 64 bytes in base58.
-  expect(payment.payments[0].txHash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{86,88}$/);
+  const signature = payment.payments[0].txHash as string;
+  expect(signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{86,88}$/);
+
+  // The merchant's invoice page names the network and shows the signature, the shared receiving
+  // address and the invoice's reference; the local chain has no explorer, so they are copyable text.
+  await signIn(page, merchant.email);
+  await page.goto(`/dashboard/invoices/${summary.payment.invoiceId}`);
+  await expect(page.getByText("Local Solana", { exact: true })).toBeVisible();
+  await expect(page.getByText(signature, { exact: true })).toBeVisible();
+  await expect(page.getByText(payment.depositAddress, { exact: true })).toBeVisible();
+  await expect(page.getByText(payment.reference, { exact: true })).toBeVisible();
+  await expect(page.getByText(/^Slot \d+ · /)).toBeVisible();
+  await expect(page.locator(`a[href*="${signature}"]`)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Copy transaction" })).toHaveCount(1);
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
 });
 
 /**

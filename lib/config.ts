@@ -5,6 +5,7 @@ import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { chainFamily } from "./chains/chain-families";
+import { explorerPage } from "./chains/explorer-page";
 import { maxTokenDecimals, parseNetworks, type TokenConfig } from "./chains/networks";
 import {
   booleanFlag,
@@ -415,6 +416,15 @@ export function sendingNetworks() {
 /** A network's name for people ("Local devnet", "Base"): its configured name, or the id of one no longer configured. */
 export function networkName(networkId: string): string {
   return config().networks.find((candidate) => candidate.id === networkId)?.name ?? networkId;
+}
+
+/**
+ * The explorer page of a transaction or an address on a network (lib/chains/explorer-page.ts),
+ * null where the network has no explorer (a local chain) or is no longer configured.
+ */
+export function explorerLink(networkId: string, kind: "address" | "tx", value: string): string | null {
+  const explorerUrl = config().networks.find((candidate) => candidate.id === networkId)?.explorerUrl;
+  return explorerUrl ? explorerPage(explorerUrl, kind, value) : null;
 }
 
 /**

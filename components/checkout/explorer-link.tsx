@@ -1,3 +1,5 @@
+import { explorerPage } from "@/lib/chains/explorer-page";
+
 /** A link to the network's block explorer, when the network has one. */
 export function ExplorerLink(props: {
   explorerUrl: string | null;
@@ -8,7 +10,7 @@ export function ExplorerLink(props: {
   if (!props.explorerUrl) return null;
   return (
     <a
-      href={`${props.explorerUrl}/${props.kind}/${props.value}`}
+      href={explorerPage(props.explorerUrl, props.kind, props.value)}
       target="_blank"
       rel="noopener noreferrer"
       className="text-xs text-slate-700 underline underline-offset-2 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"

@@ -2,9 +2,10 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatDateTime } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { config, networkName } from "@/lib/config";
+import { chainFamilyOf, config, networkName } from "@/lib/config";
 import { formatTokenAmount } from "@/lib/money/format-token-amount";
 import type { getInvoiceTimeline } from "@/lib/payments/get-invoice-timeline";
+import { ExplorerValue } from "./explorer-value";
 
 type Timeline = Awaited<ReturnType<typeof getInvoiceTimeline>>;
 type Entry = { at: Date; key: string; title: ReactNode; body?: ReactNode };
@@ -14,6 +15,8 @@ export function InvoiceTimeline({ invoice, events }: Timeline) {
   const tokens = (value: { toString(): string }) =>
     `${formatTokenAmount(invoice.network, invoice.token, value)} ${invoice.token}`;
   const required = config().networks.find((network) => network.id === invoice.network)?.confirmations;
+  const family = chainFamilyOf(invoice.network);
+  const position = family.positionName === "slot" ? "Slot" : "Block";
   const entries: Entry[] = [
     {
       at: invoice.createdAt,
@@ -32,9 +35,16 @@ export function InvoiceTimeline({ invoice, events }: Timeline) {
       ),
       body: (
         <span className="flex flex-col gap-0.5">
-          <span className="break-all font-mono text-xs">{payment.txHash}</span>
+          <ExplorerValue network={invoice.network} kind="tx" value={payment.txHash} />
+          {/* A mint (EVM's zero address as the payer) has no payer to show. */}
+          {payment.fromAddress && !family.addresses.isBurn(payment.fromAddress) ? (
+            <span className="flex flex-wrap items-center gap-1">
+              From{" "}
+              <ExplorerValue network={invoice.network} kind="address" value={payment.fromAddress} short />
+            </span>
+          ) : null}
           <span>
-            Block {payment.blockNumber.toString()} · {payment.confirmations}
+            {position} {payment.blockNumber.toString()} · {payment.confirmations}
             {required ? ` of ${required}` : ""} confirmations
           </span>
         </span>

@@ -1,18 +1,12 @@
 import Link from "next/link";
-import { ExplorerLink } from "@/components/checkout/explorer-link";
-import { shorten } from "@/components/checkout/format";
+import { ExplorerValue } from "@/components/dashboard/explorer-value";
 import type { Column } from "@/components/ui/data-table";
 import { formatDateTime } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TokenAmount } from "@/components/ui/token-amount";
-import { config, networkName } from "@/lib/config";
+import { networkName } from "@/lib/config";
 import type { Refund } from "@/lib/generated/prisma/client";
 import { formatDecimal } from "@/lib/money/decimal";
-
-/** The network's block explorer base (https, no trailing slash), when it has one. */
-export function explorerUrlOf(network: string): string | null {
-  return config().networks.find((candidate) => candidate.id === network)?.explorerUrl ?? null;
-}
 
 const destinationLabel = { PAYER: "Payer", CLAIM: "Claim link", ADDRESS: "Address" } as const;
 
@@ -29,34 +23,18 @@ export function RefundDestination({ refund }: { refund: Refund }) {
     <div className="flex flex-col gap-0.5">
       <span>{destinationLabel[refund.destination]}</span>
       {refund.toAddress ? (
-        <span className="break-all font-mono text-xs text-slate-700" title={refund.toAddress}>
-          {refund.toAddress}
-        </span>
+        <ExplorerValue network={refund.network} kind="address" value={refund.toAddress} />
       ) : (
         <span className="text-xs text-slate-600">Waiting for the buyer's address</span>
       )}
-      {refund.toAddress ? (
-        <ExplorerLink explorerUrl={explorerUrlOf(refund.network)} kind="address" value={refund.toAddress}>
-          View address on the explorer
-        </ExplorerLink>
-      ) : null}
     </div>
   );
 }
 
-/** The transfer's hash, linked to the network's explorer when it has one. */
+/** The transfer's hash (EVM) or signature (Solana), linked to the network's explorer when it has one. */
 export function RefundTransaction({ refund }: { refund: Refund }) {
   if (!refund.txHash) return <span className="text-slate-600">—</span>;
-  const explorerUrl = explorerUrlOf(refund.network);
-  return explorerUrl ? (
-    <ExplorerLink explorerUrl={explorerUrl} kind="tx" value={refund.txHash}>
-      {shorten(refund.txHash)}
-    </ExplorerLink>
-  ) : (
-    <span className="font-mono text-xs" title={refund.txHash}>
-      {shorten(refund.txHash)}
-    </span>
-  );
+  return <ExplorerValue network={refund.network} kind="tx" value={refund.txHash} short />;
 }
 
 /** Columns of a refunds table (the Refunds page, an invoice's refunds). */

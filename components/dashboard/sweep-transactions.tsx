@@ -1,6 +1,6 @@
-import { transactionUrl } from "@/lib/sweeps/get-settlement-overview";
+import { ExplorerValue } from "@/components/dashboard/explorer-value";
 
-/** A sweep's transactions, each linked to the network's explorer where one is known. */
+/** A sweep's transactions, each linked to the network's explorer where it has one, and copyable. */
 export function SignedTransactions({
   sweep,
 }: {
@@ -11,21 +11,16 @@ export function SignedTransactions({
 }) {
   return (
     <ul className="flex flex-col gap-0.5">
-      {sweep.transactions.map((transaction) => {
-        const url = transactionUrl(sweep.network, transaction.hash);
-        const label = `${transaction.kind === "FUNDING" ? "Gas" : "Transfer"} ${transaction.hash.slice(0, 10)}…${transaction.replacedAt ? " (replaced)" : ""}`;
-        return (
-          <li key={transaction.id} className="font-mono text-xs" title={transaction.hash}>
-            {url ? (
-              <a className="text-brand-600 hover:underline" href={url} rel="noreferrer" target="_blank">
-                {label}
-              </a>
-            ) : (
-              label
-            )}
-          </li>
-        );
-      })}
+      {sweep.transactions.map((transaction) => (
+        <li key={transaction.id} className="font-mono text-xs">
+          <ExplorerValue
+            network={sweep.network}
+            kind="tx"
+            value={transaction.hash}
+            label={`${transaction.kind === "FUNDING" ? "Gas" : "Transfer"} ${transaction.hash.slice(0, 10)}…${transaction.replacedAt ? " (replaced)" : ""}`}
+          />
+        </li>
+      ))}
     </ul>
   );
 }

@@ -144,6 +144,8 @@ export type ReadTuning = { logQuery?: "by-address" | "all" };
 export interface ChainFamily<Client> {
   readonly id: ChainFamilyId;
   readonly addresses: AddressRules;
+  /** What people call a transfer's position (ObservedTransfer.position): "block" (EVM), "slot" (Solana). */
+  readonly positionName: "block" | "slot";
   /**
    * Where invoices at these derivation indexes are paid (an index belongs to one invoice or x402
    * quote, once). EVM derives one address per index by BIP32 public derivation, so the account's

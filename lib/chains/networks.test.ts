@@ -35,6 +35,17 @@ describe("parseNetworks", () => {
     ]);
   });
 
+  it("completes the Solana devnet preset: devnet's genesis, Circle's devnet USDC, the explorer's devnet cluster", () => {
+    const [devnet] = parseNetworks('[{"id": "solana-devnet", "rpcUrl": "https://api.devnet.solana.com"}]');
+    expect(devnet).toMatchObject({
+      family: "solana",
+      genesisHash: "EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG",
+      commitment: "finalized",
+      explorerUrl: "https://explorer.solana.com?cluster=devnet",
+      tokens: [{ symbol: "USDC", address: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU" }],
+    });
+  });
+
   it("lists each preset's native coin, without a contract address", () => {
     const networks = parseNetworks(
       JSON.stringify(
@@ -143,6 +154,9 @@ describe("parseNetworks", () => {
       '[{"id": "base", "rpcUrl": "https://x.example", "tokens": [{"symbol": "USDC", "decimals": 6, "address": "0x1111111111111111111111111111111111111111", "eip3009": {"name": "USD Coin"}}]}]',
       "version",
     ],
+    ['[{"id": "base", "rpcUrl": "https://x.example", "explorerUrl": "https://basescan.org/"}]', "slash"],
+    ['[{"id": "base", "rpcUrl": "https://x.example", "explorerUrl": "https://basescan.org#tx"}]', "fragment"],
+    ['[{"id": "base", "rpcUrl": "https://x.example", "explorerUrl": "http://basescan.org"}]', "explorerUrl"],
   ])("rejects %s", (json, field) => {
     expect(() => parseNetworks(json)).toThrow(field);
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { chainFamilyIds } from "./chain-family";
+import { solanaDevnetGenesisHash } from "./solana/local-solana-accounts";
 import { solanaAddresses } from "./solana/solana-addresses";
 
 // Networks come from configuration (SERVICE_NETWORKS, JSON): chain id, RPC URL, confirmations and
@@ -101,10 +102,16 @@ export const networkSchema = z
     blockTimeMs: z.number().int().min(100).max(600_000).optional(),
     /** Price feeds read on this network (see lib/prices/find-usd-price.ts for the fallback order). */
     priceFeeds: z.array(priceFeedSchema).optional(),
-    /** Block explorer base (https, no trailing slash): the hosted page links `/address/…` and `/tx/…`. */
+    /**
+     * Block explorer base (https, no trailing slash): pages link its path plus `/address/…` and
+     * `/tx/…`, its query kept (`https://explorer.solana.com?cluster=devnet`; lib/chains/explorer-page.ts).
+     * None for a local chain: its transactions are shown, copyable, without a link.
+     */
     explorerUrl: z
       .url({ protocol: /^https$/ })
-      .refine((url) => !url.endsWith("/"), { error: "must not end with a slash" })
+      .refine((url) => !url.endsWith("/") && !url.includes("#"), {
+        error: "must not end with a slash or hold a fragment",
+      })
       .optional(),
   })
   .superRefine((network, context) => {
@@ -250,6 +257,26 @@ export const networkPresets: Record<string, Omit<NetworkConfig, "rpcUrl">> = {
         symbol: "USDT",
         decimals: 6,
         address: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+        peggedTo: "USD",
+      },
+    ],
+  },
+  // Solana's public test cluster: Circle's devnet USDC (free from its faucet); its explorer pages
+  // name the cluster in the query.
+  "solana-devnet": {
+    id: "solana-devnet",
+    name: "Solana Devnet",
+    family: "solana",
+    genesisHash: solanaDevnetGenesisHash,
+    commitment: "finalized",
+    explorerUrl: "https://explorer.solana.com?cluster=devnet",
+    confirmations: 1,
+    blockTimeMs: 400,
+    tokens: [
+      {
+        symbol: "USDC",
+        decimals: 6,
+        address: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
         peggedTo: "USD",
       },
     ],

@@ -16,10 +16,10 @@ export const publicPaymentObject = z
     network: z.string(),
     networkName: z.string(),
     chainId: z.number().int().nullable(),
-    explorerUrl: z
-      .string()
-      .nullable()
-      .meta({ description: "Block explorer base; links are /address/… and /tx/…" }),
+    explorerUrl: z.string().nullable().meta({
+      description:
+        "Block explorer base: a page is its path plus /address/… or /tx/…, its query kept (https://explorer.solana.com?cluster=devnet → https://explorer.solana.com/tx/…?cluster=devnet); null for a local chain",
+    }),
     token: z.string(),
     tokenAddress: z.string().nullable(),
     tokenDecimals: z.number().int(),

@@ -1,19 +1,6 @@
 import type { Db } from "../db/client";
 import { listReportedWallets } from "./list-reported-wallets";
 
-/** Explorer transaction pages of the preset networks; other networks show the bare hash. */
-const explorers: Record<string, string> = {
-  ethereum: "https://etherscan.io/tx/",
-  base: "https://basescan.org/tx/",
-  polygon: "https://polygonscan.com/tx/",
-  arbitrum: "https://arbiscan.io/tx/",
-};
-
-export function transactionUrl(network: string, hash: string): string | null {
-  const base = explorers[network];
-  return base ? `${base}${hash}` : null;
-}
-
 /**
  * The Settlement page's data: the organization's wallets against the networks it is paid on,
  * the gas wallets the sweeper reported, and sweep counts by status.

@@ -228,7 +228,9 @@ export default async function SettlementPage({
                   key={wallet.network}
                   className="flex flex-wrap items-center justify-between gap-2 px-5 py-3 text-sm"
                 >
-                  <span className="font-medium text-slate-900">{wallet.network} facilitator</span>
+                  <span className="font-medium text-slate-900">
+                    {networkName(wallet.network)} facilitator
+                  </span>
                   <code className="font-mono text-xs">{wallet.address}</code>
                   <span className={wallet.low ? "font-medium text-red-700" : "text-slate-600"}>
                     {wallet.balance} {nativeCoinSymbol(wallet.network)}

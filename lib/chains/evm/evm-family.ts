@@ -18,6 +18,7 @@ export const evmFamily: ChainFamily<PublicClient> = {
   paymentUri: (network, request) => evmPaymentUri(network.chainId, request),
   completeNetwork: (network) => network,
   payFromTestWallet: payFromEvmTestWallet,
+  positionName: "block",
   sends: true,
   caip2: (network) => `eip155:${evmChainId(network)}`,
   client: clientFor,

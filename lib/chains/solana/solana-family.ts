@@ -45,6 +45,7 @@ export const solanaFamily: ChainFamily<SolanaRpc> = {
       );
     return { ...network, receiver: derived || undefined };
   },
+  positionName: "slot",
   sends: false,
   payFromTestWallet(network, payment) {
     return payFromLocalTestWallet(solanaFamily.client(network), network, payment);

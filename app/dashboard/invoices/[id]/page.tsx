@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { CopyButton } from "@/components/checkout/copy-button";
+import type { ReactNode } from "react";
+import { ExplorerValue } from "@/components/dashboard/explorer-value";
 import { InvoiceTimeline } from "@/components/dashboard/invoice-timeline";
 import { refundColumns } from "@/components/dashboard/refund-columns";
 import { RefundForm } from "@/components/dashboard/refund-form";
@@ -62,11 +63,27 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               ["Network", networkName(invoice.network)],
               [
                 "Deposit address",
-                <span key="address" className="flex items-center gap-2">
-                  <span className="break-all font-mono text-xs">{invoice.depositAddress}</span>
-                  <CopyButton value={invoice.depositAddress} label="Copy deposit address" />
-                </span>,
+                <ExplorerValue
+                  key="address"
+                  network={invoice.network}
+                  kind="address"
+                  value={invoice.depositAddress}
+                />,
               ],
+              // A Solana Pay invoice shares its deposit address and is told apart by this key.
+              ...(invoice.reference
+                ? [
+                    [
+                      "Reference",
+                      <ExplorerValue
+                        key="reference"
+                        network={invoice.network}
+                        kind="address"
+                        value={invoice.reference}
+                      />,
+                    ] satisfies [string, ReactNode],
+                  ]
+                : []),
               ["Deadline", formatDateTime(invoice.deadline)],
               [
                 "Checkout session",
@@ -99,7 +116,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                   <StatusBadge status={sweep.status} />
                   <span>
                     {sweep.amount.toString()} {sweep.token} to{" "}
-                    <code className="font-mono text-xs">{sweep.toAddress}</code>
+                    <ExplorerValue network={sweep.network} kind="address" value={sweep.toAddress} />
                   </span>
                   {sweep.failureReason ? (
                     <span className="text-xs text-slate-500">{sweep.failureReason}</span>
