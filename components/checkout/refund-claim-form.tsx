@@ -7,6 +7,8 @@ import type { PublicRefundClaim } from "@/lib/refunds/serialize-public-refund-cl
 export type RefundClaimTexts = {
   addressLabel: string;
   addressHint: string;
+  /** What an address of the refund's network looks like, shown in its empty field ("0x…"). */
+  addressPlaceholder: string;
   confirmLabel: string;
   submit: string;
   submitting: string;
@@ -17,6 +19,7 @@ export type RefundClaimTexts = {
     | "confirmMissing"
     | "addressInvalid"
     | "addressChecksum"
+    | "notWallet"
     | "mismatch"
     | "used"
     | "expired"
@@ -55,6 +58,7 @@ function explain(
     parameter_missing: field === "confirmAddress" ? texts.errors.confirmMissing : texts.errors.addressMissing,
     address_invalid: texts.errors.addressInvalid,
     address_checksum: texts.errors.addressChecksum,
+    address_not_wallet: texts.errors.notWallet,
     address_mismatch: texts.errors.mismatch,
     claim_used: texts.errors.used,
     claim_expired: texts.errors.expired,
@@ -113,7 +117,7 @@ export function RefundClaimForm(props: {
           autoCapitalize="none"
           autoCorrect="off"
           spellCheck={false}
-          placeholder={name === "code" ? "123456" : "0x…"}
+          placeholder={name === "code" ? "123456" : props.texts.addressPlaceholder}
           inputMode={name === "code" ? "numeric" : undefined}
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy || undefined}

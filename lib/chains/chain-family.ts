@@ -171,6 +171,13 @@ export interface ChainFamily<Client> {
    * the family's wallets do, topped up first; returns the transaction once it is on chain.
    */
   payFromTestWallet(network: NetworkConfig, payment: TestWalletPayment): Promise<string>;
+  /**
+   * Why money sent to `address` as its owner would reach nobody who can spend it, as words that
+   * complete "<address> is …" ("a token account, not a wallet"), or null for a wallet. Reads the
+   * chain (a node that cannot answer throws). Absent where every address `addresses.parse` accepts
+   * may be a wallet's (EVM).
+   */
+  walletProblem?(network: NetworkConfig, address: string): Promise<string | null>;
   /** Paying from a Wallet Standard wallet; absent where wallets pay otherwise (EVM: EIP-1193 in the page). */
   readonly walletStandard?: WalletStandardPayment;
   /** The network's CAIP-2 id, as x402 names it (EVM: `eip155:<chain id>`; Solana: `solana:<genesis hash prefix>`). */

@@ -11,21 +11,17 @@ import {
   signTransaction,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as createSession } from "@/app/api/checkout-sessions/route";
 import { POST as createRefund } from "@/app/api/private/refunds/route";
 import { POST as devnetPay } from "@/app/api/public/payments/[id]/devnet-pay/route";
 import { POST as walletTransaction } from "@/app/api/public/payments/[id]/wallet-transaction/route";
-import { POST as startPaymentRoute } from "@/app/api/public/payments/route";
-import type { NetworkConfig } from "@/lib/chains/networks";
 import { localSolanaBuyer } from "@/lib/chains/solana/local-solana-accounts";
 import { localSolanaTestWallet } from "@/lib/chains/solana/pay-from-local-test-wallet";
 import { waitForConfirmed } from "@/lib/chains/solana/send-solana-pay-transfer";
-import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { scanLocalSolana, startSolanaInvoice, usdcUnits } from "@/scripts/test-support/solana-invoices";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
-import { scanNetwork } from "./scan-network";
 
 let solana: TestLocalSolana;
 
@@ -34,45 +30,10 @@ beforeAll(async () => {
 });
 afterAll(() => solana?.stop());
 
-type PaymentRequest = {
-  id: string;
-  status: string;
-  depositAddress: string;
-  tokenAddress: string;
-  reference: string;
-  paymentUri: string;
-  amountDue: string;
-  remaining: string;
-};
-
-/** A merchant's $amount session, started by the buyer on solana-local in USDC (the public route). */
-async function startSolanaInvoice(
-  amount: string,
-  merchant?: Awaited<ReturnType<typeof createTestOrganization>>,
-): Promise<PaymentRequest> {
-  merchant ??= await createTestOrganization();
-  const session = await callRoute(createSession, "/api/checkout-sessions", {
-    headers: { ...merchant.auth, "idempotency-key": `solana-${Math.random()}` },
-    body: { amount, currency: "USD" },
-  });
-  expect(session.status, session.text).toBe(200);
-  const started = await callRoute(startPaymentRoute, "/api/public/payments", {
-    body: { checkoutSessionId: (session.json as { id: string }).id, network: "solana-local", token: "USDC" },
-  });
-  expect(started.status, started.text).toBe(201);
-  return started.json as PaymentRequest;
-}
-
-/** A watcher pass over solana-local as configured (its receiving wallet completed from the mnemonic). */
-const scan = () =>
-  scanNetwork(
-    db(),
-    config().networks.find((network) => network.id === "solana-local") as NetworkConfig,
-    solana.rpc,
-  );
+const scan = () => scanLocalSolana(solana);
 const invoiceRow = (id: string) =>
   db().invoice.findUniqueOrThrow({ where: { id }, include: { payments: true } });
-const usdc = (amount: number) => BigInt(Math.round(amount * 1_000_000));
+const usdc = usdcUnits;
 
 describe("a Solana invoice", () => {
   it("answers a Solana Pay transfer request that matches it", async () => {

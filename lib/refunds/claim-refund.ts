@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import { conflict, gone, invalidRequest, notFound, type ServiceError } from "../errors";
 import { announceRefundProposal } from "./announce-refund-proposal";
 import { mayClaimWithoutOwner } from "./check-refund-destination";
+import { checkWalletAddress } from "./check-wallet-address";
 import { checkClaimCode, claimCodeFailuresPerLink, claimCodeTriesAllowed, noClaimCode } from "./claim-code";
 import { hashClaimToken } from "./claim-token";
 import { claimExpiredReason, expireRefundClaim } from "./expire-refund-claim";
@@ -89,6 +90,8 @@ export async function claimRefund(
       "confirmAddress",
     );
   }
+  // Before the transaction: the chain is read, and no transaction waits on it.
+  await checkWalletAddress(refund.network, toAddress, "address");
   // One transaction under the row's lock: the link must still be the refund's current one (a link
   // retired by a re-send meanwhile never wins), and the code is checked, counted and spent there.
   const outcome = await database.$transaction(async (tx) => {

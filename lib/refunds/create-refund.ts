@@ -1,8 +1,11 @@
+import { chainFamilyOf, networkName } from "../config";
 import type { AlongsideWork, Db } from "../db/client";
+import { invalidRequest } from "../errors";
 import type { Refund } from "../generated/prisma/client";
 import { type IdempotencyClaim, replayIdempotentResponse } from "../idempotency/replay-idempotent-response";
 import { consumeRateLimit } from "../rate-limit/rate-limit";
 import { announceRefundProposal } from "./announce-refund-proposal";
+import { checkWalletAddress } from "./check-wallet-address";
 import { insertRefund, type RefundRequest, type RefundRequester } from "./insert-refund";
 import { sendClaimLink } from "./send-claim-link";
 import { type RefundReader, serializeRefund } from "./serialize-refund";
@@ -35,6 +38,7 @@ export async function createRefund(
   const namedAddress = !["payer", "claim"].includes(input.request.destination);
   if (input.requestedBy.decision === "propose" || (namedAddress && input.requestedBy.kind !== "user"))
     await consumeRateLimit("agentRefund", organizationId);
+  if (namedAddress) await checkNamedAddress(database, organizationId, input.request);
   const created = await database.$transaction(async (tx) => {
     if (claim) {
       const inserted = await tx.$executeRaw`
@@ -66,6 +70,28 @@ export async function createRefund(
   await sendClaimLink(database, refund);
   await announceRefundProposal(database, refund);
   return { status: 200, body: serializeRefund(refund, input.reader ?? null), replayed: false, refund };
+}
+
+/**
+ * An address the request names must be one of the invoice's network (an EVM address on a Solana
+ * invoice is refused, and the reverse) and, where its family can tell, a wallet's. Judged before
+ * the refund's transaction opens: it reads the chain. An unknown invoice is insertRefund's 404.
+ */
+async function checkNamedAddress(database: Db, organizationId: string, request: RefundRequest) {
+  const invoice = await database.invoice.findFirst({
+    where: { id: request.invoiceId, organizationId },
+    select: { network: true },
+  });
+  if (!invoice) return;
+  const { addresses } = chainFamilyOf(invoice.network);
+  const parsed = addresses.parse(request.destination);
+  if ("problem" in parsed)
+    throw invalidRequest(
+      "parameter_invalid",
+      `Invalid destination: this invoice was paid on ${networkName(invoice.network)}, so a refund goes to "payer", "claim" or ${addresses.format}.`,
+      "destination",
+    );
+  await checkWalletAddress(invoice.network, parsed.address, "destination");
 }
 
 /** A stored refund answer with the refund's current claim link, when `reader` may see it. */

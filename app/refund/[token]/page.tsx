@@ -4,6 +4,7 @@ import { ExplorerLink } from "@/components/checkout/explorer-link";
 import { formatDateTime, formatDecimal, shorten } from "@/components/checkout/format";
 import { HostedPage, hostedBoxClass } from "@/components/checkout/hosted-page";
 import { RefundClaimForm } from "@/components/checkout/refund-claim-form";
+import { chainFamilyOf } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { getPublicRefundClaim } from "@/lib/refunds/get-public-refund-claim";
@@ -23,6 +24,8 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
   const t = await getTranslations("refund");
   const network = claim.networkName;
   const merchant = claim.merchantName;
+  // The hint, placeholder and format error speak of the addresses of the refund's chain family.
+  const format = `addressFormats.${chainFamilyOf(claim.network).id}` as const;
   const row = "flex flex-wrap justify-between gap-x-4 gap-y-1 py-1.5";
 
   return (
@@ -51,7 +54,8 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
               sendCode={claim.codeRequired ? sendClaimCodeAction : undefined}
               texts={{
                 addressLabel: t("addressLabel", { network }),
-                addressHint: t("addressHint", { network, token: claim.token }),
+                addressHint: t(`${format}.hint`, { network, token: claim.token }),
+                addressPlaceholder: t(`${format}.placeholder`),
                 confirmLabel: t("confirmLabel"),
                 submit: t("submit"),
                 submitting: t("submitting"),
@@ -65,8 +69,9 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
                 errors: {
                   addressMissing: t("errors.addressMissing"),
                   confirmMissing: t("errors.confirmMissing"),
-                  addressInvalid: t("errors.addressInvalid"),
+                  addressInvalid: t(`${format}.invalid`),
                   addressChecksum: t("errors.addressChecksum"),
+                  notWallet: t("errors.notWallet"),
                   mismatch: t("errors.mismatch"),
                   used: t("errors.used"),
                   expired: t("errors.expired"),

@@ -136,6 +136,13 @@ describe("POST /api/private/refunds", () => {
       "parameter_invalid",
       "destination",
     ],
+    [
+      "a Solana address on an EVM invoice",
+      { destination: "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD" },
+      400,
+      "parameter_invalid",
+      "destination",
+    ],
     ["no destination", {}, 400, "parameter_missing", "destination"],
     [
       "a reason over 500 characters",
