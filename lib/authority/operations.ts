@@ -75,6 +75,8 @@ const rows = {
   "sweeps.read": { ...read, ...member },
   "sweeps.retry": { ...write, ...owner, sessionOnly: true, dashboard: ["retrySweep"] },
   "refunds.read": { ...read, ...member },
+  // The books: payments and refunds reports (lib/reports/), members too.
+  "reports.read": { ...read, ...member },
   // A refund's claim link (`claimUrl`) moves money to whoever types an address into it: the
   // serializer shows it only to those who decide (lib/refunds/serialize-refund.ts). MCP tool
   // results and webhook events never carry it, whoever the credential is.

@@ -128,7 +128,7 @@ export function buildOpenApiDocument(input: {
         : {}),
       responses: Object.fromEntries(
         Object.entries(responses).map(([status, response]) => {
-          const { schema } = response;
+          const { schema, text } = response;
           const example =
             schema === errorEnvelope && privateApi && response.example !== undefined
               ? { success: false, ...(response.example as object) }
@@ -145,6 +145,9 @@ export function buildOpenApiDocument(input: {
                         schema: toSchema(schema, "output"),
                         ...(example === undefined ? {} : { example }),
                       },
+                      ...(text
+                        ? { [text.mediaType]: { schema: { type: "string" }, example: text.example } }
+                        : {}),
                     },
                   }
                 : {}),

@@ -24,8 +24,14 @@ export type OperationSpec = {
   bodyOptional?: boolean;
   /** An example request body (when the schema's own examples do not make a valid one). */
   bodyExample?: unknown;
-  responses: Record<number, { description: string; schema?: z.ZodType; example?: unknown }>;
+  responses: Record<
+    number,
+    { description: string; schema?: z.ZodType; example?: unknown; text?: TextContent }
+  >;
 };
+
+/** An answer in a text format besides JSON (a CSV report): its media type and an example. */
+export type TextContent = { mediaType: string; example: string };
 
 /**
  * An operation of the document whose route, operationId and success answer come from its contract
@@ -36,15 +42,20 @@ export function contractOperation(
   spec: Omit<OperationSpec, "method" | "path" | "operationId"> & {
     /** What the success answer is, e.g. "The refund". */
     result: string;
+    /** The success answer in a text format too (a report's CSV), chosen by a query parameter. */
+    resultText?: TextContent;
   },
 ): OperationSpec {
-  const { result, responses, ...rest } = spec;
+  const { result, resultText, responses, ...rest } = spec;
   const data = contract.path.startsWith("/api/private/") ? privateEnvelope(contract.result) : contract.result;
   return {
     method: contract.method,
     path: contract.path,
     operationId: contract.operationId,
     ...rest,
-    responses: { [contract.status ?? 200]: { description: result, schema: data }, ...responses },
+    responses: {
+      [contract.status ?? 200]: { description: result, schema: data, text: resultText },
+      ...responses,
+    },
   };
 }

@@ -29,7 +29,11 @@ export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: 
   );
   const { count } = await tx.invoice.updateMany({
     where: { id: invoice.id, status: invoice.status },
-    data: { status: next.status, amountPaid: next.seen },
+    data: {
+      status: next.status,
+      amountPaid: next.seen,
+      ...(next.emitPaymentConfirmed ? { confirmedAt: now } : {}),
+    },
   });
   if (count === 0) return next;
   const updated = { ...invoice, status: next.status };

@@ -5,7 +5,8 @@ import { db } from "../../lib/db/client";
  * one transaction (each with its completed session, ids `ycs_<prefix><i>` and `inv_<prefix><i>`),
  * on addresses nobody pays, so a watcher can be measured against many. `token` USDC makes them all
  * USDC; otherwise even numbers are ETH and odd ones USDC. Their deadline is `deadline` (a PostgreSQL
- * interval, negative for the past) from now.
+ * interval, negative for the past) from now. CONFIRMED ones are paid in full, number i confirmed
+ * i seconds after `confirmedFrom` (for reports).
  */
 export async function insertBulkInvoices(options: {
   organizationId: string;
@@ -13,8 +14,9 @@ export async function insertBulkInvoices(options: {
   from: number;
   to: number;
   amount: number;
-  status: "AWAITING_PAYMENT" | "OVERDUE";
+  status: "AWAITING_PAYMENT" | "OVERDUE" | "CONFIRMED";
   deadline: string;
+  confirmedFrom?: Date;
   token?: "USDC";
   /**
    * A Solana network whose invoices all pay this receiving wallet, each with its own reference
@@ -38,15 +40,17 @@ export async function insertBulkInvoices(options: {
       FROM generate_series(${from}::int, ${to}::int) AS i`;
       await tx.$executeRaw`
       INSERT INTO "Invoice" ("id", "organizationId", "checkoutSessionId", "network", "token", "depositAddress",
-        "reference", "derivationIndex", "amountDue", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
-        "quoteSource", "status", "deadline", "updatedAt")
+        "reference", "derivationIndex", "amountDue", "amountPaid", "pricingAmount", "pricingCurrency", "rate", "amountUsd", "quotedAt",
+        "quoteSource", "status", "confirmedAt", "deadline", "updatedAt")
       SELECT ${`inv_${prefix}`} || i, ${organizationId}, ${session} || i, ${options.solana?.network ?? "devnet"},
         CASE WHEN ${options.token ?? null}::text IS NOT NULL THEN ${options.token ?? null}::text
           WHEN i % 2 = 0 THEN 'ETH' ELSE 'USDC' END,
         COALESCE(${options.solana?.receiver ?? null}::text, '0x' || lpad(to_hex(16777216 + i), 40, '0')),
         CASE WHEN ${options.solana?.network ?? null}::text IS NULL THEN NULL ELSE ${`${prefix}ref`} || i END,
-        1000000 + i, ${amount}, ${amount}, 'USD', 1, ${amount}, now(),
-        'bulk', ${status}::"InvoiceStatus", now() + ${deadline}::interval, now()
+        1000000 + i, ${amount}, CASE WHEN ${status} = 'CONFIRMED' THEN ${amount} ELSE 0 END, ${amount}, 'USD', 1, ${amount}, now(),
+        'bulk', ${status}::"InvoiceStatus",
+        CASE WHEN ${status} = 'CONFIRMED' THEN ${options.confirmedFrom ?? new Date()}::timestamptz + i * interval '1 second' END,
+        now() + ${deadline}::interval, now()
       FROM generate_series(${from}::int, ${to}::int) AS i`;
     },
     // 100,000 rows outlast the default five seconds on a busy machine.

@@ -40,6 +40,7 @@ export async function callRoute<P = Record<string, never>>(
     requestBody: body,
     status: response.status,
     responseBody: text,
+    responseContentType: response.headers.get("content-type"),
   });
   let json: unknown;
   try {

@@ -111,6 +111,8 @@ export async function createTestInvoice(
     amountUsd?: string;
     status: "AWAITING_PAYMENT" | "PARTIALLY_PAID" | "CONFIRMING" | "CONFIRMED" | "OVERDUE";
     merchantOrderId?: string;
+    /** When a CONFIRMED one was confirmed; now unless given. */
+    confirmedAt?: Date;
   },
 ) {
   const session = await db().checkoutSession.create({
@@ -141,6 +143,7 @@ export async function createTestInvoice(
       quotedAt: new Date(),
       quoteSource: "test fixture",
       status: input.status,
+      confirmedAt: input.status === "CONFIRMED" ? (input.confirmedAt ?? new Date()) : null,
       deadline: new Date(),
     },
   });

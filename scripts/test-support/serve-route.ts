@@ -80,6 +80,7 @@ async function serveRoutes(
         requestBody: Buffer.isBuffer(body) ? body.toString("utf8") : undefined,
         status: response.status,
         responseBody: answered.toString("utf8"),
+        responseContentType: response.headers.get("content-type"),
       }),
     );
     outgoing.writeHead(response.status, Object.fromEntries(response.headers));

@@ -8,6 +8,7 @@ import { organizationOperations } from "@/lib/organizations/openapi";
 import { paylinkOperations } from "@/lib/paylinks/openapi";
 import { paymentOperations } from "@/lib/payments/openapi";
 import { refundOperations } from "@/lib/refunds/openapi";
+import { reportOperations } from "@/lib/reports/openapi";
 import { subscriptionOperations } from "@/lib/subscriptions/openapi";
 import { sweepOperations } from "@/lib/sweeps/openapi";
 import { webhookOperations } from "@/lib/webhooks/openapi";
@@ -26,6 +27,7 @@ export const allOperations = [
   ...subscriptionOperations,
   ...sweepOperations,
   ...refundOperations,
+  ...reportOperations,
   ...x402Operations,
 ];
 
@@ -40,6 +42,7 @@ const tags = {
   Subscriptions: "Recurring prices: renewal invoices the customer pays each period",
   Settlement: "Funds swept from deposit addresses to the settlement wallets",
   Refunds: "Money given back to buyers on chain, from the refund wallet",
+  Reports: "The merchant's books: payments and refunds over a period, as CSV or JSON",
   x402: "Agents pay paylinks and checkout sessions over HTTP 402 (x402 v2), no account needed",
   Service: "Liveness and readiness",
 };

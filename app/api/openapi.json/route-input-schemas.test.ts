@@ -15,6 +15,7 @@ import {
 } from "@/lib/paylinks/paylink-schemas";
 import { listTransactionsQuery } from "@/lib/payments/payment-schemas";
 import { createRefundSchema, listRefundsQuery } from "@/lib/refunds/refund-schemas";
+import { reportQuerySchema } from "@/lib/reports/report-schemas";
 import { cancelSubscriptionSchema, listSubscriptionsQuery } from "@/lib/subscriptions/subscription-schemas";
 import { sweepListQuery } from "@/lib/sweeps/list-sweeps";
 import {
@@ -40,6 +41,8 @@ const routeSchemas: Record<string, Parsed> = {
   "get /api/private/transactions": { query: listTransactionsQuery },
   "post /api/private/refunds": { body: createRefundSchema },
   "get /api/private/refunds": { query: listRefundsQuery },
+  "get /api/private/reports/payments": { query: reportQuerySchema },
+  "get /api/private/reports/refunds": { query: reportQuerySchema },
   "get /api/private/subscriptions": { query: listSubscriptionsQuery },
   "post /api/private/subscriptions/{id}/cancel": { body: cancelSubscriptionSchema },
   "post /api/private/organization/webhook-endpoints": { body: createWebhookEndpointSchema },

@@ -4,6 +4,7 @@ import { organizationContracts } from "./organization";
 import { paylinkContracts } from "./paylinks";
 import { paymentContracts } from "./payments";
 import { refundContracts } from "./refunds";
+import { reportContracts } from "./reports";
 import { subscriptionContracts } from "./subscriptions";
 import { webhookContracts } from "./webhooks";
 
@@ -16,6 +17,7 @@ export * from "./organization";
 export * from "./paylinks";
 export * from "./payments";
 export * from "./refunds";
+export * from "./reports";
 export * from "./subscriptions";
 export * from "./webhooks";
 
@@ -26,6 +28,7 @@ export const contracts: readonly Contract[] = [
   ...paymentContracts,
   ...subscriptionContracts,
   ...refundContracts,
+  ...reportContracts,
   ...organizationContracts,
   ...webhookContracts,
 ];

@@ -10,6 +10,7 @@ export * from "./organization";
 export * from "./paylink";
 export * from "./recurring";
 export * from "./refund";
+export * from "./report";
 export * from "./subscription";
 export * from "./sweep";
 export * from "./webhook";

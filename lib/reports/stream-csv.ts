@@ -1,0 +1,35 @@
+import { formatCsvHeader, formatCsvRow } from "./format-csv-row";
+
+/**
+ * A CSV document (UTF-8, a header record, then `batches`' rows) as a byte stream that reads the
+ * next batch only when its reader asks for more: a slow client holds one batch in memory, not
+ * the report. A reader that goes away stops the reading.
+ */
+export function streamCsv<C extends string>(
+  columns: readonly C[],
+  batches: AsyncGenerator<Readonly<Record<C, string | null>>[]>,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!headerSent) {
+          headerSent = true;
+          controller.enqueue(encoder.encode(formatCsvHeader(columns)));
+          return;
+        }
+        const next = await batches.next();
+        if (next.done) {
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(next.value.map((row) => formatCsvRow(columns, row)).join("")));
+      },
+      async cancel() {
+        await batches.return(undefined);
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
