@@ -278,6 +278,10 @@ test("the README's and docs' examples run as written against npm start on anothe
     const payScript = /^```js\n([\s\S]*?wrapFetchWithPayment[\s\S]*?)^```/m.exec(agents)?.[1];
     expect(payScript).toBeTruthy();
     await writeFile(path.join(work, "pay.mjs"), payScript as string);
+    // And the MPP example's (docs/agents.md, "The same URL with an MPP client"), within its own block.
+    const mppScript = /^```js\n((?:(?!^```)[\s\S])*?mppx\/client(?:(?!^```)[\s\S])*?)^```/m.exec(agents)?.[1];
+    expect(mppScript).toBeTruthy();
+    await writeFile(path.join(work, "pay-mpp.mjs"), mppScript as string);
 
     // The banner's own "Try it" commands first, then the docs'.
     const tried = banner
@@ -315,10 +319,10 @@ test("the README's and docs' examples run as written against npm start on anothe
           stdout: `${error.stdout}${error.stderr}`,
         }),
       );
-      // curl's status on its last line; the x402 script prints the paid retry's status first.
+      // curl's status on its last line; the x402 and MPP scripts print the paid retry's status first.
       const status = command.startsWith("curl")
         ? Number(result.stdout.trim().split("\n").at(-1))
-        : command.startsWith("node pay.mjs")
+        : /^node pay(-mpp)?\.mjs/.test(command)
           ? Number(result.stdout.split(" ")[0])
           : 0;
       outputs.push(result.stdout);

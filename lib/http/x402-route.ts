@@ -6,6 +6,9 @@ import {
 import type { SettleResponse } from "@x402/core/types";
 import { db } from "../db/client";
 import { ServiceError } from "../errors";
+import { mppChallenges, serializeMppChallenges } from "../mpp/mpp-challenges";
+import { paymentProblem } from "../mpp/mpp-problems";
+import { mppReceipt, settleMppPayment } from "../mpp/settle-mpp-payment";
 import { clientAddress, clientLimitKey } from "../net/client-address";
 import { consumeRateLimit } from "../rate-limit/rate-limit";
 import type { X402ResourceRef } from "../x402/find-x402-resource";
@@ -19,7 +22,10 @@ import { publicApiRoute } from "./route";
 // x402 v2 over HTTP (docs/api.md, "x402"): a request without
 // PAYMENT-SIGNATURE gets 402 and the options in PAYMENT-REQUIRED; with one, the payment is
 // settled and answered 200 with PAYMENT-RESPONSE, or refused with 402 and a fresh quote. The
-// headers are base64 JSON, encoded and decoded by @x402/core/http.
+// headers are base64 JSON, encoded and decoded by @x402/core/http. The same URL speaks MPP (the
+// "Payment" HTTP authentication scheme, lib/mpp/): the 402 also carries its challenges in
+// WWW-Authenticate and is an RFC 9457 problem document; `Authorization: Payment <credential>` is
+// settled by the same path and answered 200 with Payment-Receipt.
 
 const noStore = { "Cache-Control": "no-store" };
 
@@ -32,13 +38,21 @@ async function paymentRequired(
   refusal: { error: ServiceError; payment: unknown } | null,
 ): Promise<Response> {
   const offer = await quoteX402Payment(db(), ref, refusal?.error ?? null);
+  const challenges = mppChallenges(offer.paymentRequired);
   const headers = new Headers({
     ...noStore,
+    "Content-Type": "application/problem+json",
     "PAYMENT-REQUIRED": encodePaymentRequiredHeader(offer.paymentRequired),
   });
+  for (const challenge of serializeMppChallenges(challenges)) headers.append("WWW-Authenticate", challenge);
   const failed = refusal && failureResponse(refusal.error, refusal.payment);
   if (failed) headers.set("PAYMENT-RESPONSE", encodePaymentResponseHeader(failed));
-  return Response.json(offer.body, { status: 402, headers });
+  const problem = paymentProblem(
+    refusal?.error ?? null,
+    offer.paymentRequired.resource.description ?? offer.body.merchantName,
+    challenges[0]?.id,
+  );
+  return Response.json({ ...problem, ...offer.body }, { status: 402, headers });
 }
 
 /** The failed settlement response for a payment we could read (its network and payer). */
@@ -67,12 +81,38 @@ function decodePayment(header: string): unknown {
   }
 }
 
-/** GET /api/x402/<kind>/{id}: pay a paylink or a checkout session over x402. */
+/**
+ * An MPP credential: `Authorization: Payment …`, or `Payment-Authorization` when Authorization
+ * carries another scheme (the scheme's own rule).
+ */
+function mppCredential(headers: Headers): string | undefined {
+  return [headers.get("Authorization"), headers.get("Payment-Authorization")].find((value) =>
+    value?.match(/^Payment\s/i),
+  ) as string | undefined;
+}
+
+/** Settles an MPP credential: 200 with Payment-Receipt, or a refusal's 402 with fresh challenges. */
+async function payOverMpp(ref: X402ResourceRef, credential: string): Promise<Response> {
+  try {
+    const settled = await settleMppPayment(db(), ref, credential);
+    return Response.json(serializeX402Payment(settled), {
+      headers: { "Cache-Control": "private", "Payment-Receipt": mppReceipt(settled) },
+    });
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 402)
+      return paymentRequired(ref, { error, payment: null });
+    throw error;
+  }
+}
+
+/** GET /api/x402/<kind>/{id}: pay a paylink or a checkout session over x402 or MPP. */
 export function x402Route(kind: X402ResourceKind) {
   return publicApiRoute<{ id: string }>(async ({ request, params }) => {
     await consumeRateLimit("x402Client", clientLimitKey(clientAddress(request.headers)));
     const ref = { kind, id: params.id };
     const header = request.headers.get("PAYMENT-SIGNATURE");
+    const credential = mppCredential(request.headers);
+    if (!header && credential) return payOverMpp(ref, credential);
     if (!header) return paymentRequired(ref, null);
     let payment: unknown;
     try {

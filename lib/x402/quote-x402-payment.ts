@@ -149,7 +149,11 @@ async function quoteInvoice(
   return [[quote, asset]];
 }
 
-export type X402Offer = { paymentRequired: PaymentRequired; body: X402PaymentRequiredBody };
+/** The body without the problem fields, which the route adds (lib/mpp/mpp-problems.ts). */
+export type X402Offer = {
+  paymentRequired: PaymentRequired;
+  body: Omit<X402PaymentRequiredBody, "type" | "title" | "status" | "detail" | "challengeId">;
+};
 
 /**
  * What an x402 request without a payment is answered: the resource's price as one `exact` option

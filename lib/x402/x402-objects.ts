@@ -21,6 +21,15 @@ export const x402OptionObject = z.object({
 
 export const x402PaymentRequiredObject = z
   .object({
+    // RFC 9457, with the "Payment" scheme's problem types (lib/mpp/mpp-problems.ts).
+    type: z.string().meta({
+      description:
+        "Problem type: https://paymentauth.org/problems/payment-required when nothing was sent, else why the payment was refused (verification-failed, malformed-credential, invalid-challenge, payment-expired)",
+    }),
+    title: z.string(),
+    status: z.literal(402),
+    detail: z.string(),
+    challengeId: z.string().optional().meta({ description: "The first MPP challenge's id" }),
     object: z.literal("x402_payment_required"),
     x402Version: z.literal(2),
     resource: z.object({ kind: z.enum(x402ResourceKinds), id: z.string(), url: z.string() }),

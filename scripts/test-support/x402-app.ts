@@ -6,6 +6,7 @@ import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll } from "vitest";
 import { POST as createSession } from "../../app/api/checkout-sessions/route";
 import { GET as checkoutSessionRoute } from "../../app/api/x402/checkout-sessions/[id]/route";
 import { GET as paylinkRoute } from "../../app/api/x402/paylinks/[id]/route";
@@ -14,7 +15,7 @@ import { db } from "../../lib/db/client";
 import { callRoute } from "./call-route";
 import { createTestOrganization } from "./fixtures";
 import { serveApp } from "./serve-route";
-import type { TestDevnet } from "./test-devnet";
+import { startTestDevnet, type TestDevnet } from "./test-devnet";
 import { devnetX402Client } from "./x402-buyer";
 
 /** The x402 routes served, and a merchant's paylink or session to pay at them. */
@@ -74,3 +75,17 @@ export async function x402Agent(devnet: TestDevnet, usdc = "100") {
 /** A request to `url` carrying `payment` as its PAYMENT-SIGNATURE. */
 export const sendX402Payment = (url: string, payment: PaymentPayload) =>
   fetch(url, { headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payment) } });
+
+/** A devnet and the x402 routes for a test file's tests: started before them, stopped after. */
+export function x402TestBed(): { devnet: TestDevnet; app: X402App } {
+  const bed = {} as { devnet: TestDevnet; app: X402App };
+  beforeAll(async () => {
+    bed.devnet = await startTestDevnet({ confirmations: 1 });
+    bed.app = await serveX402App();
+  }, 120_000);
+  afterAll(async () => {
+    await bed.app?.close();
+    await bed.devnet?.stop();
+  });
+  return bed;
+}
