@@ -131,13 +131,18 @@ async function startChain(database: Db): Promise<DevnetSetup | undefined> {
 
 /**
  * The local Solana chain beside the devnet, a payment network (`solana-local`) whose receiving
- * wallet (the service mnemonic's) has its test USDC account from the start. A fresh chain starts
+ * wallet (the service mnemonic's) has its test USDC account from the start, and whose fee payer
+ * holds the SOL that sweeps' fees take. A fresh chain starts
  * at slot 0: the watcher forgets how far the last one was scanned.
  */
 async function startSolanaChain(database: Db, mnemonic: string): Promise<LocalSolana | undefined> {
   try {
     const receiver = solanaServiceKey(mnemonic, "receiving").address;
-    const started = await startLocalSolana({ port: settings.devnet.solanaPort, receivers: [receiver] });
+    const started = await startLocalSolana({
+      port: settings.devnet.solanaPort,
+      receivers: [receiver],
+      feePayers: [solanaServiceKey(mnemonic, "feePayer").address],
+    });
     await database.chainCursor.deleteMany({ where: { network: localSolanaNetworkId } });
     return started;
   } catch (error) {

@@ -134,6 +134,82 @@ export interface TransferReader {
   blockIds(positions: bigint[]): Promise<Map<bigint, string | null>>;
 }
 
+/**
+ * The service's own wallets on a family that signs from them (ServiceTransfers): the receiving
+ * wallet every invoice pays, an organization's refund wallet (its Organization.refundWalletIndex),
+ * and the fee payer, which pays every transfer's fee (and any account it must create).
+ */
+export type ServiceWalletRole = "receiving" | "refund" | "feePayer";
+export type ServiceWallet = { role: ServiceWalletRole; index?: number };
+
+/** A token transfer the signing role asks for, from one of its own wallets. */
+export type ServiceTransferRequest = {
+  from: ServiceWallet;
+  /** The destination wallet (its owner, in the family's canonical spelling). */
+  to: string;
+  token: { symbol: string; decimals: number; address?: string };
+  /** In the token's base units. */
+  units: bigint;
+  /** Carried on chain for the payee's records (a refund's id), where the family can. */
+  memo?: string;
+};
+
+/**
+ * A signed transfer not yet known to be on chain, as the signing role stores it before sending it
+ * (SignedTransaction: hash = id, raw, validUntil): it can land at most once, and never once the
+ * chain is past `validUntil`.
+ */
+export type SignedServiceTransfer = { id: string; signer: string; raw: string; validUntil: bigint };
+
+/**
+ * Why a transfer was not signed, as words that complete "refused: …"; `code` names it for
+ * metrics and the API (the destination is no wallet, the amount is not a token amount, …).
+ */
+export type ServiceTransferRefusal = { state: "refused"; code: string; reason: string };
+
+/**
+ * Where a signed transfer stands at the network's commitment: confirmed or failed at a position
+ * (its fee spent either way); pending (`rejected` is the node's word on it just now, when it
+ * refused it: it may still land); expired: it never landed and never will, so its payment may be
+ * signed anew.
+ */
+export type ServiceTransferProgress =
+  | { state: "confirmed"; position: bigint }
+  | { state: "failed"; position: bigint; reason: string }
+  | { state: "pending"; rejected?: string }
+  | { state: "expired" };
+
+/**
+ * Transfers the signing role signs from the service's own wallets, a fee payer paying their fees:
+ * where a family's invoices pay a shared receiving wallet (Solana), sweeps and refunds pay from it.
+ * Absent where each invoice has a deposit address that pays its own way (EVM: lib/signer/).
+ */
+export interface ServiceTransfers {
+  /** The address of the service's wallet in a role (and organization index, for refunds). */
+  wallet(network: NetworkConfig, mnemonic: string, role: ServiceWalletRole, index?: number): string;
+  /**
+   * Signs a transfer, and sends nothing: the caller records it, then sends it with `follow`. Reads
+   * the chain (the destination must be a wallet; a recent position bounds the transfer's life).
+   */
+  sign(
+    network: NetworkConfig,
+    mnemonic: string,
+    request: ServiceTransferRequest,
+  ): Promise<{ state: "signed"; transfer: SignedServiceTransfer } | ServiceTransferRefusal>;
+  /**
+   * One step of following a recorded transfer: reads where it stands and, while the chain has not
+   * seen it and it can still land, sends the same bytes again (they land at most once). Call it
+   * until it is no longer pending; only then is `expired` final.
+   */
+  follow(network: NetworkConfig, transfer: SignedServiceTransfer): Promise<ServiceTransferProgress>;
+  /** An address's balance in the token's base units (the native coin for a token without address). */
+  balance(network: NetworkConfig, address: string, token?: { address?: string }): Promise<bigint>;
+  /** The native coin the fee payer pays fees in (symbol and decimals), for reports. */
+  feeCoin: { symbol: string; decimals: number };
+  /** The most one transfer costs the fee payer (its fee and a new token account's rent), in feeCoin's base units. */
+  feeReserve: bigint;
+}
+
 /** How a reader may be told to read; tests compare a family's ways (EVM: `logQuery`, read-evm-transfers.ts). */
 export type ReadTuning = { logQuery?: "by-address" | "all" };
 
@@ -166,6 +242,11 @@ export interface ChainFamily<Client> {
    * false, payments are watched and confirmed, and their funds wait in the receiving wallet.
    */
   readonly sends: boolean;
+  /**
+   * Transfers from the service's own wallets, a fee payer paying the fees (Solana's sweeps and
+   * refunds); absent where deposit addresses sign their own sweeps (EVM, lib/signer/).
+   */
+  readonly serviceTransfers?: ServiceTransfers;
   /**
    * A local chain's test wallet (its keys public, the network flagged devnet) pays an invoice as
    * the family's wallets do, topped up first; returns the transaction once it is on chain.

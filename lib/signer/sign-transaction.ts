@@ -30,7 +30,7 @@ export type TransactionOwner = {
    * Writes the owner's new status in the recording transaction; throws when the owner moved on
    * meanwhile (another signer got there first), which rolls the recording back.
    */
-  record: (tx: Tx, hash: Hex) => Promise<void>;
+  record: (tx: Tx, hash: string) => Promise<void>;
 };
 
 export type SignRequest = {

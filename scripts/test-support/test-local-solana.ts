@@ -26,14 +26,18 @@ export type TestLocalSolana = LocalSolana & {
 
 /**
  * Starts the local Solana chain on a free port, with the receiving wallet's test USDC account
- * open, and adds `solana-local` to the app's SERVICE_NETWORKS (after whatever networks are set)
+ * open and the fee payer funded, and adds `solana-local` to the app's SERVICE_NETWORKS (after whatever networks are set)
  * with SERVICE_HD_MNEMONIC. Slots follow the real clock (400 ms; `confirmed` is one behind). Stop
  * it in the file's afterAll.
  */
 export async function startTestLocalSolana(options: { mnemonic?: string } = {}): Promise<TestLocalSolana> {
   const mnemonic = options.mnemonic ?? process.env.SERVICE_HD_MNEMONIC ?? hardhatMnemonic;
   const receiver = solanaServiceKey(mnemonic, "receiving").address;
-  const local = await startLocalSolana({ port: 0, receivers: [receiver] });
+  const local = await startLocalSolana({
+    port: 0,
+    receivers: [receiver],
+    feePayers: [solanaServiceKey(mnemonic, "feePayer").address],
+  });
   const network = localSolanaNetwork({ rpcUrl: local.url });
   const others = JSON.parse(process.env.SERVICE_NETWORKS ?? "[]") as { id: string }[];
   process.env.SERVICE_NETWORKS = JSON.stringify([

@@ -4,24 +4,15 @@ import { createSolanaRpc, isSolanaError } from "@solana/kit";
 import type { ChainFamily } from "../chain-family";
 import type { NetworkConfig } from "../networks";
 import { buildWalletTransfer, walletStandardChain } from "./build-wallet-transfer";
-import { checkSolanaDestination, type SolanaDestinationCheck } from "./check-solana-destination";
+import { checkSolanaDestination } from "./check-solana-destination";
 import { payFromLocalTestWallet } from "./pay-from-local-test-wallet";
 import { type SolanaRpc, solanaTransferReader } from "./read-solana-transfers";
 import { solanaAddresses } from "./solana-addresses";
 import { solanaServiceKey } from "./solana-keys";
 import { solanaPaymentUri } from "./solana-payment-uri";
+import { notWallets, solanaServiceTransfers } from "./solana-service-transfers";
 
 const clients = new Map<string, SolanaRpc>();
-
-/** What an address that is no wallet is instead: tokens sent to it as an owner reach nobody. */
-const notWallets: Record<Exclude<SolanaDestinationCheck, "ok">, string> = {
-  invalid_address: "not a Solana address (base58 of 32 bytes)",
-  token_account: "a token account, not a wallet: enter the wallet that owns it",
-  mint: "a token mint, not a wallet",
-  program: "a program, not a wallet",
-  program_owned: "an account a program owns, not a wallet",
-  off_curve: "off the ed25519 curve (a program-derived address): no wallet can sign for it",
-};
 
 /** The receiving wallet of a network completed by completeNetwork; an error for one left without. */
 function receiverOf(network: NetworkConfig): string {
@@ -58,6 +49,7 @@ export const solanaFamily: ChainFamily<SolanaRpc> = {
   },
   positionName: "slot",
   sends: false,
+  serviceTransfers: solanaServiceTransfers((network) => solanaFamily.client(network)),
   payFromTestWallet(network, payment) {
     return payFromLocalTestWallet(solanaFamily.client(network), network, payment);
   },

@@ -21,6 +21,8 @@ export type LocalSolana = {
 
 /** What the test buyer (account #1) holds after every start, in SOL and test USDC. */
 export const localSolanaBuyerFunds = { sol: 100n, usdc: 10_000n };
+/** The SOL a fee payer holds after every start: thousands of transfers' fees and token account rents. */
+export const localFeePayerSol = 100n;
 
 /**
  * Starts the zero-setup Solana chain (network id `solana-local`): a fresh LiteSVM chain with the
@@ -32,10 +34,14 @@ export async function startLocalSolana(options: {
   chain?: LocalSolanaChainOptions;
   /** Wallets whose test USDC token accounts exist from the start (the service's receiving wallet). */
   receivers?: string[];
+  /** Wallets given localFeePayerSol at start (the service's fee payer, which pays its transfers' fees). */
+  feePayers?: string[];
 }): Promise<LocalSolana> {
   const chain = new LocalSolanaChain(options.chain);
   const usdcMint = await createLocalTestUsdc(chain);
   for (const receiver of options.receivers ?? []) await openLocalTestUsdcAccount(chain, receiver as Address);
+  for (const feePayer of options.feePayers ?? [])
+    await airdropLocalSol(chain, feePayer as Address, localFeePayerSol * 1_000_000_000n);
   const buyer = localSolanaBuyer.address as Address;
   await airdropLocalSol(chain, buyer, localSolanaBuyerFunds.sol * 1_000_000_000n);
   await mintLocalTestUsdc(chain, buyer, localSolanaBuyerFunds.usdc * 10n ** BigInt(localTestUsdcDecimals));

@@ -30,7 +30,7 @@ export const sweepObject = z
     network: z.string(),
     token: z.string(),
     status: z.enum(sweepStatuses),
-    strategy: z.enum(["NATIVE", "GAS_TOP_UP"]),
+    strategy: z.enum(["NATIVE", "GAS_TOP_UP", "DIRECT"]),
     fromAddress: z.string().meta({ description: "The invoice's deposit address" }),
     toAddress: z.string().meta({ description: "The settlement wallet when the sweep was planned" }),
     amount: decimalString,

@@ -1,0 +1,5 @@
+-- AlterEnum
+ALTER TYPE "SweepStrategy" ADD VALUE 'DIRECT';
+
+-- AlterTable
+ALTER TABLE "SignedTransaction" ADD COLUMN     "validUntil" BIGINT;
