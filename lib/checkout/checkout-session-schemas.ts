@@ -37,6 +37,20 @@ const sharedFields = {
   successUrl: returnUrlField.optional(),
   cancelUrl: returnUrlField.optional(),
   expiresInMinutes: expiresInMinutes.default(60),
+  // The payment starts with the session (lib/checkout/open-checkout-session.ts): a merchant or
+  // agent hands the buyer the address and wallet link itself, as on a Solana Pay terminal.
+  network: z
+    .string({ error: "must be a network id such as solana or base" })
+    .min(1, { error: "must be a network id such as solana or base" })
+    .max(32, { error: "must be a network id such as solana or base" })
+    .optional()
+    .meta({ description: "With token: start the payment on this network now", example: "base" }),
+  token: z
+    .string({ error: "must be a token symbol such as USDC" })
+    .min(1, { error: "must be a token symbol such as USDC" })
+    .max(10, { error: "must be a token symbol such as USDC" })
+    .optional()
+    .meta({ description: "With network: the token to pay in", example: "USDC" }),
 };
 
 /** A standalone session: the merchant sends the final amount. Unknown fields are rejected. */
@@ -67,6 +81,17 @@ export type CreateCheckoutSessionInput =
 
 /** The body's mode is decided by the presence of paylinkId; each mode then parses strictly. */
 export function parseCreateCheckoutSession(body: unknown): CreateCheckoutSessionInput {
+  const request = parseSessionMode(body);
+  for (const [given, missing] of [
+    ["network", "token"],
+    ["token", "network"],
+  ] as const)
+    if (request[given] !== undefined && request[missing] === undefined)
+      throw invalidRequest("parameter_missing", `${missing} is required with ${given}.`, missing);
+  return request;
+}
+
+function parseSessionMode(body: unknown): CreateCheckoutSessionInput {
   if (body !== null && typeof body === "object" && !Array.isArray(body) && "paylinkId" in body) {
     for (const param of ["amount", "currency"] as const) {
       if (param in body) {

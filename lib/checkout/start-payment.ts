@@ -26,6 +26,17 @@ function sameChoice(
   );
 }
 
+/** The configured network and token a payment is asked on; a 400 naming the field when either is not. */
+export function paymentChoice(input: { network: string; token: string }) {
+  const network = config().networks.find((candidate) => candidate.id === input.network);
+  if (!network)
+    throw invalidRequest("network_unavailable", `Network ${input.network} is not available here.`, "network");
+  const token = findToken(network, input.token);
+  if (!token)
+    throw invalidRequest("token_unavailable", `${input.token} is not accepted on ${network.name}.`, "token");
+  return { network, token };
+}
+
 const withSessionStatus = { checkoutSession: { select: { status: true } } } as const;
 
 /**
@@ -34,12 +45,7 @@ const withSessionStatus = { checkoutSession: { select: { status: true } } } as c
  * of the same choice returns the invoice already made.
  */
 export async function startPayment(database: Db, input: StartPaymentInput, now = new Date()) {
-  const network = config().networks.find((candidate) => candidate.id === input.network);
-  if (!network)
-    throw invalidRequest("network_unavailable", `Network ${input.network} is not available here.`, "network");
-  const token = findToken(network, input.token);
-  if (!token)
-    throw invalidRequest("token_unavailable", `${input.token} is not accepted on ${network.name}.`, "token");
+  const { network, token } = paymentChoice(input);
 
   const existing = await database.invoice.findUnique({
     where: { checkoutSessionId: input.checkoutSessionId },

@@ -1,4 +1,5 @@
 import { listTransactions } from "crypto-checkout-agent/contracts";
+import { paymentRequestObject } from "crypto-checkout-agent/shapes";
 import { z } from "zod";
 import { errorResponses } from "../openapi/error-responses";
 import { contractOperation, type OperationSpec } from "../openapi/operation-spec";
@@ -9,7 +10,6 @@ import {
   walletTransactionSchema,
 } from "./payment-schemas";
 import { devnetPaymentObject } from "./serialize-devnet-payment";
-import { publicPaymentObject } from "./serialize-public-payment";
 import { walletTransactionObject } from "./serialize-wallet-transaction";
 
 export const paymentOperations: OperationSpec[] = [
@@ -23,7 +23,7 @@ export const paymentOperations: OperationSpec[] = [
     auth: ["none"],
     body: startPaymentSchema,
     responses: {
-      201: { description: "The payment request", schema: publicPaymentObject },
+      201: { description: "The payment request", schema: paymentRequestObject },
       ...errorResponses(400, 404, 409, 413, 415, 429),
     },
   },
@@ -36,7 +36,7 @@ export const paymentOperations: OperationSpec[] = [
     auth: ["none"],
     params: z.object({ id: z.string() }),
     responses: {
-      200: { description: "The payment request", schema: publicPaymentObject },
+      200: { description: "The payment request", schema: paymentRequestObject },
       ...errorResponses(404, 429),
     },
   },

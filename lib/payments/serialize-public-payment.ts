@@ -1,66 +1,14 @@
-import { decimalString, isoTimestamp } from "crypto-checkout-agent/shapes";
-import { z } from "zod";
+import type { paymentRequestObject } from "crypto-checkout-agent/shapes";
+import type { z } from "zod";
 import { chainFamily } from "../chains/chain-families";
 import { config } from "../config";
 import type { Invoice, Payment } from "../generated/prisma/client";
 import { Money } from "../money/decimal";
 import { formatTokenAmount } from "../money/format-token-amount";
-import { invoiceStatuses } from "./invoice-state";
 
-export const publicPaymentObject = z
-  .object({
-    id: z.string(),
-    object: z.literal("payment_request"),
-    checkoutSessionId: z.string(),
-    status: z.enum(invoiceStatuses),
-    network: z.string(),
-    networkName: z.string(),
-    chainId: z.number().int().nullable(),
-    explorerUrl: z.string().nullable().meta({
-      description:
-        "Block explorer base: a page is its path plus /address/… or /tx/…, its query kept (https://explorer.solana.com?cluster=devnet → https://explorer.solana.com/tx/…?cluster=devnet); null for a local chain",
-    }),
-    token: z.string(),
-    tokenAddress: z.string().nullable(),
-    tokenDecimals: z.number().int(),
-    depositAddress: z.string().meta({
-      description: "The address to pay: the invoice's own (EVM), or the Solana Pay recipient wallet",
-    }),
-    reference: z.string().nullable().meta({
-      description:
-        "Solana Pay's reference (base58), unique to this invoice: the transfer must carry it as a read-only key; null on EVM",
-    }),
-    walletChain: z.string().nullable().meta({
-      description:
-        "The Wallet Standard chain browser wallets pay on (solana:mainnet, solana:devnet); null where they pay through EIP-1193 (EVM)",
-    }),
-    paymentUri: z.string().meta({
-      description:
-        "What a wallet scans to pay the amount left: an EIP-681 URI (ethereum:…) or a Solana Pay transfer request (solana:…)",
-    }),
-    amountDue: decimalString,
-    amountPaid: decimalString,
-    remaining: decimalString,
-    overpaid: decimalString.meta({ description: "Received beyond the amount due" }),
-    requiredConfirmations: z.number().int().nullable(),
-    deadline: isoTimestamp,
-    quoteExpiresAt: isoTimestamp.nullable().meta({
-      description:
-        "The amount due is promised until then; a payment after it, before the deadline, is still accepted at that amount. Null for the currency's own stablecoin",
-    }),
-    payments: z.array(
-      z.object({
-        txHash: z.string(),
-        amount: decimalString,
-        confirmations: z.number().int(),
-        status: z.string(),
-        detectedAt: isoTimestamp,
-      }),
-    ),
-  })
-  .meta({ id: "PaymentRequest" });
-
-export type PublicPayment = z.output<typeof publicPaymentObject>;
+// The shape is the kit's (one definition for REST, OpenAPI and the tools); x402's objects name it so.
+export { paymentRequestObject as publicPaymentObject } from "crypto-checkout-agent/shapes";
+export type PublicPayment = z.output<typeof paymentRequestObject>;
 
 /** What the buyer's page needs to pay and to follow the payment: no merchant data. */
 export function serializePublicPayment(invoice: Invoice & { payments: Payment[] }): PublicPayment {

@@ -1,5 +1,5 @@
 import { parseCreateCheckoutSession } from "@/lib/checkout/checkout-session-schemas";
-import { createCheckoutSession } from "@/lib/checkout/create-checkout-session";
+import { openCheckoutSession } from "@/lib/checkout/open-checkout-session";
 import { db } from "@/lib/db/client";
 import { anyJson, readJson } from "@/lib/http/read-json";
 import { apiKeyRoute } from "@/lib/http/route";
@@ -12,7 +12,7 @@ export const POST = apiKeyRoute("checkoutSessions.create", async ({ request, org
   const key = parseIdempotencyKey(request.headers.get("idempotency-key"), {
     required: input.mode === "standalone",
   });
-  const result = await createCheckoutSession(db(), {
+  const result = await openCheckoutSession(db(), {
     organizationId: organizationId,
     request: input,
     idempotency: key ? { organizationId: organizationId, key, requestHash: hashRequest(body) } : null,

@@ -67,4 +67,24 @@ describe("GET /api/openapi.json", () => {
     expect(standalone.properties.expiresInMinutes).toMatchObject({ minimum: 5, maximum: 1440 });
     expect(standalone.properties.currency.enum).toEqual(["USD", "EUR", "GBP"]);
   });
+
+  it("shows a Solana payment's fields: where to pay, its reference and the Solana Pay request", async () => {
+    const document = (await callRoute(GET, "/api/openapi.json")).json;
+    const { schemas } = document.components;
+    for (const body of [schemas.CreateStandaloneCheckoutSession, schemas.CreatePaylinkCheckoutSession])
+      expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(["network", "token"]));
+    const created =
+      document.paths["/api/checkout-sessions"].post.responses["200"].content["application/json"];
+    expect(JSON.stringify(created.schema)).toContain("#/components/schemas/CreatedCheckoutSession");
+    expect(schemas.CreatedCheckoutSession.properties.paymentRequest.anyOf).toContainEqual({
+      $ref: "#/components/schemas/PaymentRequest",
+    });
+    const request = schemas.PaymentRequest.properties;
+    for (const field of ["depositAddress", "tokenAddress", "reference", "walletChain", "paymentUri"])
+      expect(request[field], field).toBeDefined();
+    expect(request.reference.description).toContain("base58");
+    expect(request.paymentUri.description).toContain("Solana Pay");
+    expect(request.walletChain.description).toContain("solana:");
+    expect(document.paths["/api/public/payments/{id}/wallet-transaction"]?.post).toBeDefined();
+  });
 });

@@ -1,7 +1,8 @@
 import { listNote, toolResult } from "crypto-checkout-agent/catalog";
 import { parseCreateCheckoutSession } from "../../checkout/checkout-session-schemas";
-import { createCheckoutSession } from "../../checkout/create-checkout-session";
+
 import { getCheckoutSession } from "../../checkout/get-checkout-session";
+import { openCheckoutSession } from "../../checkout/open-checkout-session";
 import { serializeCheckoutSessionDetail } from "../../checkout/serialize-checkout-session";
 import { hashRequest } from "../../idempotency/hash-request";
 import { parseIdempotencyKey } from "../../idempotency/parse-idempotency-key";
@@ -17,7 +18,7 @@ export const paymentTools: ToolHandlers<
     const request = parseCreateCheckoutSession(body);
     const key = parseIdempotencyKey(idempotencyKey, { required: true });
     const { organizationId } = caller;
-    const result = await createCheckoutSession(db, {
+    const result = await openCheckoutSession(db, {
       organizationId,
       request,
       idempotency: key ? { organizationId, key, requestHash: hashRequest(body) } : null,

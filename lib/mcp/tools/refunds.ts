@@ -1,4 +1,5 @@
 import { listNote, toolResult } from "crypto-checkout-agent/catalog";
+import { networkName } from "../../config";
 import { createRefund } from "../../refunds/create-refund";
 import { getRefund } from "../../refunds/get-refund";
 import { listRefunds } from "../../refunds/list-refunds";
@@ -30,7 +31,7 @@ export const refundTools: ToolHandlers<"service_refunds_"> = {
           : `to ${preview.toAddress}, an address you named (a wrong address loses the money)`;
     const gate = await confirmToolCall(
       context,
-      `Refund ${preview.amount} ${preview.token} on ${preview.network} of invoice ${request.invoiceId} ${to}${
+      `Refund ${preview.amount} ${preview.token} on ${networkName(preview.network)} of invoice ${request.invoiceId} ${to}${
         request.reason ? ` (reason: "${request.reason}")` : ""
       }? ${
         context.decision === "propose"

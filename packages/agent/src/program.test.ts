@@ -354,6 +354,37 @@ describe("crypto-checkout in text mode", () => {
     expect(result.stdout).toMatch(/^x402 URL: +https:\/\/shop\.test\/api\/x402\/paylinks\/7a1c$/m);
   });
 
+  it("prints what a wallet pays for a session started on Solana", async () => {
+    const paymentUri = "solana:Recv1111111111111111111111111111111111111?amount=25.000000&reference=Ref1111";
+    answers.set("POST /api/checkout-sessions", {
+      status: 200,
+      body: {
+        id: "ycs_1",
+        status: "OPEN",
+        url: "https://pay.shop.test/pay/ycs_1",
+        x402Url: "https://shop.test/api/x402/checkout-sessions/ycs_1",
+        paymentRequest: {
+          id: "inv_1",
+          network: "solana",
+          networkName: "Solana",
+          token: "USDC",
+          amountDue: "25.000000",
+          depositAddress: "Recv1111111111111111111111111111111111111",
+          reference: "Ref1111",
+          paymentUri,
+        },
+      },
+    });
+    const body = { amount: "25.00", currency: "USD", network: "solana", token: "USDC" };
+    const result = await runCli(["payments:create", "--json", JSON.stringify(body)]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(requestBodies.at(-1)?.body ?? "{}")).toEqual(body);
+    expect(result.stdout).toMatch(/^Payment: +inv_1 25\.000000 USDC on Solana$/m);
+    expect(result.stdout).toMatch(/^Deposit address: Recv1+$/m);
+    expect(result.stdout).toMatch(/^Reference: +Ref1111$/m);
+    expect(result.stdout).toContain(`Payment URI:     ${paymentUri}`);
+  });
+
   it("has --help with an example for every command", async () => {
     const result = await runCli(["payments:create", "--help"]);
     expect(result.code).toBe(0);

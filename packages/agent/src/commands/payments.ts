@@ -14,11 +14,24 @@ export function registerPaymentCommands(program: Command) {
         input.body as Json,
         options.idempotencyKey as string | undefined,
       );
+      // Started on a network: what a wallet pays, for a buyer who is not sent to the page.
+      const request = session.paymentRequest;
       return output.result(session, [
         line("Session", session.id),
         line("Status", session.status),
         line("Pay at", payUrl(kit, session)),
         line("x402 URL", session.x402Url),
+        ...(request
+          ? [
+              line(
+                "Payment",
+                `${request.id} ${request.amountDue} ${request.token} on ${request.networkName}`,
+              ),
+              line("Deposit address", request.depositAddress),
+              ...(request.reference ? [line("Reference", request.reference)] : []),
+              line("Payment URI", request.paymentUri),
+            ]
+          : []),
         line("Idempotency-Key", session.idempotencyKey),
       ]);
     },

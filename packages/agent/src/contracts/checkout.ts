@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkoutSessionDetailObject, checkoutSessionObject } from "../shapes";
+import { checkoutSessionDetailObject, createdCheckoutSessionObject } from "../shapes";
 import { amount, currency, paylinkId, recurring } from "./arguments";
 import { create, defineContract, read, toolOf } from "./contract";
 
@@ -30,15 +30,23 @@ export const createCheckoutSession = defineContract({
       successUrl: z.string().max(2048).optional().describe("http(s) URL the buyer returns to after paying"),
       cancelUrl: z.string().max(2048).optional().describe("http(s) URL the buyer returns to on cancel"),
       expiresInMinutes: z.number().int().min(5).max(1440).optional().describe("5-1440, default 60"),
+      network: z
+        .string()
+        .max(32)
+        .optional()
+        .describe(
+          "With token: start the payment on this network now (e.g. solana, solana-local, base); paymentRequest then holds the address, the Solana Pay reference and the paymentUri to pay",
+        ),
+      token: z.string().max(10).optional().describe('With network: the token to pay in, e.g. "USDC"'),
     }),
   },
-  result: checkoutSessionObject,
+  result: createdCheckoutSessionObject,
   authority: { row: "checkoutSessions.create", access: "write", role: "member" },
   tool: {
     name: "service_checkout_sessions_create",
     title: "Create a checkout session",
     description:
-      "Creates a one-off hosted checkout for one order: either a price (amount + currency) or a paylinkId (price taken from the paylink). Use a paylink instead for a reusable link shared with many buyers. Returns the session with `url` to send the buyer to; then follow it with service_payments_status or the payment.confirmed webhook. A retry with the same idempotencyKey and arguments returns the same session.",
+      "Creates a one-off hosted checkout for one order: either a price (amount + currency) or a paylinkId (price taken from the paylink). Use a paylink instead for a reusable link shared with many buyers. Returns the session with `url` to send the buyer to; with network and token (e.g. solana + USDC) the payment starts at once and `paymentRequest` holds the deposit address, the Solana Pay `reference` and the `paymentUri` a wallet pays; then follow it with service_payments_status or the payment.confirmed webhook. A retry with the same idempotencyKey and arguments returns the same session.",
     annotations: create,
     add: {
       idempotencyKey: z
@@ -53,8 +61,9 @@ export const createCheckoutSession = defineContract({
   },
   cli: {
     command: "payments:create",
-    description: "Create a checkout session (a one-off payment) and print the URL to send the buyer to.",
-    example: `crypto-checkout payments:create --json '{"amount":"25.00","currency":"USD","successUrl":"https://shop.example.com/thanks"}'`,
+    description:
+      "Create a checkout session (a one-off payment) and print the URL to send the buyer to; with a network and token, also the address and wallet link (Solana Pay) to pay.",
+    example: `crypto-checkout payments:create --json '{"amount":"25.00","currency":"USD","network":"solana","token":"USDC"}'`,
     json: "the checkout session request (inline, @file or -)",
     add: { idempotencyKey: { value: "key", description: "16 to 200 characters; generated when absent" } },
     differs: {

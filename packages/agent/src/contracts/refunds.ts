@@ -20,7 +20,9 @@ export const createRefund = defineContract({
       destination: z
         .string()
         .max(64)
-        .describe('"payer" (the address that paid), "claim" (a link for the buyer) or an EVM address (0x…)'),
+        .describe(
+          '"payer" (the address that paid), "claim" (a link for the buyer) or an address on the invoice\'s network: 0x… on EVM, base58 on Solana (a wallet, not a token account)',
+        ),
       reason: z.string().max(500).optional().describe("Shown to the buyer and in the dashboard"),
     }),
   },

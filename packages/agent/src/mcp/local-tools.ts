@@ -141,7 +141,7 @@ const handlers: Handlers = {
           ? "through a claim link where the buyer enters an address"
           : `to ${refund.destination}, an address you named (a wrong address loses the money)`;
     const refusal = await confirmed(
-      `Refund ${refund.amount ?? "all that is left of"} ${refund.amount ? "" : `the ${invoice.amountPaid} paid `}${invoice.token} on ${invoice.network} of invoice ${refund.invoiceId} ${to}? An agent's refund beyond the payer or the organization's daily cap becomes a proposal an owner confirms (status requires_approval).`,
+      `Refund ${refund.amount ?? "all that is left of"} ${refund.amount ? "" : `the ${invoice.amountPaid} paid `}${invoice.token} on ${invoice.networkName ?? invoice.network} of invoice ${refund.invoiceId} ${to}? An agent's refund beyond the payer or the organization's daily cap becomes a proposal an owner confirms (status requires_approval).`,
       context,
       { amountPaid: invoice.amountPaid },
     );

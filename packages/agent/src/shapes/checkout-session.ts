@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { decimalString, isoTimestamp, metadataObject, x402Url } from "./common";
-import { paymentSummaryObject } from "./invoice";
+import { paymentRequestObject, paymentSummaryObject } from "./invoice";
 import { recurringObject } from "./recurring";
 
 export const sessionStatuses = ["OPEN", "PROCESSING", "COMPLETED", "EXPIRED"] as const;
@@ -25,6 +25,16 @@ export const checkoutSessionObject = z
     x402Url: x402Url("checkout session"),
   })
   .meta({ id: "CheckoutSession" });
+
+/** A session just created: with its payment request when the request named a network and token. */
+export const createdCheckoutSessionObject = checkoutSessionObject
+  .extend({
+    paymentRequest: paymentRequestObject.nullable().meta({
+      description:
+        "The payment, started on the network and token the request named (the buyer pays it without choosing on the hosted page); null when it named none",
+    }),
+  })
+  .meta({ id: "CreatedCheckoutSession" });
 
 export const checkoutSessionDetailObject = checkoutSessionObject
   .extend({
