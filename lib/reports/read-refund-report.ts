@@ -18,9 +18,9 @@ export const refundReportColumns = Object.keys(refundReportRow.shape) as (keyof 
 export function readRefundReport(database: Db, organizationId: string, range: ReportRange) {
   const where: Prisma.RefundWhereInput = { organizationId, createdAt: { gte: range.from, lt: range.to } };
   const read: ReportReader<RefundReportRow> = async (window) => {
-    const { after, ...order } = keysetWindow("createdAt", window);
+    const { since, after, ...order } = keysetWindow("createdAt", window, range.from);
     const refunds = await database.refund.findMany({
-      where: { ...where, ...(after as Prisma.RefundWhereInput) },
+      where: { ...where, createdAt: { gte: since, lt: range.to }, ...(after as Prisma.RefundWhereInput) },
       ...order,
     });
     const final = refunds.at(-1);

@@ -8,12 +8,14 @@ export type ReportWindow = { take: number; after?: ReportCursor; skip?: number }
 export type ReportReader<R> = (window: ReportWindow) => Promise<{ rows: R[]; last: ReportCursor | null }>;
 
 /**
- * The keyset part of a batch's query on a time column and the id: the rows after the cursor, in
- * that order, `take` of them (or from an offset). The caller's model types the condition.
+ * The keyset part of a batch's Prisma query on a time column and the id: the rows after the
+ * cursor, in that order, `take` of them (or from an offset). `since` is the range's start or, past
+ * the first batch, the cursor's time, so an index on the column starts where the last batch ended.
  */
-export function keysetWindow<T extends string>(column: T, window: ReportWindow) {
+export function keysetWindow<T extends string>(column: T, window: ReportWindow, from: Date) {
   const { after, take, skip } = window;
   return {
+    since: after ? after.at : from,
     after: after
       ? { OR: [{ [column]: { gt: after.at } }, { [column]: after.at, id: { gt: after.id } }] }
       : {},
