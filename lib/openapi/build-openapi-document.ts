@@ -104,6 +104,7 @@ export function buildOpenApiDocument(input: {
       summary: operation.summary,
       ...(operation.description ? { description: operation.description } : {}),
       tags: operation.tags,
+      ...operation.extensions,
       security: operation.auth.includes("none")
         ? []
         : operation.auth.map((scheme: Authentication) => ({ [scheme]: [] })),

@@ -28,6 +28,8 @@ export type OperationSpec = {
     number,
     { description: string; schema?: z.ZodType; example?: unknown; text?: TextContent }
   >;
+  /** Specification extensions of the operation (`x-…`), e.g. MPP's `x-payment-info`. */
+  extensions?: Record<`x-${string}`, unknown>;
 };
 
 /** An answer in a text format besides JSON (a CSV report): its media type and an example. */

@@ -1,6 +1,6 @@
-// The x402 resource routes (a paylink's, a merchant session's) over real HTTP at the configured
-// base URL, with what their tests pay: merchants' paylinks and sessions, and agents holding test
-// USDC on the devnet, paying with the official client.
+// The x402 resource routes (a paylink's, a merchant session's) and the OpenAPI document over real
+// HTTP at the configured base URL, with what their tests pay: merchants' paylinks and sessions,
+// and agents holding test USDC on the devnet, paying with the official client.
 import { randomUUID } from "node:crypto";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
@@ -8,6 +8,7 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll } from "vitest";
 import { POST as createSession } from "../../app/api/checkout-sessions/route";
+import { GET as openApiRoute } from "../../app/api/openapi.json/route";
 import { GET as checkoutSessionRoute } from "../../app/api/x402/checkout-sessions/[id]/route";
 import { GET as paylinkRoute } from "../../app/api/x402/paylinks/[id]/route";
 import { config } from "../../lib/config";
@@ -24,6 +25,8 @@ export async function serveX402App() {
     [
       { template: "/api/x402/paylinks/{id}", handlers: { GET: paylinkRoute as never } },
       { template: "/api/x402/checkout-sessions/{id}", handlers: { GET: checkoutSessionRoute as never } },
+      // The discovery document beside them, as MPP clients and `mppx validate` look for it.
+      { template: "/api/openapi.json", handlers: { GET: openApiRoute as never } },
     ],
     config().baseUrl,
   );

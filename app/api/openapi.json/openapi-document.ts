@@ -3,6 +3,7 @@ import { latestApiVersion } from "@/lib/api-version/api-versions";
 import { checkoutOperations } from "@/lib/checkout/openapi";
 import { config } from "@/lib/config";
 import { serviceOperations } from "@/lib/health/openapi";
+import { paidOperations } from "@/lib/mpp/openapi";
 import { buildOpenApiDocument } from "@/lib/openapi/build-openapi-document";
 import { organizationOperations } from "@/lib/organizations/openapi";
 import { paylinkOperations } from "@/lib/paylinks/openapi";
@@ -12,7 +13,6 @@ import { reportOperations } from "@/lib/reports/openapi";
 import { subscriptionOperations } from "@/lib/subscriptions/openapi";
 import { sweepOperations } from "@/lib/sweeps/openapi";
 import { webhookOperations } from "@/lib/webhooks/openapi";
-import { x402Operations } from "@/lib/x402/openapi";
 
 // Every domain's operations; a new domain adds its list here. This module sits beside its route,
 // above lib, because it is the one place that depends on every domain.
@@ -28,7 +28,7 @@ export const allOperations = [
   ...sweepOperations,
   ...refundOperations,
   ...reportOperations,
-  ...x402Operations,
+  ...paidOperations,
 ];
 
 const tags = {
