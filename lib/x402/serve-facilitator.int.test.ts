@@ -90,6 +90,23 @@ describe("the x402 facilitator server", () => {
       success: false,
       errorReason: "invalid_exact_evm_nonce_already_used",
     });
+    // Refusals say why in our words, from the reason code: never the library's or the node's text.
+    const body = JSON.stringify({
+      x402Version: 2,
+      paymentPayload: payload,
+      paymentRequirements: requirements(),
+    });
+    const [verified, settledAgain] = await Promise.all(
+      ["/verify", "/settle"].map(async (path) => (await post(path, body)).json()),
+    );
+    expect(verified).toMatchObject({
+      isValid: false,
+      invalidMessage: `The payment is not valid (${verified.invalidReason}).`,
+    });
+    expect(settledAgain).toMatchObject({
+      success: false,
+      errorMessage: "The payment was not settled (invalid_exact_evm_nonce_already_used).",
+    });
   });
 
   const unauthorized: [string, Record<string, string>][] = [

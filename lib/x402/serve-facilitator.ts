@@ -10,7 +10,9 @@ import { isLoopbackAddress } from "../net/client-address";
 // The signing role's facilitator over HTTP, as x402's facilitator API: POST /verify and
 // POST /settle with {x402Version, paymentPayload, paymentRequirements}, GET /supported. Thin: the
 // body is read, checked against x402's own schemas and handed to the facilitator, whose answer is
-// the response. A refused payment is a 200 with isValid/success false, as x402's client expects.
+// the response. A refused payment is a 200 with isValid/success false, as x402's client expects,
+// its message ours from its reason code: the facilitator's own text may be a library's dump (a
+// failed simulation's whole contract call), which says nothing a client can act on.
 
 /** A verify or settle request is a few kilobytes; anything much larger is not one. */
 export const maxFacilitatorBodyBytes = 64 * 1024;
@@ -98,11 +100,23 @@ async function answer(
   }
   const parsed = parseRequest(text);
   if ("error" in parsed) return { status: 400, body: { error: parsed.error } };
-  const result =
-    path === "/verify"
-      ? await facilitator.verify(parsed.payload, parsed.requirements)
-      : await facilitator.settle(parsed.payload, parsed.requirements);
-  return { status: 200, body: result };
+  if (path === "/verify") {
+    const { invalidMessage: _text, ...verified } = await facilitator.verify(
+      parsed.payload,
+      parsed.requirements,
+    );
+    const reason = verified.invalidReason;
+    return {
+      status: 200,
+      body: reason ? { ...verified, invalidMessage: `The payment is not valid (${reason}).` } : verified,
+    };
+  }
+  const { errorMessage: _text, ...settled } = await facilitator.settle(parsed.payload, parsed.requirements);
+  const reason = settled.errorReason;
+  return {
+    status: 200,
+    body: reason ? { ...settled, errorMessage: `The payment was not settled (${reason}).` } : settled,
+  };
 }
 
 function send(response: ServerResponse, { status, body, headers }: Answer) {
