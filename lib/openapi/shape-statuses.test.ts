@@ -1,6 +1,9 @@
 // The public objects (crypto-checkout-agent/shapes) are published on their own and import only
-// zod, so they spell the status lists out; this keeps them equal to the service's one source
-// (the database enums and the state machines).
+// zod, so they spell the status lists (and the settlement contract its networks) out; this keeps
+// them equal to the service's one source (the database enums, the state machines, the settlement
+// networks' table).
+
+import { configureSettlement } from "crypto-checkout-agent/contracts";
 import {
   checkoutSessionObject,
   invoiceObject,
@@ -10,6 +13,7 @@ import {
   sweepObject,
 } from "crypto-checkout-agent/shapes";
 import { describe, expect, it } from "vitest";
+import { settlementNetworks } from "../chains/settlement-networks";
 import { invoiceStatuses } from "../payments/invoice-state";
 import { recurringIntervals } from "../recurring/subscription-periods";
 import { subscriptionStatuses } from "../recurring/subscription-state";
@@ -28,4 +32,9 @@ describe("the public objects' status lists", () => {
   ])("%s statuses are the service's", (_kind, published, service) => {
     expect(published).toEqual(service);
   });
+});
+
+it("the settlement contract's networks are the service's", () => {
+  const wallet = configureSettlement.input.body.shape.settlementWallets.element;
+  expect(wallet.shape.network.options).toEqual(settlementNetworks);
 });

@@ -2,7 +2,25 @@ import type { AlongsideWork, Db } from "../db/client";
 import { getOrganization } from "../organizations/get-organization";
 import type { UpdateOrganizationInput } from "../organizations/organization-schemas";
 import { updateOrganization } from "../organizations/update-organization";
+import { checkWalletAddress } from "../refunds/check-wallet-address";
 import { requestSettlementChange, type SettlementChangeRequest } from "./request-settlement-change";
+
+/**
+ * Refuses (400 address_not_wallet; 503 when the node cannot answer) a new wallet the chain shows
+ * is no wallet (a Solana token account, mint or program), read before any transaction opens;
+ * wallets already in force are not read again.
+ */
+async function checkNewWallets(
+  database: Db,
+  organizationId: string,
+  wallets: { network: string; address: string }[],
+) {
+  const inForce = await database.settlementWallet.findMany({ where: { organizationId } });
+  for (const wallet of wallets) {
+    const same = inForce.some((held) => held.network === wallet.network && held.address === wallet.address);
+    if (!same) await checkWalletAddress(wallet.network, wallet.address, "settlementWallets");
+  }
+}
 
 /**
  * PUT /api/private/organization/current and its tool: the settings change at once, a new wallet
@@ -19,6 +37,7 @@ export async function updateOrganizationAndWallets(
 ) {
   // Refused before anything changes when the caller may not even propose.
   const settlement = settlementWallets && requester();
+  if (settlementWallets) await checkNewWallets(database, organizationId, settlementWallets);
   await updateOrganization(database, organizationId, settings);
   if (settlementWallets && settlement)
     await requestSettlementChange(

@@ -102,11 +102,25 @@ export const configureSettlement = defineContract({
       settlementWallets: z
         .array(
           z.strictObject({
-            network: z.enum(["devnet", "ethereum", "base", "polygon", "arbitrum"]),
-            address: z.string().max(64).describe("EVM address, 0x + 40 hex digits (EIP-55 if mixed case)"),
+            network: z.enum([
+              "devnet",
+              "ethereum",
+              "base",
+              "polygon",
+              "arbitrum",
+              "solana-local",
+              "solana",
+              "solana-devnet",
+            ]),
+            address: z
+              .string()
+              .max(64)
+              .describe(
+                "EVM address, 0x + 40 hex digits (EIP-55 if mixed case); on a Solana network a base58 wallet address (not a token account)",
+              ),
           }),
         )
-        .max(5),
+        .max(8),
     }),
   },
   result: organizationObject,
@@ -115,7 +129,7 @@ export const configureSettlement = defineContract({
     name: "service_settlement_configure",
     title: "Configure settlement wallets",
     description:
-      "Replaces the list of settlement wallets (one EVM address per network) that received payments are swept to; a network left out loses its wallet. Routes money: needs the user's confirmation (first call returns a preview and a confirmation token, error code confirmation_required; ask the user, then call again with the token). Double-check every address with the user.",
+      "Replaces the list of settlement wallets (one wallet address per network) that received payments are swept to; a network left out loses its wallet. Routes money: needs the user's confirmation (first call returns a preview and a confirmation token, error code confirmation_required; ask the user, then call again with the token). Double-check every address with the user.",
     annotations: destructiveUpdate,
     confirmation: true,
   },

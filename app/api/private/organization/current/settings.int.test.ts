@@ -140,7 +140,7 @@ describe("PUT /api/private/organization/current", () => {
   it.each<[string, unknown, string, string]>([
     [
       "an unknown network",
-      { settlementWallets: [{ network: "solana", address }] },
+      { settlementWallets: [{ network: "tron", address }] },
       "parameter_invalid",
       "settlementWallets.0.network",
     ],

@@ -1,0 +1,84 @@
+// Settlement wallets on a Solana network (the local chain): a base58 wallet is taken through the
+// same settlement-change flow as an EVM one; an address the chain or the curve shows is no wallet
+// is refused with a 400 before anything changes.
+import { type Address, generateKeyPairSigner } from "@solana/kit";
+import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUT as putOrganization } from "@/app/api/private/organization/current/route";
+import { associatedTokenAccount } from "@/lib/chains/solana/prepare-solana-transaction";
+import { db } from "@/lib/db/client";
+import { callRoute } from "@/scripts/test-support/call-route";
+import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
+import { updateOrganizationAndWallets } from "./update-organization-and-wallets";
+
+let solana: TestLocalSolana;
+
+beforeAll(async () => {
+  solana = await startTestLocalSolana();
+});
+afterAll(() => solana?.stop());
+
+const put = (auth: Record<string, string>, address: string, network = "solana-local") =>
+  callRoute(putOrganization, "/api/private/organization/current", {
+    method: "PUT",
+    headers: auth,
+    body: { settlementWallets: [{ network, address }] },
+  });
+
+describe("a Solana settlement wallet", () => {
+  it("is a base58 wallet, taken as any change is: an owner's first one in force at once, a key's waiting", async () => {
+    const merchant = await createTestOrganization();
+    const wallet = (await generateKeyPairSigner()).address;
+    await updateOrganizationAndWallets(
+      db(),
+      merchant.organization.id,
+      { settlementWallets: [{ network: "solana-local", address: wallet }] },
+      () => ({
+        decision: "allow",
+        proposedBy: { kind: "owner", name: "owner@example.com" },
+        clientAddress: null,
+      }),
+    );
+    expect(
+      await db().settlementWallet.findMany({
+        where: { organizationId: merchant.organization.id },
+        select: { network: true, address: true },
+      }),
+    ).toEqual([{ network: "solana-local", address: wallet }]);
+
+    const next = (await generateKeyPairSigner()).address;
+    const changed = await put(merchant.auth, next);
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.json.data.settlementWallets).toEqual([{ network: "solana-local", address: wallet }]);
+    expect(changed.json.data.pendingSettlementWallets).toMatchObject([
+      { network: "solana-local", address: next },
+    ]);
+  });
+
+  it.each([
+    ["an EVM address", () => "0x52908400098527886E0F7030069857D2E4169EE7", "parameter_invalid"],
+    [
+      "a token account (off the curve)",
+      () => associatedTokenAccount(solana.receiver as Address, solana.usdcMint),
+      "parameter_invalid",
+    ],
+    ["a program", () => TOKEN_PROGRAM_ADDRESS, "address_not_wallet"],
+    ["a token mint", () => solana.usdcMint, "address_not_wallet"],
+  ])("refuses %s with a 400, changing nothing", async (_case, address, code) => {
+    const merchant = await createTestOrganization();
+    const refused = await put(merchant.auth, await address());
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.json.error.code).toBe(code);
+    expect(await db().settlementChange.count({ where: { organizationId: merchant.organization.id } })).toBe(
+      0,
+    );
+  });
+
+  it("refuses a Solana address on an EVM network", async () => {
+    const merchant = await createTestOrganization();
+    const refused = await put(merchant.auth, solana.receiver, "base");
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.param).toBe("settlementWallets.0.address");
+  });
+});
