@@ -15,6 +15,7 @@ import pg from "pg";
 import { closeDb, createDb, type Db } from "../lib/db/client";
 import { createOrganization } from "../lib/organizations/create-organization";
 import { e2eEnvFile } from "../scripts/test-support/e2e-env";
+import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
 
 const root = path.resolve(import.meta.dirname, "..");
 const run = promisify(execFile);
@@ -148,6 +149,27 @@ export async function createSession(
   });
   expect(response.status()).toBe(200);
   return (await response.json()) as { id: string; url: string };
+}
+
+/**
+ * What an agent pays in the agent specs: a 1.50 USD paylink of `merchant`, made over the API, and
+ * a webhook receiver subscribed to the merchant's events (the caller closes it).
+ */
+export async function agentPaylink(request: APIRequestContext, merchant: Merchant) {
+  const headers = { authorization: `Bearer ${merchant.apiKey}` };
+  const receiver = await startWebhookReceiver();
+  const endpoint = await request.post("/api/private/organization/webhook-endpoints", {
+    headers,
+    data: { name: "agent receiver", url: receiver.url, adapter: "NONE", enabled: true },
+  });
+  expect(endpoint.status()).toBe(201);
+  const created = await request.post("/api/private/paylinks/create", {
+    headers,
+    data: { name: "Agent sticker", amount: "1.50", currency: "USD" },
+  });
+  expect(created.status()).toBe(201);
+  const paylink = (await created.json()).data as { id: string; url: string; x402Url: string };
+  return { headers, receiver, paylink };
 }
 
 /**

@@ -2,9 +2,8 @@ import { decodePaymentResponseHeader, decodePaymentSignatureHeader } from "@x402
 import { createPublicClient, erc20Abi, type Hex, http, parseEventLogs } from "viem";
 import { hardhat } from "viem/chains";
 import { devnetBuyer, devnetBuyerKey } from "../lib/chains/devnet-account";
-import { startWebhookReceiver } from "../scripts/test-support/webhook-receiver";
 import { devnetCaip2, probeX402, x402Buyer } from "../scripts/test-support/x402-buyer";
-import { appEnv, expect, test } from "./fixtures";
+import { agentPaylink, appEnv, expect, test } from "./fixtures";
 
 // The agent's side of docs/agents.md ("Agents that pay"), black box: the app as `npm start` runs
 // it (scripts/e2e-server.ts), its devnet, the test buyer whose key the start prints, and x402's
@@ -19,20 +18,8 @@ test("an agent pays a paylink with x402: 402 with the devnet USDC, 200 once sett
   merchant,
 }) => {
   const chain = createPublicClient({ chain: hardhat, transport: http(rpcUrl()) });
-  const headers = { authorization: `Bearer ${merchant.apiKey}` };
-  const receiver = await startWebhookReceiver();
+  const { headers, receiver, paylink } = await agentPaylink(request, merchant);
   try {
-    const endpoint = await request.post("/api/private/organization/webhook-endpoints", {
-      headers,
-      data: { name: "x402 receiver", url: receiver.url, adapter: "NONE", enabled: true },
-    });
-    expect(endpoint.status()).toBe(201);
-    const created = await request.post("/api/private/paylinks/create", {
-      headers,
-      data: { name: "Agent sticker", amount: "1.50", currency: "USD" },
-    });
-    expect(created.status()).toBe(201);
-    const paylink = (await created.json()).data as { id: string; url: string; x402Url: string };
     expect(paylink.x402Url).toBe(`${appEnv().SERVICE_BASE_URL}/api/x402/paylinks/${paylink.id}`);
 
     // The buyer's pay address tells an agent where to pay by machine (lib/http/payment-link.ts).

@@ -34,14 +34,15 @@ type EvmChallenge = ReturnType<typeof Challenge.from> & {
 };
 
 /**
- * What mppx's EVM client signs for `challenge` (nonce keccak256(id + realm), valid until the
- * challenge expires): the authorization, the MPP credential carrying it, and the same
+ * What mppx's EVM client signs for `challenge` (nonce keccak256(id + realm) unless told another,
+ * valid until the challenge expires): the authorization, the MPP credential carrying it, and the same
  * authorization as an x402 payment of `accepted` (the x402 option of the same 402).
  */
 export async function signMppChallenge(
   account: LocalAccount,
   challenge: EvmChallenge,
   accepted: PaymentRequirements,
+  nonce: Hex = keccak256(stringToBytes(`${challenge.id}${challenge.realm}`)),
 ) {
   const { request } = challenge;
   const authorization = {
@@ -50,7 +51,7 @@ export async function signMppChallenge(
     value: request.amount,
     validAfter: "0",
     validBefore: String(Math.floor(Date.parse(challenge.expires as string) / 1000)),
-    nonce: keccak256(stringToBytes(`${challenge.id}${challenge.realm}`)),
+    nonce,
   };
   const signature = await account.signTypedData({
     domain: {

@@ -36,6 +36,15 @@ async function challenge(url: string, init?: RequestInit) {
 
 const settlements = () => db().x402Settlement.count();
 
+/** A new paylink, an agent holding `usdc`, and what it signs for the paylink's first challenge. */
+async function signedPayment(price: string, usdc: string) {
+  const { url } = await bed.app.paylink(price);
+  const { account } = await x402Agent(bed.devnet, usdc);
+  const { challenges, paymentRequired } = await challenge(url);
+  const signed = await signMppChallenge(account, challenges[0] as never, paymentRequired.accepts[0]);
+  return { url, account, signed };
+}
+
 describe("an x402 URL without a payment", () => {
   it("answers 402 with x402's PAYMENT-REQUIRED and an MPP evm charge challenge for the same quote, as a problem document", async () => {
     const { paylink: row, url } = await bed.app.paylink("5.00");
@@ -158,10 +167,7 @@ describe("paying with mppx's EVM client", () => {
 
 describe("one authorization, two protocols", () => {
   it("an authorization settled over x402 is refused over MPP, and nothing moves twice", async () => {
-    const { url } = await bed.app.paylink("2.00");
-    const { account } = await x402Agent(bed.devnet, "10");
-    const { challenges, paymentRequired } = await challenge(url);
-    const signed = await signMppChallenge(account, challenges[0] as never, paymentRequired.accepts[0]);
+    const { url, account, signed } = await signedPayment("2.00", "10");
 
     const overX402 = await fetch(url, {
       headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(signed.x402 as PaymentPayload) },
@@ -176,10 +182,7 @@ describe("one authorization, two protocols", () => {
   });
 
   it("an authorization settled over MPP, sent again over x402, answers its one settlement and moves nothing more", async () => {
-    const { url } = await bed.app.paylink("2.00");
-    const { account } = await x402Agent(bed.devnet, "10");
-    const { challenges, paymentRequired } = await challenge(url);
-    const signed = await signMppChallenge(account, challenges[0] as never, paymentRequired.accepts[0]);
+    const { url, account, signed } = await signedPayment("2.00", "10");
 
     const overMpp = await fetch(url, { headers: { Authorization: signed.credential } });
     expect(overMpp.status).toBe(200);
@@ -191,6 +194,16 @@ describe("one authorization, two protocols", () => {
     expect((await overX402.json()).transaction).toBe(reference);
     expect(await bed.devnet.usdcBalance(account.address)).toBe(parseUnits("8", 6));
     expect(await db().x402Settlement.count({ where: { payer: account.address.toLowerCase() } })).toBe(1);
+  });
+
+  it("takes the credential in Payment-Authorization when Authorization carries another scheme", async () => {
+    const { url, account, signed } = await signedPayment("1.00", "1");
+    const paid = await fetch(url, {
+      headers: { Authorization: "Bearer sk_live_not_ours", "Payment-Authorization": signed.credential },
+    });
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get("Payment-Receipt")).toBeTruthy();
+    expect(await bed.devnet.usdcBalance(account.address)).toBe(0n);
   });
 
   it("@x402/fetch still pays the same URL", async () => {
@@ -217,7 +230,7 @@ describe("refused credentials", () => {
     },
   );
 
-  it("refuses a challenge altered by the client (another amount or expiry), an expired one, and one for another resource; nothing moves", async () => {
+  it("refuses a challenge altered by the client (another amount or expiry), an expired one, one for another resource, and an authorization not bound to it; nothing moves", async () => {
     const { url } = await bed.app.paylink("2.00");
     const other = await bed.app.paylink("2.00");
     const { account } = await x402Agent(bed.devnet, "10");
@@ -233,9 +246,11 @@ describe("refused credentials", () => {
       [url, postdated, "invalid-challenge", "invalid_challenge"],
       [url, expired, "payment-expired", "challenge_expired"],
       [other.url, issued, "invalid-challenge", "challenge_for_another_resource"],
+      // Signed for this challenge, with a nonce of its own: the challenge could pay twice.
+      [url, issued, "verification-failed", "nonce_mismatch", `0x${"11".repeat(32)}`],
     ] as const;
-    for (const [target, sentChallenge, type, code] of cases) {
-      const { credential } = await signMppChallenge(account, sentChallenge, accepted);
+    for (const [target, sentChallenge, type, code, nonce] of cases) {
+      const { credential } = await signMppChallenge(account, sentChallenge, accepted, nonce as never);
       const refused = await challenge(target, { headers: { Authorization: credential } });
       expect(refused.body).toMatchObject({ type: problemType(type), error: { code } });
       expect(refused.challenges).toHaveLength(1);
