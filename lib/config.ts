@@ -6,7 +6,7 @@ import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { chainFamily } from "./chains/chain-families";
 import { explorerPage } from "./chains/explorer-page";
-import { maxTokenDecimals, parseNetworks, type TokenConfig } from "./chains/networks";
+import { maxTokenDecimals, type NetworkConfig, parseNetworks, type TokenConfig } from "./chains/networks";
 import {
   booleanFlag,
   configuredRatesSchema,
@@ -413,6 +413,20 @@ export function sendingNetworks() {
   return config().networks.filter((network) => chainFamily(network).sends);
 }
 
+/**
+ * Whether the signing role pays refunds on a network: its family sends, or sends from the
+ * service's own wallets (ChainFamily.serviceTransfers), which is all refunds need.
+ */
+export function paysRefunds(network: Pick<NetworkConfig, "family">): boolean {
+  const family = chainFamily(network);
+  return family.sends || family.serviceTransfers !== undefined;
+}
+
+/** The configured networks whose refunds the signing role pays (paysRefunds). */
+export function refundingNetworks() {
+  return config().networks.filter(paysRefunds);
+}
+
 /** A network's name for people ("Local devnet", "Base"): its configured name, or the id of one no longer configured. */
 export function networkName(networkId: string): string {
   return config().networks.find((candidate) => candidate.id === networkId)?.name ?? networkId;
@@ -436,8 +450,15 @@ export function tokenOn(networkId: string, symbol: string): TokenConfig {
   return network?.tokens.find((token) => token.symbol === symbol) ?? { symbol, decimals: maxTokenDecimals };
 }
 
-/** The symbol of a configured network's native coin ("ETH", "POL"), the unit of gas balances. */
+/**
+ * The symbol of a configured network's native coin ("ETH", "POL", "SOL"), the unit of gas
+ * balances: the coin it lists, else its family's fee coin (Solana lists no SOL to pay with).
+ */
 export function nativeCoinSymbol(networkId: string): string {
   const network = config().networks.find((candidate) => candidate.id === networkId);
-  return network?.tokens.find((token) => !token.address)?.symbol ?? "coin";
+  return (
+    network?.tokens.find((token) => !token.address)?.symbol ??
+    (network && chainFamily(network).serviceTransfers?.feeCoin.symbol) ??
+    "coin"
+  );
 }

@@ -259,6 +259,14 @@ export interface ChainFamily<Client> {
    * may be a wallet's (EVM).
    */
   walletProblem?(network: NetworkConfig, address: string): Promise<string | null>;
+  /**
+   * On a network flagged `devnet` only (a local chain whose funder's keys are public): gives a
+   * service wallet (an organization's refund wallet) the chain's test funds it lacks: `tokens`
+   * whole tokens of each token the network lists, and the coin its fees need; returns whether it
+   * gave anything.
+   * Absent where the signing role funds its wallets otherwise (EVM: lib/chains/fund-devnet-wallet.ts).
+   */
+  fundDevnetWallet?(network: NetworkConfig, address: string, tokens: bigint): Promise<boolean>;
   /** Paying from a Wallet Standard wallet; absent where wallets pay otherwise (EVM: EIP-1193 in the page). */
   readonly walletStandard?: WalletStandardPayment;
   /** The network's CAIP-2 id, as x402 names it (EVM: `eip155:<chain id>`; Solana: `solana:<genesis hash prefix>`). */

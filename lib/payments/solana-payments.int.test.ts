@@ -11,7 +11,6 @@ import {
   signTransaction,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as createRefund } from "@/app/api/private/refunds/route";
 import { POST as devnetPay } from "@/app/api/public/payments/[id]/devnet-pay/route";
 import { POST as walletTransaction } from "@/app/api/public/payments/[id]/wallet-transaction/route";
 import { localSolanaBuyer } from "@/lib/chains/solana/local-solana-accounts";
@@ -19,7 +18,6 @@ import { localSolanaTestWallet } from "@/lib/chains/solana/pay-from-local-test-w
 import { waitForConfirmed } from "@/lib/chains/solana/send-solana-pay-transfer";
 import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { scanLocalSolana, startSolanaInvoice, usdcUnits } from "@/scripts/test-support/solana-invoices";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
 
@@ -150,20 +148,6 @@ describe("a Solana invoice", () => {
       txHash: paid.json.txHash,
       fromAddress: localSolanaTestWallet.address,
     });
-  });
-
-  it("cannot be refunded yet: 409 refunds_unavailable, and no refund row", async () => {
-    const merchant = await createTestOrganization();
-    const request = await startSolanaInvoice("2", merchant);
-    await solana.pay({ recipient: request.depositAddress, units: usdc(2), references: [request.reference] });
-    await scan();
-    const refused = await callRoute(createRefund, "/api/private/refunds", {
-      headers: { ...merchant.auth, "idempotency-key": `refund-${request.id}` },
-      body: { invoiceId: request.id, destination: "payer" },
-    });
-    expect(refused.status, refused.text).toBe(409);
-    expect(refused.json.error.code).toBe("refunds_unavailable");
-    expect(await db().refund.count({ where: { invoiceId: request.id } })).toBe(0);
   });
 
   it("builds the transaction a browser wallet signs: the buyer's transfer of what is left, with the reference", async () => {

@@ -14,7 +14,6 @@ import { evmChainId, findToken, type NetworkConfig } from "../chains/networks";
 import type { Db } from "../db/client";
 import type { Invoice, Payment, Refund } from "../generated/prisma/client";
 import { log } from "../log";
-import { metrics } from "../metrics/metrics";
 import { formatDecimal, fromBaseUnits, toBaseUnits } from "../money/decimal";
 import { estimateTransferGas, nativeTransferGas } from "../signer/estimate-transfer-gas";
 import type { UnsignedTransaction } from "../signer/sign-transaction";
@@ -22,6 +21,7 @@ import { announceRefundProposal } from "./announce-refund-proposal";
 import { checkPayerOnChain } from "./check-payer-on-chain";
 import { checkRefundDestination } from "./check-refund-destination";
 import { fundDevnetRefundWallet } from "./fund-devnet-refund-wallet";
+import { refuseRefund, tokenNotListed, waitRefund } from "./refund-pass-outcomes";
 import { nextRefundStatus, type RefundStatus } from "./refund-state";
 import {
   finishRefund,
@@ -230,26 +230,12 @@ async function startRefund(
 ): Promise<RefundStatus> {
   const { network, wallet } = context;
   const token = findToken(network, refund.token);
-  const refusal = !token
-    ? { reason: "token_not_listed", message: `Refused: ${network.id} no longer lists ${refund.token}.` }
-    : (checkRefundDestination(refund, refund.invoice, chainFamily(network).addresses) ??
-      // The row says who paid; the chain must say so too.
-      (refund.destination === "PAYER" ? await checkPayerOnChain(context.client, token, refund) : null));
-  if (refusal || !token) {
-    metrics().refundsRefused.inc({ reason: refusal?.reason ?? "token_not_listed" });
-    log.error(
-      {
-        alert: true,
-        reason: refusal?.reason,
-        refundId: refund.id,
-        organizationId: refund.organizationId,
-        network: network.id,
-      },
-      `refund refused: ${refusal?.message}`,
-    );
-    await finishRefund(context, refund, { event: "fail", failureReason: refusal?.message ?? "" });
-    return "FAILED";
-  }
+  if (!token) return refuseRefund(context, refund, tokenNotListed(network, refund));
+  const refusal =
+    checkRefundDestination(refund, refund.invoice, chainFamily(network).addresses) ??
+    // The row says who paid; the chain must say so too.
+    (refund.destination === "PAYER" ? await checkPayerOnChain(context.client, token, refund) : null);
+  if (refusal) return refuseRefund(context, refund, refusal);
   // Read on chain here, whatever the row says: nobody asked for this refund, so money goes to a
   // contract only once an owner has looked at it.
   if (
@@ -265,7 +251,7 @@ async function startRefund(
   const coin = network.tokens.find((candidate) => !candidate.address)?.symbol ?? "coin";
   const key = token.address ? token.symbol : coinKey;
   if (budget.blocked.has(key) || budget.blocked.has(coinKey))
-    return wait(
+    return waitRefund(
       context,
       refund,
       `Queued behind an earlier refund that the refund wallet ${wallet.address} cannot pay yet.`,
@@ -276,7 +262,7 @@ async function startRefund(
     const available = budget.tokens.get(token.symbol) ?? 0n;
     if (available < amount) {
       budget.blocked.add(key);
-      return wait(
+      return waitRefund(
         context,
         refund,
         `The refund wallet ${wallet.address} holds ${shown(available, token.decimals)} ${token.symbol}; this refund needs ${refund.amount.toFixed()} ${token.symbol}.`,
@@ -295,7 +281,7 @@ async function startRefund(
   if (budget.coin < coinNeeded) {
     budget.blocked.add(coinKey);
     const held = shown(budget.coin, 18);
-    return wait(
+    return waitRefund(
       context,
       refund,
       `The refund wallet ${wallet.address} holds ${held} ${coin}; this refund needs ${shown(coinNeeded, 18)} ${coin}${token.address ? " for its fee" : ", its amount and fee"}.`,
@@ -329,18 +315,5 @@ async function hold(context: RefundContext, refund: PendingRefund, reason: strin
   log.warn({ refundId: refund.id, network: context.network.id }, `refund held for an owner: ${reason}`);
   const held = await context.database.refund.findUniqueOrThrow({ where: { id: refund.id } });
   await announceRefundProposal(context.database, held);
-  return status;
-}
-
-/** Stays PENDING with the reason shown to the merchant (written when it changes). */
-async function wait(context: RefundContext, refund: PendingRefund, reason: string): Promise<RefundStatus> {
-  if (refund.pendingReason === reason) return "PENDING";
-  const status = nextRefundStatus(refund.status, "wait");
-  if (!status) throw new Error(`refund ${refund.id}: wait does not apply in ${refund.status}`);
-  await context.database.refund.updateMany({
-    where: { id: refund.id, organizationId: refund.organizationId, status: refund.status },
-    data: { status, pendingReason: reason },
-  });
-  log.warn({ refundId: refund.id, network: context.network.id }, `refund waits: ${reason}`);
   return status;
 }

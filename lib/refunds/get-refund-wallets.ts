@@ -1,4 +1,4 @@
-import { config } from "../config";
+import { nativeCoinSymbol } from "../config";
 import type { Db } from "../db/client";
 import { Money } from "../money/decimal";
 
@@ -33,8 +33,7 @@ export async function getRefundWallets(database: Db, organizationId: string): Pr
     orderBy: { network: "asc" },
   });
   return rows.map((row) => {
-    const network = config().networks.find((candidate) => candidate.id === row.network);
-    const coin = network?.tokens.find((token) => !token.address)?.symbol ?? "coin";
+    const coin = nativeCoinSymbol(row.network);
     return {
       network: row.network,
       address: row.address,

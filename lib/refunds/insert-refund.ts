@@ -2,7 +2,7 @@ import type { Decision } from "../authority/authorize";
 import { refundDecision } from "../authority/authorize";
 import type { AddressRules } from "../chains/chain-family";
 import { findToken } from "../chains/networks";
-import { chainFamilyOf, config, networkName } from "../config";
+import { chainFamilyOf, config, networkName, paysRefunds } from "../config";
 import type { Tx } from "../db/client";
 import { conflict, invalidRequest, notFound } from "../errors";
 import type { Refund, RefundDestination, RefundStatus } from "../generated/prisma/client";
@@ -144,8 +144,8 @@ export async function insertRefund(
     },
   });
   const { paid, refunded, left } = refundableOf(invoice);
-  // Payments a family cannot send yet (Solana) wait in the receiving wallet: nothing to send back from.
-  if (!chainFamilyOf(invoice.network).sends) {
+  // Payments on a network the signing role cannot send on wait where they are: nothing to send back from.
+  if (!paysRefunds(config().networks.find((network) => network.id === invoice.network) ?? {})) {
     throw conflict(
       "refunds_unavailable",
       `Refunds on ${networkName(invoice.network)} are not available yet: ask the operator to return the funds.`,

@@ -76,7 +76,7 @@ export async function signForRefund(
  * event, in one transaction; nothing when the refund moved on meanwhile.
  */
 export async function finishRefund(
-  context: RefundContext,
+  context: Pick<RefundContext, "database" | "now">,
   refund: Refund,
   outcome: { event: "confirm"; txHash: string } | { event: "fail"; failureReason: string },
 ) {

@@ -12,7 +12,7 @@ import type { RefundWalletKeys } from "./advance-refunds";
 const idleBatch = 50;
 
 type Fees = { maxFeePerGas: bigint };
-type Queued = { token: string; amount: string; count: number };
+export type Queued = { token: string; amount: string; count: number };
 
 /**
  * Reads the organizations' refund wallets on the network and records, per wallet, its balances
@@ -31,6 +31,31 @@ export async function reportRefundWallets(
   keys: RefundWalletKeys,
   now = new Date(),
 ) {
+  const { organizations, queuedOf } = await refundWalletsToReport(database, network);
+  if (organizations.length === 0) return;
+  const fees = await client.estimateFeesPerGas();
+  for (const organization of organizations) {
+    const address = keys.refundWallet(organization.refundWalletIndex, evmChainId(network)).address;
+    await reportWallet(database, network, client, {
+      organizationId: organization.id,
+      address,
+      queued: queuedOf(organization.id),
+      fees,
+      now,
+    }).catch((error) =>
+      log.warn(
+        { err: error, organizationId: organization.id, network: network.id },
+        "refund wallet report failed",
+      ),
+    );
+  }
+}
+
+/**
+ * The organizations whose refund wallet on the network a pass reads (reportRefundWallets), and
+ * what each one's pending refunds need per token.
+ */
+export async function refundWalletsToReport(database: Db, network: NetworkConfig) {
   const active = await database.organization.findMany({
     where: {
       OR: [
@@ -50,45 +75,25 @@ export async function reportRefundWallets(
     network,
     active.map((organization) => organization.id),
   );
-  const organizations = [...active, ...idle];
-  if (organizations.length === 0) return;
-  const [fees, pending] = await Promise.all([
-    client.estimateFeesPerGas(),
-    database.refund.groupBy({
-      by: ["organizationId", "token"],
-      where: {
-        organizationId: { in: active.map((organization) => organization.id) },
-        network: network.id,
-        status: "PENDING",
-      },
-      _sum: { amount: true },
-      _count: { _all: true },
-    }),
-  ]);
-  for (const organization of organizations) {
-    const address = keys.refundWallet(organization.refundWalletIndex, evmChainId(network)).address;
-    const queued = pending
-      .filter((row) => row.organizationId === organization.id)
+  const pending = await database.refund.groupBy({
+    by: ["organizationId", "token"],
+    where: {
+      organizationId: { in: active.map((organization) => organization.id) },
+      network: network.id,
+      status: "PENDING",
+    },
+    _sum: { amount: true },
+    _count: { _all: true },
+  });
+  const queuedOf = (organizationId: string): Queued[] =>
+    pending
+      .filter((row) => row.organizationId === organizationId)
       .map((row) => ({
         token: row.token,
         amount: new Money(row._sum.amount?.toString() ?? "0").toFixed(),
         count: row._count._all,
       }));
-    try {
-      await reportWallet(database, network, client, {
-        organizationId: organization.id,
-        address,
-        queued,
-        fees,
-        now,
-      });
-    } catch (error) {
-      log.warn(
-        { err: error, organizationId: organization.id, network: network.id },
-        "refund wallet report failed",
-      );
-    }
-  }
+  return { organizations: [...active, ...idle], queuedOf };
 }
 
 /**
@@ -125,28 +130,57 @@ async function reportWallet(
   client: PublicClient,
   wallet: { organizationId: string; address: Address; queued: Queued[]; fees: Fees; now: Date },
 ) {
+  const coin = await client.getBalance({ address: wallet.address });
+  const tokens: Record<string, bigint> = {};
+  let coinNeeded = 0n;
+  for (const token of network.tokens) {
+    if (token.address) tokens[token.symbol] = await readEvmBalance(client, wallet.address, token.address);
+    const row = wallet.queued.find((candidate) => candidate.token === token.symbol);
+    if (!row) continue;
+    coinNeeded +=
+      BigInt(row.count) * (token.address ? tokenTransferGas : nativeTransferGas) * wallet.fees.maxFeePerGas;
+    if (!token.address) coinNeeded += toBaseUnits(row.amount, token.decimals);
+  }
+  await saveRefundWallet(database, network, { ...wallet, coin, coinDecimals: 18, tokens, coinNeeded });
+}
+
+/**
+ * Records a refund wallet's balances (base units) with what its pending refunds need, and whether
+ * it is low: it holds less of a token than the refunds waiting for it, or less coin than
+ * `coinNeeded` (their fees, and amounts in the coin); a low wallet also logs an alert-level line.
+ */
+export async function saveRefundWallet(
+  database: Db,
+  network: NetworkConfig,
+  wallet: {
+    organizationId: string;
+    address: string;
+    coin: bigint;
+    coinDecimals: number;
+    tokens: Record<string, bigint>;
+    queued: Queued[];
+    coinNeeded: bigint;
+    now: Date;
+  },
+) {
   const { organizationId, address } = wallet;
-  const coin = await client.getBalance({ address });
   const tokenBalances: Record<string, string> = {};
   const queued: Record<string, string> = {};
   const short: string[] = [];
-  let coinNeeded = 0n;
   for (const token of network.tokens) {
-    const held = token.address ? await readEvmBalance(client, address, token.address) : coin;
+    const held = token.address ? (wallet.tokens[token.symbol] ?? 0n) : wallet.coin;
     if (token.address) tokenBalances[token.symbol] = fromBaseUnits(held, token.decimals);
     const row = wallet.queued.find((candidate) => candidate.token === token.symbol);
     if (!row) continue;
     queued[token.symbol] = row.amount;
-    const units = toBaseUnits(row.amount, token.decimals);
-    coinNeeded +=
-      BigInt(row.count) * (token.address ? tokenTransferGas : nativeTransferGas) * wallet.fees.maxFeePerGas;
-    if (token.address && held < units) short.push(`${row.amount} ${token.symbol} queued`);
-    if (!token.address) coinNeeded += units;
+    if (token.address && held < toBaseUnits(row.amount, token.decimals))
+      short.push(`${row.amount} ${token.symbol} queued`);
   }
-  if (coin < coinNeeded) short.push(`${fromBaseUnits(coinNeeded, 18)} coin needed for amounts and fees`);
+  if (wallet.coin < wallet.coinNeeded)
+    short.push(`${fromBaseUnits(wallet.coinNeeded, wallet.coinDecimals)} coin needed for amounts and fees`);
   const data = {
     address,
-    coinBalance: fromBaseUnits(coin, 18),
+    coinBalance: fromBaseUnits(wallet.coin, wallet.coinDecimals),
     tokenBalances,
     queued,
     low: short.length > 0,

@@ -1,10 +1,9 @@
 import { clientFor } from "../chains/evm/evm-client";
 import { evmChainId } from "../chains/networks";
-import { config, sendingNetworks } from "../config";
+import { config, refundingNetworks, sendingNetworks } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
-import { advanceRefunds } from "../refunds/advance-refunds";
-import { reportRefundWallets } from "../refunds/report-refund-wallets";
+import { refundNetwork } from "../refunds/refund-network";
 import { advanceSweeps } from "./advance-sweeps";
 import { planSweeps } from "./plan-sweeps";
 import { reportGasWallet } from "./report-gas-wallet";
@@ -12,7 +11,8 @@ import type { SweeperKeys } from "./sweeper-keys";
 
 /**
  * One signer pass over every configured network: gas wallet report, planning, the sweeps; then
- * the refunds and the refund wallets' report (apart, so a failure in one leaves the other going).
+ * each network's refunds and refund wallets' report (apart, so a failure in one leaves the other
+ * going), also where the family sends only from the service's own wallets (refundingNetworks).
  */
 export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: AbortSignal) {
   const settings = config();
@@ -26,10 +26,11 @@ export async function sweepNetworks(database: Db, keys: SweeperKeys, signal?: Ab
     } catch (error) {
       log.warn({ network: network.id, err: error }, "sweeper pass failed; retrying");
     }
+  }
+  for (const network of refundingNetworks()) {
     signal?.throwIfAborted();
     try {
-      await advanceRefunds(database, network, client, { keys });
-      await reportRefundWallets(database, network, client, keys);
+      await refundNetwork(database, network, keys, settings.hdMnemonic);
     } catch (error) {
       log.warn({ network: network.id, err: error }, "refund pass failed; retrying");
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { base58 } from "@scure/base";
-import { createSolanaRpc, isSolanaError } from "@solana/kit";
+import { type Address, createSolanaRpc, isSolanaError } from "@solana/kit";
 import type { ChainFamily } from "../chain-family";
 import type { NetworkConfig } from "../networks";
 import { buildWalletTransfer, walletStandardChain } from "./build-wallet-transfer";
@@ -11,6 +11,7 @@ import { solanaAddresses } from "./solana-addresses";
 import { solanaServiceKey } from "./solana-keys";
 import { solanaPaymentUri } from "./solana-payment-uri";
 import { notWallets, solanaServiceTransfers } from "./solana-service-transfers";
+import { topUpLocalWallet } from "./top-up-local-wallet";
 
 const clients = new Map<string, SolanaRpc>();
 
@@ -56,6 +57,22 @@ export const solanaFamily: ChainFamily<SolanaRpc> = {
   async walletProblem(network, address) {
     const check = await checkSolanaDestination(solanaFamily.client(network), address);
     return check === "ok" ? null : notWallets[check];
+  },
+  // Only while the wallet holds no SOL, as on EVM: a merchant who spends its test USDC down sees
+  // refunds wait as anywhere else.
+  async fundDevnetWallet(network, address, tokens) {
+    const rpc = solanaFamily.client(network);
+    if (!network.devnet) return false;
+    const { value: lamports } = await rpc.getBalance(address as Address, { commitment: "confirmed" }).send();
+    if (lamports > 0n) return false;
+    for (const token of network.tokens)
+      if (token.address)
+        await topUpLocalWallet(rpc, address, {
+          mint: token.address,
+          decimals: token.decimals,
+          units: tokens * 10n ** BigInt(token.decimals),
+        });
+    return true;
   },
   walletStandard: {
     chain: walletStandardChain,
