@@ -196,7 +196,7 @@ describe("MCP server at /mcp: agent credentials", () => {
     const { organization } = await createTestOrganization();
     const writer = await createTestAgentCredential(organization.id, "write");
     const client = await connect(writer.auth.authorization);
-    expect((await client.listTools()).tools).toHaveLength(29);
+    expect((await client.listTools()).tools).toHaveLength(30);
     data(await call(client, "service_paylinks_create", { name: "P", amount: "1", currency: "USD" }));
     expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(1);
   });
@@ -695,6 +695,14 @@ describe("MCP server at /mcp: tenant isolation", () => {
       ["service_refunds_create", { invoiceId: paid.id, destination: "payer" }, missing],
       ["service_refunds_list", {}, onlyA],
       ["service_refunds_get", { id: refund.id }, missing],
+      [
+        "service_reports_payments",
+        {
+          from: new Date(Date.now() - 86_400_000).toISOString(),
+          to: new Date(Date.now() + 86_400_000).toISOString(),
+        },
+        onlyA,
+      ],
       ["service_sweeps_list", {}, onlyA],
       ["service_organization_get", {}, onlyA],
       ["service_organization_update", { name: "Renamed A" }, onlyA],

@@ -3,6 +3,7 @@ import { organizationTools } from "./organization";
 import { paylinkTools } from "./paylinks";
 import { paymentTools } from "./payments";
 import { refundTools } from "./refunds";
+import { reportTools } from "./reports";
 import { settlementTools } from "./settlement";
 import { subscriptionTools } from "./subscriptions";
 import type { ToolHandlers } from "./tool-context";
@@ -15,6 +16,7 @@ export const toolHandlers: ToolHandlers = {
   ...paylinkTools,
   ...subscriptionTools,
   ...refundTools,
+  ...reportTools,
   ...settlementTools,
   ...organizationTools,
   ...webhookTools,

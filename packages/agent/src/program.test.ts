@@ -37,6 +37,7 @@ const specCommands = [
   "refunds:create",
   "refunds:list",
   "refunds:get",
+  "reports:payments",
   "payments:create",
   "payments:status",
   "webhooks:verify",

@@ -8,6 +8,7 @@ import { registerOrganizationCommands } from "./commands/organization";
 import { registerPaylinkCommands } from "./commands/paylinks";
 import { registerPaymentCommands } from "./commands/payments";
 import { registerRefundCommands } from "./commands/refunds";
+import { registerReportCommands } from "./commands/reports";
 import { registerSettlementCommands } from "./commands/settlement";
 import { registerSubscriptionCommands } from "./commands/subscriptions";
 import { registerWebhookCommands } from "./commands/webhooks";
@@ -40,6 +41,7 @@ export function buildProgram(browser: BrowserOpener = systemBrowser): Command {
   registerPaylinkCommands(program);
   registerSubscriptionCommands(program);
   registerRefundCommands(program);
+  registerReportCommands(program);
   registerPaymentCommands(program);
   addContractCommands(program, contracts);
   registerLocalCommands(program);

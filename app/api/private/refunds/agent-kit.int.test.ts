@@ -1,24 +1,18 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { appRoutes } from "@/scripts/test-support/app-routes";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
-import { kitEnv } from "@/scripts/test-support/kit-env";
+import { connectLocalKit, kitEnv, runKitJson } from "@/scripts/test-support/kit-env";
 import { createTestPaidInvoice } from "@/scripts/test-support/refund-fixtures";
 import { serveApp } from "@/scripts/test-support/serve-route";
 
 // The agent kit's refund command and local MCP tool against the app's own routes and database:
 // the kit adds no API of its own, so what it sends must be what REST takes.
 
-const root = path.resolve(import.meta.dirname, "../../../..");
-const tsx = import.meta.resolve("tsx");
-const cli = path.join(root, "packages/agent/src/cli.ts");
 const payer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 // Each call starts a process; the machine is shared.
 vi.setConfig({ testTimeout: 120_000 });
@@ -41,16 +35,7 @@ afterAll(async () => {
   await rm(configHome, { recursive: true, force: true });
 });
 
-function kit(args: string[]) {
-  return new Promise<{ code: number; json: Record<string, unknown> }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", tsx, cli, ...args, "--format", "json"],
-      { env: { ...env, NODE_ENV: "test" as const } },
-      (error, stdout) => resolve({ code: error ? Number(error.code) : 0, json: JSON.parse(stdout) }),
-    );
-  });
-}
+const kit = (args: string[]) => runKitJson(env, args);
 
 const paidInvoice = () =>
   createTestPaidInvoice(organizationId, { amount: "40", payments: [{ amount: "40", fromAddress: payer }] });
@@ -107,15 +92,7 @@ describe("crypto-checkout refunds:*", () => {
 describe("crypto-checkout mcp: service_refunds_create", () => {
   it("refunds through REST only with the confirmation token of its preview, once", async () => {
     const invoice = await paidInvoice();
-    const client = new Client({ name: "kit-refund-test", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", tsx, cli, "mcp"],
-        env,
-        stderr: "pipe",
-      }),
-    );
+    const client = await connectLocalKit(env);
     try {
       await client.listTools();
       const args = { invoiceId: invoice.id, amount: "10", destination: "payer" };
@@ -164,15 +141,7 @@ describe("crypto-checkout mcp: service_refunds_create", () => {
     // The command line is the merchant's own: with the API key it shows the link to pass on.
     const token = String(created.json.claimUrl).split("/").pop() as string;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const client = new Client({ name: "kit-claim-test", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", tsx, cli, "mcp"],
-        env,
-        stderr: "pipe",
-      }),
-    );
+    const client = await connectLocalKit(env);
     try {
       for (const [name, args] of [
         ["service_refunds_get", { id: created.json.id }],

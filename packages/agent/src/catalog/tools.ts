@@ -6,6 +6,7 @@ import { organizationTools, sweepTools } from "../contracts/organization";
 import { paylinkTools } from "../contracts/paylinks";
 import { paymentsStatusTool, transactionTools } from "../contracts/payments";
 import { refundTools } from "../contracts/refunds";
+import { reportTools } from "../contracts/reports";
 import { subscriptionTools } from "../contracts/subscriptions";
 import { verifySignatureTool, webhookTools } from "../contracts/webhooks";
 
@@ -26,6 +27,7 @@ export const tools = [
   ...transactionTools,
   ...subscriptionTools,
   ...refundTools,
+  ...reportTools,
   ...sweepTools,
   ...organizationTools,
   ...webhookTools,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listOf, paymentReportRow, refundReportRow, reportFormats } from "../shapes";
-import { defineContract } from "./contract";
+import { type CliDoor, defineContract, read, type ToolDoor, toolOf } from "./contract";
 
 const readRow = { row: "reports.read", access: "read", role: "member" } as const;
 
@@ -33,11 +33,17 @@ export const reportQuery = z.object({
     .describe("JSON only: rows per page, 1-1000 (default 1000)"),
 });
 
-/** The contract of a report of `rows` at /api/private/reports/{name}. */
-const reportContract = <const N extends string, const O extends string, R extends z.ZodType>(
+/** The contract of a report of `rows` at /api/private/reports/{name}, with its tool and command where it has them. */
+const reportContract = <
+  const N extends string,
+  const O extends string,
+  R extends z.ZodType,
+  const D extends { tool?: ToolDoor; cli?: CliDoor },
+>(
   name: N,
   operationId: O,
   row: R,
+  doors: D,
 ) =>
   defineContract({
     operationId,
@@ -46,9 +52,59 @@ const reportContract = <const N extends string, const O extends string, R extend
     input: { query: reportQuery },
     result: listOf(row),
     authority: readRow,
+    ...doors,
   });
 
-export const reportPayments = reportContract("payments", "reportPayments", paymentReportRow);
-export const reportRefunds = reportContract("refunds", "reportRefunds", refundReportRow);
+/** Rows a tool answers a page: what a model reads comfortably; more is the CSV's job. */
+export const reportToolRows = 100;
+
+export const reportPayments = reportContract("payments", "reportPayments", paymentReportRow, {
+  tool: {
+    name: "service_reports_payments",
+    title: "Payments report (the books)",
+    description: `The merchant's books: one row per invoice confirmed in [from, to) (paid_at, invoice and session ids, merchant order id, network, token, token amount received, transaction hash, payer, the session's amount and currency, the locked quote's USD amount, rate and source, and the amount refunded so far). Answers up to ${reportToolRows} rows a page; for a month of sales or a spreadsheet, give the user the CSV link the result names (GET /api/private/reports/payments?format=csv with the API key, or Export CSV in the dashboard) rather than paging through.`,
+    annotations: read,
+    omit: ["format"],
+    narrow: {
+      rows: z
+        .number()
+        .int()
+        .min(1)
+        .max(reportToolRows)
+        .optional()
+        .describe(`Rows per page, 1-${reportToolRows} (default ${reportToolRows})`),
+    },
+    differs: {
+      format: "a tool answers rows as JSON; the CSV of the range is the link in its note",
+      rows: `a page a model can read: at most ${reportToolRows} rows`,
+    },
+  },
+  cli: {
+    command: "reports:payments",
+    description: "Download the payments report (one row per confirmed invoice in [from, to)) as a CSV file.",
+    example: "crypto-checkout reports:payments --from 2026-03-01 --to 2026-04-01 --out payments.csv",
+    omit: ["format", "page", "rows"],
+    add: {
+      out: {
+        value: "file",
+        description: "Where to write the CSV (default: the name the service gives, here)",
+      },
+    },
+    differs: {
+      format: "the command downloads the CSV; reading rows as JSON is the MCP tool's or REST's",
+      page: "the CSV is the whole range, in one download",
+      rows: "the CSV is the whole range, in one download",
+      out: "the file the CSV is written to",
+    },
+  },
+});
+export const reportRefunds = reportContract("refunds", "reportRefunds", refundReportRow, {});
+
+/** What a payments report's tool result says besides its rows: more pages, and where the whole CSV is. */
+export function paymentReportNote(page: { page: number; total: number; hasMore: boolean }, csvUrl: string) {
+  const more = page.hasMore ? ` More rows: call again with page ${page.page + 1}, or better,` : " As a file,";
+  return `${page.total} rows in the range.${more} download the CSV (whole range, for spreadsheets): GET ${csvUrl} with the API key as Authorization: Bearer, or the dashboard's Export CSV.`;
+}
 
 export const reportContracts = [reportPayments, reportRefunds];
+export const reportTools = [toolOf(reportPayments)] as const;

@@ -10,7 +10,7 @@ import {
   toolResult,
 } from "../catalog";
 import type { Kit } from "../context";
-import type { Contract } from "../contracts";
+import { type Contract, paymentReportNote, reportToolRows } from "../contracts";
 import { usageError } from "../http/errors";
 import { registerAgent } from "../operations/agent-register";
 import { checkinAgent, startAgentSetup } from "../operations/agent-setup";
@@ -154,6 +154,14 @@ const handlers: Handlers = {
     return listResult({ ...page, data: (page.data as Json[]).map(refundResult) });
   },
   service_refunds_get: async ({ id }, { kit }) => toolResult(refundResult(await api.getRefund(kit, id))),
+  // REST answers CSV unless asked for JSON; the tool reads rows, and names the CSV's link.
+  service_reports_payments: async (input, { kit }) => {
+    const page = await api.reportPayments(kit, { ...input, rows: input.rows ?? reportToolRows });
+    return toolResult(
+      page,
+      paymentReportNote(page, api.paymentReportCsvUrl(kit, { from: input.from, to: input.to })),
+    );
+  },
   service_payments_status: async ({ checkoutSessionId }, { kit }) => {
     const session = await api.getCheckoutSession(kit, checkoutSessionId);
     const payment = (session.payment as Json | null | undefined) ?? null;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { Kit } from "../context";
 import * as operations from "../contracts";
-import { callApi } from "../http/api-client";
+import { callApi, downloadApi } from "../http/api-client";
 
 // The merchant REST endpoints the kit calls, authenticated with the stored agent credential or
 // SERVICE_API_KEY. Each call is its operation's contract (../contracts): the route, the inputs'
@@ -205,4 +205,25 @@ export async function configureWebhook(
     };
   });
   return { action: "created", endpoint, signingSecretStored: true };
+}
+
+/** A page of the payments report as JSON rows. */
+export const reportPayments = (kit: Kit, query: { from: string; to: string; page?: number; rows?: number }) =>
+  request(kit, operations.reportPayments, { query: { ...query, format: "json" } });
+
+/** The payments report's CSV link for the range (it needs the credential as a Bearer token). */
+export const paymentReportCsvUrl = (kit: Kit, range: { from: string; to: string }) =>
+  `${kit.settings.apiBaseUrl}/private/reports/payments?${new URLSearchParams({ ...range, format: "csv" })}`;
+
+/** The payments report of the range as a CSV file, streamed to disk. */
+export async function downloadPaymentReport(
+  kit: Kit,
+  range: { from: string; to: string },
+  file: (suggested: string | null) => string,
+) {
+  return downloadApi(kit.settings.apiBaseUrl, "/private/reports/payments", {
+    query: { ...range, format: "csv" },
+    token: await kit.token(),
+    file,
+  });
 }
