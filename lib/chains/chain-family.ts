@@ -88,7 +88,11 @@ export type PaymentRequestInput = {
 export type ObservedTransfer = {
   /** The token's symbol in the network's configuration. */
   token: string;
-  /** The watched key it paid (AddressRules.key of the receiver). */
+  /**
+   * The key it paid (AddressRules.key of the receiver): a watched one, or, where it paid a shared
+   * receiver carrying no watched reference, each key it carries, for the watcher to look up among
+   * the invoices it no longer watches (a CONFIRMED one, one past its late window).
+   */
   receiver: string;
   /** The transaction: EVM hash, Solana signature. */
   transaction: string;
@@ -112,6 +116,9 @@ export type WatchedReceivers = {
   learnt: Map<string, number>;
 };
 
+/** What a read got through: every transfer up to `readTo`, a position of the range read. */
+export type TransferChunk = { transfers: ObservedTransfer[]; readTo: bigint };
+
 /** A range of positions to read, both ends included. */
 export type ReadRange = { from: bigint; to: bigint; signal?: AbortSignal };
 
@@ -125,8 +132,13 @@ export interface TransferReader {
   head(): Promise<bigint>;
   /** Most positions one `transfers` call may span; the watcher catches up a longer gap in ranges. */
   maxRange: bigint;
-  /** Successful transfers into watched receivers in the range (a failed transaction moved nothing). */
-  transfers(range: ReadRange, watched: WatchedReceivers): Promise<ObservedTransfer[]>;
+  /**
+   * Successful transfers into watched receivers in the range (a failed transaction moved nothing),
+   * in chunks, oldest first, the last one read to the range's end: the watcher records each chunk
+   * and moves its cursor to its `readTo` before the next, so a range holding a flood of
+   * transactions to read (a call each) is got through a chunk at a time, never restarted whole.
+   */
+  transfers(range: ReadRange, watched: WatchedReceivers): AsyncIterable<TransferChunk>;
   /**
    * The block id now at each position, null where none can be read: a counted payment whose
    * block id changed was reorganised away.

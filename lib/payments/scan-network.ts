@@ -112,19 +112,58 @@ async function watchedTransfers(
   );
   return matched.flatMap(({ transfer, invoiceId }) => {
     const invoice = invoices.get(invoiceId);
-    const token = findToken(network, transfer.token);
-    if (!invoice || !token) return [];
-    return [
-      {
-        invoice,
-        txHash: transfer.transaction,
-        logIndex: transfer.index,
-        amount: fromBaseUnits(transfer.units, token.decimals),
-        blockNumber: transfer.position,
-        blockHash: transfer.block,
-        fromAddress: transfer.payer,
-      },
-    ];
+    return invoice ? paymentOf(network, invoice, transfer) : [];
+  });
+}
+
+/** A transfer to an invoice as the watcher records it; none in a token no longer configured. */
+function paymentOf(network: NetworkConfig, invoice: WatchedInvoice, transfer: ObservedTransfer): Transfer[] {
+  const token = findToken(network, transfer.token);
+  if (!token) return [];
+  return [
+    {
+      invoice,
+      txHash: transfer.transaction,
+      logIndex: transfer.index,
+      amount: fromBaseUnits(transfer.units, token.decimals),
+      blockNumber: transfer.position,
+      blockHash: transfer.block,
+      fromAddress: transfer.payer,
+    },
+  ];
+}
+
+/**
+ * Transfers that paid no watched invoice but carry an invoice's reference (a shared receiver's
+ * key, Solana Pay): its invoice is CONFIRMED, or past its late window. They are recorded all the
+ * same, as over or late payments, so money that reached the shared receiving wallet is never left
+ * unaccounted for. An invoice with a deposit address of its own keeps such funds there, under its
+ * address (README, "Chain watcher"). One read per chunk, on the (network, reference) index.
+ */
+async function unwatchedTransfers(
+  database: Db,
+  network: NetworkConfig,
+  observed: ObservedTransfer[],
+  counted: Transfer[],
+): Promise<Transfer[]> {
+  const done = new Set(counted.map((transfer) => `${transfer.txHash}:${transfer.logIndex}`));
+  const left = observed.filter((transfer) => !done.has(`${transfer.transaction}:${transfer.index}`));
+  if (left.length === 0) return [];
+  const invoices = await database.invoice.findMany({
+    where: {
+      network: network.id,
+      reference: { in: [...new Set(left.map((transfer) => transfer.receiver))] },
+    },
+    select: { ...watchedSelect, reference: true },
+  });
+  const byReference = new Map(invoices.map((invoice) => [invoice.reference, invoice]));
+  return left.flatMap((transfer) => {
+    const invoice = byReference.get(transfer.receiver);
+    const key = `${transfer.transaction}:${transfer.index}`;
+    // A transfer carrying two invoices' references pays the first (payments are unique per transfer).
+    if (!invoice || invoice.token !== transfer.token || done.has(key)) return [];
+    done.add(key);
+    return paymentOf(network, invoice, transfer);
   });
 }
 
@@ -220,9 +259,9 @@ async function unCountReorganised(
 }
 
 /**
- * Walks [from, head] in ranges of at most the reader's `maxRange`: records each range's transfers,
- * moves the invoices they (and `touched`) concern on, then the cursor forward, so an interrupted
- * catch-up resumes after the last whole range.
+ * Walks [from, head] in ranges of at most the reader's `maxRange`, each read in chunks: records a
+ * chunk's transfers, moves the invoices they (and `touched`) concern on, then the cursor to what
+ * the chunk read, so an interrupted catch-up resumes after the last chunk.
  */
 async function scanRanges(
   database: Db,
@@ -236,17 +275,19 @@ async function scanRanges(
   const watched = { receivers: (token: string) => watchedAddresses(watch, token), learnt: watch.learnt };
   for (let start = from; start <= head; start += maxRange) {
     const range = { from: start, to: start + maxRange - 1n < head ? start + maxRange - 1n : head, signal };
-    const observed = await reader.transfers(range, watched);
-    const transfers = await watchedTransfers(database, network, watch, observed, now);
-    signal?.throwIfAborted();
-    for (const invoiceId of await recordTransfers(database, transfers, now)) touched.add(invoiceId);
-    await settleInvoices(database, touched, now);
-    touched.clear();
-    await database.chainCursor.upsert({
-      where: { network: network.id },
-      create: { network: network.id, lastScannedBlock: range.to },
-      update: { lastScannedBlock: range.to },
-    });
+    for await (const chunk of reader.transfers(range, watched)) {
+      const transfers = await watchedTransfers(database, network, watch, chunk.transfers, now);
+      transfers.push(...(await unwatchedTransfers(database, network, chunk.transfers, transfers)));
+      signal?.throwIfAborted();
+      for (const invoiceId of await recordTransfers(database, transfers, now)) touched.add(invoiceId);
+      await settleInvoices(database, touched, now);
+      touched.clear();
+      await database.chainCursor.upsert({
+        where: { network: network.id },
+        create: { network: network.id, lastScannedBlock: chunk.readTo },
+        update: { lastScannedBlock: chunk.readTo },
+      });
+    }
   }
 }
 

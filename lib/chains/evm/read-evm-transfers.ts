@@ -178,9 +178,10 @@ export function evmTransferReader(
     head: () => client.getBlockNumber(),
     // Bounded ranges: after downtime the gap can exceed what a provider answers in one getLogs.
     maxRange: BigInt(network.maxBlockRange ?? defaultMaxBlockRange),
-    async transfers(range, watched) {
+    // One chunk: a range's logs come in a few calls, whatever the number of transfers.
+    async *transfers(range, watched) {
       // Tokens and the native coin side by side: on each new head this is the latency path.
-      return (
+      const transfers = (
         await Promise.all([
           ...network.tokens
             .filter((candidate) => candidate.address)
@@ -188,6 +189,7 @@ export function evmTransferReader(
           native ? nativeTransfers(client, native, range, watched) : [],
         ])
       ).flat();
+      yield { transfers, readTo: range.to };
     },
     async blockIds(positions) {
       // One hash lookup per block, however many payments it holds.

@@ -11,8 +11,20 @@ export type SolanaRpc = Rpc<SolanaRpcApi>;
 const pageSize = 1000;
 /** Transactions requested from the node at once. */
 const fetchConcurrency = 8;
-/** Slots per scanned range when a network sets no maxBlockRange: the reader pages by signature, not slot. */
-const defaultMaxSlotRange = 100_000n;
+/**
+ * Slots per scanned range when a network sets no maxBlockRange (about 13 minutes): a range's
+ * signatures are all listed before its first chunk is read, so a flood of them is listed in
+ * bounded parts too.
+ */
+const defaultMaxSlotRange = 2_000n;
+/**
+ * Transactions read (a getTransaction each) before the watcher records what they paid and moves
+ * its cursor: a flood of cheap transfers to the receiving account is got through a chunk a poll,
+ * however short the poll, and the payment behind it is reached.
+ */
+export const transactionsPerChunk = 100;
+/** Keys of a transfer carrying no watched reference that are looked up (Solana Pay wallets add one). */
+const maxLookedUpKeys = 4;
 /** The token program's instructions a payment is made with (their first data byte). */
 const transferInstruction = 3;
 const transferCheckedInstruction = 12;
@@ -142,15 +154,29 @@ export function solanaTransferReader(rpc: SolanaRpc, network: NetworkConfig): Tr
     return found.reverse();
   }
 
-  async function tokenTransfers(token: TokenConfig, range: ReadRange, watched: WatchedReceivers) {
-    const references = watched.receivers(token.symbol);
-    if (references.size === 0 || !token.address || !receiver) return [];
-    const account = await associatedTokenAccount(receiver as Address, token.address as Address);
-    const signatures = await signaturesIn(account, range);
+  /** A listed signature on one watched token's receiving account. */
+  type Listed = { signature: string; slot: bigint; token: TokenConfig; account: string };
+
+  /** The signatures of every watched token's receiving account in the range, oldest first. */
+  async function listed(range: ReadRange): Promise<Listed[]> {
+    const lists = await Promise.all(
+      network.tokens.map(async (token) => {
+        // Listed even when no invoice in the token is watched: a payment to one no longer watched
+        // is recorded too, and the account is one call whatever the number of invoices.
+        if (!token.address || !receiver) return [];
+        const account = await associatedTokenAccount(receiver as Address, token.address as Address);
+        return (await signaturesIn(account, range)).map((entry) => ({ ...entry, token, account }));
+      }),
+    );
+    return lists.flat().sort((a, b) => (a.slot < b.slot ? -1 : a.slot > b.slot ? 1 : 0));
+  }
+
+  /** The transfers into watched references (or, carrying none, every key they carry) of some listed transactions. */
+  async function read(entries: Listed[], range: ReadRange, watched: WatchedReceivers) {
     const observed: ObservedTransfer[] = [];
-    for (let start = 0; start < signatures.length; start += fetchConcurrency) {
+    for (let start = 0; start < entries.length; start += fetchConcurrency) {
       range.signal?.throwIfAborted();
-      const batch = signatures.slice(start, start + fetchConcurrency);
+      const batch = entries.slice(start, start + fetchConcurrency);
       const transactions = await Promise.all(
         batch.map(({ signature }) =>
           rpc
@@ -163,26 +189,30 @@ export function solanaTransferReader(rpc: SolanaRpc, network: NetworkConfig): Tr
         ),
       );
       transactions.forEach((transaction, offset) => {
-        const { signature, slot } = batch[offset];
+        const { signature, slot, token, account } = batch[offset];
         // Listed but not served (a node without it yet, or without history): read the range again.
         if (!transaction) throw new Error(`the node listed ${signature} but did not return it`);
+        const references = watched.receivers(token.symbol);
         for (const transfer of tokenTransfersInto(
           transaction as unknown as RawTransaction,
           account,
           token.address as string,
         )) {
           const reference = transfer.extraKeys.find((key) => references.has(key));
-          if (!reference) continue;
-          observed.push({
-            token: token.symbol,
-            receiver: reference,
-            transaction: signature,
-            index: transfer.index,
-            units: transfer.units,
-            position: slot,
-            block: slot.toString(),
-            payer: transfer.payer,
-          });
+          // A reference no longer watched (its invoice CONFIRMED, or past its late window) is
+          // looked up by the watcher: money that reached the receiving wallet is never unrecorded.
+          const keys = reference ? [reference] : [...new Set(transfer.extraKeys)].slice(0, maxLookedUpKeys);
+          for (const key of keys)
+            observed.push({
+              token: token.symbol,
+              receiver: key,
+              transaction: signature,
+              index: transfer.index,
+              units: transfer.units,
+              position: slot,
+              block: slot.toString(),
+              payer: transfer.payer,
+            });
         }
       });
     }
@@ -192,9 +222,18 @@ export function solanaTransferReader(rpc: SolanaRpc, network: NetworkConfig): Tr
   return {
     head: () => rpc.getSlot({ commitment }).send(),
     maxRange: network.maxBlockRange ? BigInt(network.maxBlockRange) : defaultMaxSlotRange,
-    async transfers(range, watched) {
-      const found = await Promise.all(network.tokens.map((token) => tokenTransfers(token, range, watched)));
-      return found.flat();
+    async *transfers(range, watched) {
+      const entries = await listed(range);
+      let start = 0;
+      while (start < entries.length) {
+        // A chunk ends with a slot: the cursor moves by whole slots, so none is read in part.
+        let end = Math.min(start + transactionsPerChunk, entries.length);
+        while (end < entries.length && entries[end].slot === entries[end - 1].slot) end++;
+        const transfers = await read(entries.slice(start, end), range, watched);
+        start = end;
+        yield { transfers, readTo: start < entries.length ? entries[start].slot - 1n : range.to };
+      }
+      if (entries.length === 0) yield { transfers: [], readTo: range.to };
     },
     // Read at the commitment, a slot's transactions stay: its id is the slot.
     blockIds: async (positions) => new Map(positions.map((position) => [position, position.toString()])),
