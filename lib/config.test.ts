@@ -276,27 +276,6 @@ describe("parseConfig", () => {
       },
       "SERVICE_NETWORKS must be a JSON list of networks (commitment: must be finalized on a real Solana network)",
     ],
-    [
-      {
-        SERVICE_HD_MNEMONIC: devMnemonic,
-        SERVICE_NETWORKS: '[{"id": "solana", "rpcUrl": "https://solana.example"}]',
-      },
-      "SERVICE_NETWORKS solana: this family's payments are not settled yet; only its local chain (devnet) may be used",
-    ],
-    [
-      {
-        SERVICE_HD_XPUB: accountXpub,
-        SERVICE_NETWORKS: JSON.stringify([
-          {
-            ...localSolana,
-            devnet: false,
-            commitment: "finalized",
-            receiver: "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD",
-          },
-        ]),
-      },
-      "SERVICE_NETWORKS solana-local: this family's payments are not settled yet; only its local chain (devnet) may be used",
-    ],
     ...["http://10.0.0.5:8545", "https://rpc.example.com", "http://hardhat:8545"].map((rpcUrl) => [
       {
         NODE_ENV: "production",

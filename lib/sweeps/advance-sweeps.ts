@@ -2,11 +2,11 @@ import { type Address, encodeFunctionData, erc20Abi, type Hex, type PublicClient
 import { readEvmBalance } from "../chains/evm/read-evm-balance";
 import { evmChainId, findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
 import type { Db } from "../db/client";
-import { log } from "../log";
 import { fromBaseUnits, toBaseUnits } from "../money/decimal";
 import { estimateTransferGas, nativeTransferGas } from "../signer/estimate-transfer-gas";
 import { checkSweepDestination } from "./check-sweep-destination";
-import { openSweepStatuses, type SweepStatus } from "./sweep-state";
+import { type AdvanceResult, loadOpenSweeps } from "./load-open-sweeps";
+import type { SweepStatus } from "./sweep-state";
 import {
   depositAccount,
   failSweep as fail,
@@ -24,8 +24,6 @@ import type { SweeperKeys } from "./sweeper-keys";
 
 /** The gas top-up covers the transfer at this multiple of the fee, headroom for one bump. */
 const topUpFeeMultiple = 2n;
-/** Open sweeps handled per pass. */
-const sweepsPerPass = 200;
 
 export type AdvanceOptions = {
   keys: SweeperKeys;
@@ -45,8 +43,6 @@ type Context = SweepContext & { destinations?: Record<string, string[]> };
 
 const smaller = (a: bigint, b: bigint) => (a < b ? a : b);
 
-export type AdvanceResult = Record<SweepStatus, number>;
-
 /** One pass over the network's open sweeps; returns how many ended the pass in each status. */
 export async function advanceSweeps(
   database: Db,
@@ -65,38 +61,7 @@ export async function advanceSweeps(
     stuckAfterMs: options.stuckAfterMs ?? Math.max(3 * (network.blockTimeMs ?? 12_000), 30_000),
     gasWallet: options.keys.gasWallet(evmChainId(network)),
   };
-  const sweeps = await database.sweep.findMany({
-    where: { network: network.id, status: { in: [...openSweepStatuses] } },
-    include: {
-      transactions: { orderBy: { createdAt: "asc" } },
-      invoice: { select: { derivationIndex: true } },
-    },
-    orderBy: { createdAt: "asc" },
-    take: sweepsPerPass,
-  });
-  for (const sweep of sweeps) {
-    // A retried sweep follows only its own attempt: an earlier attempt's reverted transfer or
-    // mined top-up says nothing about this one.
-    sweep.transactions = sweep.transactions.filter((transaction) => transaction.attempt === sweep.attempt);
-  }
-  const result: AdvanceResult = {
-    PENDING: 0,
-    FUNDING: 0,
-    SUBMITTED: 0,
-    CONFIRMED: 0,
-    FAILED: 0,
-    DEFERRED: 0,
-  };
-  for (const sweep of sweeps) {
-    try {
-      result[await advanceSweep(context, sweep)]++;
-    } catch (error) {
-      // A node hiccup leaves the sweep where it is; the next pass continues from the records.
-      log.warn({ err: error, sweepId: sweep.id }, "sweep pass interrupted");
-      result[sweep.status]++;
-    }
-  }
-  return result;
+  return loadOpenSweeps(database, network, (sweep) => advanceSweep(context, sweep));
 }
 
 async function advanceSweep(context: Context, sweep: Sweep): Promise<SweepStatus> {

@@ -1,6 +1,6 @@
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
-import { type Sweep, type SweepContext, transitionSweep } from "./sweep-transactions";
+import { type Sweep, type SweepStore, transitionSweep } from "./sweep-transactions";
 
 /**
  * The signer's own check, made right before it signs a transfer: the destination must be the
@@ -12,7 +12,7 @@ import { type Sweep, type SweepContext, transitionSweep } from "./sweep-transact
  * and a metric, and nothing is sent. Returns the sweep to sign, or null when deferred.
  */
 export async function checkSweepDestination(
-  context: SweepContext,
+  context: SweepStore,
   sweep: Sweep,
   pinned: Record<string, string[]> | undefined,
 ): Promise<Sweep | null> {

@@ -1,6 +1,8 @@
 import type { PublicClient } from "viem";
-import { findToken, type NetworkConfig } from "../chains/networks";
+import { type ChainClient, chainFamily } from "../chains/chain-families";
+import { findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
 import type { Db } from "../db/client";
+import type { SweepStrategy } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { Money } from "../money/decimal";
 import { findUsdPrice, PriceUnavailable } from "../prices/find-usd-price";
@@ -50,6 +52,51 @@ async function coinPricesInTokens(network: NetworkConfig, now: Date): Promise<Ma
   return prices;
 }
 
+/** How a network's sweeps are planned: what counts, what is too small to move, and how it moves. */
+type PlanRules = {
+  /** Payments at or below this position count; null: every confirmed one (counted at the commitment). */
+  depth: bigint | null;
+  /** The least value swept in a token; null when it cannot be judged (no fresh price). */
+  threshold: (token: TokenConfig) => Money | null;
+  strategy: (token: TokenConfig) => SweepStrategy;
+};
+
+/**
+ * EVM: payments at the confirmation depth; value below the cost-scaled dust threshold waits (the
+ * deposit address pays its sweep's fee); the coin sends itself, a token needs a gas top-up.
+ */
+async function depositAddressRules(
+  network: NetworkConfig,
+  client: PublicClient,
+  options: PlanOptions,
+): Promise<PlanRules> {
+  const head = await client.getBlockNumber();
+  const { maxFeePerGas } = await client.estimateFeesPerGas();
+  const coinPrices = await coinPricesInTokens(network, new Date());
+  return {
+    depth: head - BigInt(network.confirmations) + 1n,
+    threshold: (token) =>
+      dustThreshold(
+        token,
+        maxFeePerGas,
+        coinPrices.get(token.symbol) ?? null,
+        options.dust?.[`${network.id}/${token.symbol}`],
+      ),
+    strategy: (token) => (token.address ? "GAS_TOP_UP" : "NATIVE"),
+  };
+}
+
+/**
+ * A family with service transfers (Solana): every confirmed payment (the watcher counted it at the
+ * network's commitment) is swept whole, one sweep per invoice, from the shared receiving wallet;
+ * the fee payer pays the fee, so no value is too small to move.
+ */
+const serviceTransferRules: PlanRules = {
+  depth: null,
+  threshold: () => new Money(0),
+  strategy: () => "DIRECT",
+};
+
 /**
  * Plans sweeps on one network: for each invoice, the value of its payments that are confirmed and
  * at the network's confirmation depth, less what earlier sweeps took, becomes a sweep to the
@@ -61,13 +108,13 @@ async function coinPricesInTokens(network: NetworkConfig, now: Date): Promise<Ma
 export async function planSweeps(
   database: Db,
   network: NetworkConfig,
-  client: PublicClient,
+  client: ChainClient,
   options: PlanOptions,
 ): Promise<PlanResult> {
-  const head = await client.getBlockNumber();
-  const { maxFeePerGas } = await client.estimateFeesPerGas();
-  const depth = head - BigInt(network.confirmations) + 1n;
-  const coinPrices = await coinPricesInTokens(network, new Date());
+  const rules = chainFamily(network).serviceTransfers
+    ? serviceTransferRules
+    : await depositAddressRules(network, client as PublicClient, options);
+  const { depth } = rules;
   // One planner per network at a time (a transaction-scoped advisory lock), so two sweepers
   // cannot both plan the same value.
   return database.$transaction(
@@ -80,7 +127,7 @@ export async function planSweeps(
            w."address" AS "settlementAddress"
     FROM "Invoice" i
     JOIN (SELECT "invoiceId", SUM("amount") AS "confirmed" FROM "Payment"
-          WHERE "status" = 'CONFIRMED' AND "blockNumber" <= ${depth}
+          WHERE "status" = 'CONFIRMED' AND (${depth}::bigint IS NULL OR "blockNumber" <= ${depth})
           GROUP BY "invoiceId") p ON p."invoiceId" = i."id"
     LEFT JOIN "SettlementWallet" w ON w."organizationId" = i."organizationId" AND w."network" = i."network"
     WHERE i."network" = ${network.id}
@@ -94,12 +141,7 @@ export async function planSweeps(
           continue;
         }
         const amount = new Money(candidate.confirmed).minus(candidate.swept);
-        const threshold = dustThreshold(
-          token,
-          maxFeePerGas,
-          coinPrices.get(token.symbol) ?? null,
-          options.dust?.[`${network.id}/${token.symbol}`],
-        );
+        const threshold = rules.threshold(token);
         if (threshold === null) {
           result.noPrice++;
           continue;
@@ -115,7 +157,7 @@ export async function planSweeps(
             invoiceId: candidate.invoiceId,
             network: network.id,
             token: token.symbol,
-            strategy: token.address ? "GAS_TOP_UP" : "NATIVE",
+            strategy: rules.strategy(token),
             fromAddress: candidate.depositAddress,
             toAddress: candidate.settlementAddress,
             amount: amount.toFixed(),

@@ -26,18 +26,36 @@ export async function reportGasWallet(
   // A top-up covers the transfer twice over (headroom for a fee bump), plus its own fee.
   const perSweep = (tokenTransferGas * 2n + nativeTransferGas) * fees.maxFeePerGas;
   const threshold = perSweep * gasWalletWarnSweeps;
+  return recordGasWallet(
+    database,
+    network,
+    { address, balance, threshold, decimals: 18 },
+    now,
+    "gas wallet low: token sweeps will wait once it cannot pay a top-up",
+  );
+}
+
+/**
+ * Records what a wallet that pays fees holds (GasWallet: shown by the dashboard and the health
+ * detail), low below `threshold` (base units of its coin, of `decimals`), with `warning` logged then.
+ */
+export async function recordGasWallet(
+  database: Db,
+  network: NetworkConfig,
+  wallet: { address: string; balance: bigint; threshold: bigint; decimals: number },
+  now: Date,
+  warning: string,
+) {
+  const { address, decimals } = wallet;
   const data = {
     address,
-    balance: fromBaseUnits(balance, 18),
-    threshold: fromBaseUnits(threshold, 18),
-    low: balance < threshold,
+    balance: fromBaseUnits(wallet.balance, decimals),
+    threshold: fromBaseUnits(wallet.threshold, decimals),
+    low: wallet.balance < wallet.threshold,
     checkedAt: now,
   };
   if (data.low)
-    log.warn(
-      { network: network.id, address, balance: data.balance, threshold: data.threshold },
-      "gas wallet low: token sweeps will wait once it cannot pay a top-up",
-    );
+    log.warn({ network: network.id, address, balance: data.balance, threshold: data.threshold }, warning);
   return database.gasWallet.upsert({
     where: { network: network.id },
     create: { network: network.id, ...data },

@@ -7,7 +7,7 @@ import { fromBaseUnits } from "../money/decimal";
 import { bumpFee, withinFeeCap } from "../signer/bump-fee";
 import { nativeTransferGas } from "../signer/estimate-transfer-gas";
 import { followTransactions } from "../signer/follow-transactions";
-import { signTransaction, type UnsignedTransaction } from "../signer/sign-transaction";
+import { signTransaction, type TransactionOwner, type UnsignedTransaction } from "../signer/sign-transaction";
 import { nextSweepStatus, type SweepEvent, type SweepStatus } from "./sweep-state";
 import type { SweeperKeys } from "./sweeper-keys";
 
@@ -32,6 +32,25 @@ const smaller = (a: bigint, b: bigint) => (a < b ? a : b);
 
 export function depositAccount(context: SweepContext, sweep: Sweep) {
   return context.keys.deposit(sweep.invoice.derivationIndex);
+}
+
+/**
+ * The sweep as a transaction's owner (lib/signer/sign-transaction.ts): its move to `next`, written
+ * with the transaction's record, refused when the sweep is no longer as it was read (in its
+ * status, to its destination).
+ */
+export function sweepOwner(sweep: Sweep, next: SweepStatus, data: { amountSent?: string }): TransactionOwner {
+  return {
+    link: { sweepId: sweep.id },
+    attempt: sweep.attempt,
+    record: async (tx) => {
+      const moved = await tx.sweep.updateMany({
+        where: { id: sweep.id, status: sweep.status, toAddress: sweep.toAddress },
+        data: { status: next, ...data, ...(next === "DEFERRED" ? {} : { failureReason: null }) },
+      });
+      if (moved.count !== 1) throw new Error(`sweep ${sweep.id} moved on meanwhile`);
+    },
+  };
 }
 
 /**
@@ -60,23 +79,16 @@ export async function signForSweep(
     now: context.now,
     replaces,
     beforeBroadcast: context.beforeBroadcast,
-    owner: {
-      link: { sweepId: sweep.id },
-      attempt: sweep.attempt,
-      record: async (tx) => {
-        const moved = await tx.sweep.updateMany({
-          where: { id: sweep.id, status: sweep.status },
-          data: { status: next, ...data, ...(next === "DEFERRED" ? {} : { failureReason: null }) },
-        });
-        if (moved.count !== 1) throw new Error(`sweep ${sweep.id} moved on meanwhile`);
-      },
-    },
+    owner: sweepOwner(sweep, next, data),
   });
 }
 
+/** Where a sweep's records are: what a change of status that sends nothing needs. */
+export type SweepStore = Pick<SweepContext, "database" | "network">;
+
 /** A change of status that sends nothing (the sweep must still be in the status it was read in). */
 export async function transitionSweep(
-  context: SweepContext,
+  context: SweepStore,
   sweep: Sweep,
   event: SweepEvent,
   data: { failureReason?: string; confirmedAt?: Date },
@@ -89,7 +101,7 @@ export async function transitionSweep(
   });
 }
 
-export async function failSweep(context: SweepContext, sweep: Sweep, reason: string): Promise<SweepStatus> {
+export async function failSweep(context: SweepStore, sweep: Sweep, reason: string): Promise<SweepStatus> {
   await transitionSweep(context, sweep, "fail", { failureReason: reason });
   return "FAILED";
 }

@@ -49,7 +49,7 @@ export const solanaFamily: ChainFamily<SolanaRpc> = {
     return { ...network, receiver: derived || undefined };
   },
   positionName: "slot",
-  sends: false,
+  sends: true,
   serviceTransfers: solanaServiceTransfers((network) => solanaFamily.client(network)),
   payFromTestWallet(network, payment) {
     return payFromLocalTestWallet(solanaFamily.client(network), network, payment);
