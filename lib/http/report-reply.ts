@@ -2,7 +2,7 @@ import { listReport } from "../reports/list-report";
 import type { ReportReader } from "../reports/report-reader";
 import type { ReportQuery } from "../reports/report-schemas";
 import { streamCsv } from "../reports/stream-csv";
-import { streamReport } from "../reports/stream-report";
+import { openReport } from "../reports/stream-report";
 import { listPage } from "../validation/list-page";
 import type { Reply } from "./route";
 
@@ -22,7 +22,7 @@ export async function reportReply<R extends Record<C, string | null>, C extends 
     const { rows, total } = await listReport(report.read, report.count, query);
     return { body: listPage(rows, query, total) };
   }
-  return new Response(streamCsv(columns, streamReport(report.read)), {
+  return new Response(streamCsv(columns, await openReport(report.read)), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${name}_${day(query.from)}_${day(query.to)}.csv"`,

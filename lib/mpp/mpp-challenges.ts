@@ -60,7 +60,7 @@ export function mppChallenges(paymentRequired: PaymentRequired, now = new Date()
           recipient: getAddress(quote.payTo),
         },
         ...(paymentRequired.resource.description
-          ? { description: paymentRequired.resource.description }
+          ? { description: headerText(paymentRequired.resource.description) }
           : {}),
         expires,
         meta: { quote: token as string },
@@ -69,6 +69,17 @@ export function mppChallenges(paymentRequired: PaymentRequired, now = new Date()
     ];
   });
 }
+
+/**
+ * A description as a header's quoted string can carry it: a merchant's two-line paylink text (or
+ * organization name) has line breaks and may have other control characters, which a header
+ * refuses, and the 402 must still be answered.
+ */
+const headerText = (text: string) =>
+  Array.from(text, (char) => (char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f ? " " : char))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** The WWW-Authenticate values of the challenges, one header line each. */
 export const serializeMppChallenges = (challenges: MppChallenge[]) =>

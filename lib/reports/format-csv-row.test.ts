@@ -16,7 +16,17 @@ describe("formatCsvCell", () => {
     ["+ starts a formula", "+1", "'+1"],
     ["- starts a formula", "-1", "'-1"],
     ["@ starts a formula", "@SUM(A1)", "'@SUM(A1)"],
-    ["a leading tab", "\tx", "'\tx"],
+    ["a leading tab is neutralised and quoted", "\tx", '"\'\tx"'],
+    [
+      "a formula after a semicolon (a semicolon-locale cell)",
+      "x;=cmd|' /C calc'!A0",
+      `"x;'=cmd|' /C calc'!A0"`,
+    ],
+    ["a formula after a semicolon and spaces", "Damaged; +1", `"Damaged; '+1"`],
+    ["a formula after a tab", "a\t@SUM(A1)", `"a\t'@SUM(A1)"`],
+    ["a full-width equals sign starts a formula", "\uff1d1+1", "'\uff1d1+1"],
+    ["a full-width plus after a semicolon", "a;\uff0b1", `"a;'\uff0b1"`],
+    ["a semicolon alone is quoted", "a;b", '"a;b"'],
     ["a leading CR is neutralised and quoted", "\rx", '"\'\rx"'],
     [
       "a formula with a comma is neutralised, then quoted",

@@ -3,13 +3,18 @@
 // formula (its first character = + - @, tab or CR) gets a leading `'`, so an order id such as
 // `=HYPERLINK(…)` is shown as text, never evaluated (OWASP's CSV injection advice).
 
-const formulaStart = /^[=+\-@\t\r]/;
-const needsQuotes = /[",\r\n]/;
+// A spreadsheet set to split on semicolons or tabs (German, French, Dutch Excel) starts a new cell
+// after each, and the full-width ＝＋－＠ start formulas too: each such start is neutralised
+// wherever a cell could begin, and the cell is quoted whenever it holds a separator of any locale.
+const formulaStart = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
+const formulaAfterSeparator = /([;\t]\s*)([=+\-@\uff1d\uff0b\uff0d\uff20])/g;
+const needsQuotes = /[",;\t\r\n]/;
 
 /** One cell's text: empty for null, neutralised when formula-like, quoted when it must be. */
 export function formatCsvCell(value: string | null): string {
   if (value === null) return "";
-  const text = formulaStart.test(value) ? `'${value}` : value;
+  const inner = value.replace(formulaAfterSeparator, "$1'$2");
+  const text = formulaStart.test(inner) ? `'${inner}` : inner;
   return needsQuotes.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

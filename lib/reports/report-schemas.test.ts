@@ -75,6 +75,13 @@ describe("a report's range", () => {
     ],
     ["367 days", { from: "2026-01-01", to: "2027-01-03" }, "to"],
     ["an impossible date", { from: "2026-02-30", to: "2026-04-01" }, "from"],
+    ["year 0, which PostgreSQL refuses", { from: "0000-01-01", to: "0000-06-01" }, "from"],
+    [
+      "year 1 that an offset takes into year 0",
+      { from: "0001-01-01T00:30:00+01:00", to: "0001-02-01" },
+      "from",
+    ],
+    ["before the year 2000", { from: "1999-12-31T23:59:59Z", to: "2000-02-01" }, "from"],
   ])("%s is refused", (_name, query, param) => {
     const parsed = parse(query);
     expect(parsed.success).toBe(false);

@@ -14,6 +14,11 @@ const instantField = z
       "must be an ISO 8601 time with its offset (2026-03-01T00:00:00+01:00, or …Z) or a date (2026-03-01)",
   })
   .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
+  // Books start with this service: an instant before 2000 (or past 9999, whatever its offset makes
+  // of it) names no payment here, and PostgreSQL refuses a year 0 outright.
+  .refine((at) => at.getUTCFullYear() >= 2000 && at.getUTCFullYear() <= 9999, {
+    error: "must be a time from the year 2000 to 9999",
+  })
   .meta({ example: "2026-03-01T00:00:00Z" });
 
 const wholeNumber = (max: number) => {

@@ -1,3 +1,4 @@
+import { log } from "../log";
 import { formatCsvHeader, formatCsvRow } from "./format-csv-row";
 
 const rowsPerChunk = 100;
@@ -21,7 +22,15 @@ export function streamCsv<C extends string>(
           controller.enqueue(encoder.encode(formatCsvHeader(columns)));
           return;
         }
-        const next = await batches.next();
+        let next: IteratorResult<Readonly<Record<C, string | null>>[]>;
+        try {
+          next = await batches.next();
+        } catch (error) {
+          // The answer has begun (its status sent): the download ends short, and is logged.
+          log.error({ err: error, alert: true }, "a CSV report stopped before its end");
+          controller.error(error);
+          return;
+        }
         if (next.done) {
           controller.close();
           return;

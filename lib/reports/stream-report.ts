@@ -17,3 +17,18 @@ export async function* streamReport<R>(read: ReportReader<R>): AsyncGenerator<R[
     after = last;
   }
 }
+
+/**
+ * The report with its first batch already read: a read that fails (the database down, a range it
+ * refuses) fails here, before an answer has begun, and is answered as an error rather than as a
+ * 200 cut short after its header, which a merchant's tooling could keep as a report of no rows.
+ */
+export async function openReport<R>(read: ReportReader<R>): Promise<AsyncGenerator<R[]>> {
+  const batches = streamReport(read);
+  const first = await batches.next();
+  return (async function* () {
+    if (first.done) return;
+    yield first.value;
+    yield* batches;
+  })();
+}

@@ -84,6 +84,18 @@ describe("an x402 URL without a payment", () => {
     const again = await challenge(url);
     expect(again.challenges[0].id).not.toBe(mpp.id);
   });
+  it("answers a paylink whose description has line breaks (a two-line textarea) with the challenge on one line", async () => {
+    const { paylink: row, url } = await bed.app.paylink("2.00");
+    await db().paylink.update({
+      where: { id: row.id },
+      data: { description: "Line one\r\nLine two\n\tand a tab\u0007" },
+    });
+    const { challenges, response } = await challenge(url);
+    expect(challenges).toHaveLength(1);
+    expect(challenges[0].description).toContain("Line one Line two and a tab");
+    const header = response.headers.get("www-authenticate") as string;
+    for (const control of ["\r", "\n", "\t", "\u0007"]) expect(header).not.toContain(control);
+  });
 });
 
 describe("paying with mppx's EVM client", () => {
