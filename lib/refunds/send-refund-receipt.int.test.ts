@@ -2,6 +2,7 @@
 process.env.SERVICE_DEV_MAILBOX = "true";
 
 import { describe, expect, it } from "vitest";
+import { devnetNetwork } from "@/lib/chains/devnet";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
@@ -34,6 +35,15 @@ async function refund(status: "SUCCEEDED" | "SUBMITTED", claimEmail: string | nu
   });
 }
 
+// An explorer naming its cluster in the query, as Solana Explorer's devnet does: the link keeps it.
+process.env.SERVICE_HD_MNEMONIC = "test test test test test test test test test test test junk";
+process.env.SERVICE_NETWORKS = JSON.stringify([
+  {
+    ...devnetNetwork({ rpcUrl: "http://127.0.0.1:8545", usdc: `0x${"5".repeat(40)}`, confirmations: 1 }),
+    explorerUrl: "https://explorer.example?cluster=local",
+  },
+]);
+
 const mailTo = (to: string) => db().devEmail.findMany({ where: { to } });
 
 describe("the buyer's refund receipt", () => {
@@ -43,8 +53,8 @@ describe("the buyer's refund receipt", () => {
     const sent = await mailTo(email);
     expect(sent).toHaveLength(1);
     expect(sent[0].subject).toContain("16.5");
-    expect(sent[0].text).toContain(txHash);
-    expect(sent[0].text).toContain(buyer);
+    expect(sent[0].text).toContain(`Transaction: https://explorer.example/tx/${txHash}?cluster=local`);
+    expect(sent[0].text).toContain(`on Local devnet, to ${buyer}.`);
   });
 
   it.each([

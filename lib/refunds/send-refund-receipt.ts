@@ -1,4 +1,4 @@
-import { config } from "../config";
+import { config, explorerLink, networkName } from "../config";
 import type { Db } from "../db/client";
 import type { Refund } from "../generated/prisma/client";
 import { formatDecimal } from "../money/decimal";
@@ -10,13 +10,13 @@ import { emailBuyer } from "./email-buyer";
  */
 export async function sendRefundReceipt(database: Db, refund: Refund) {
   if (refund.status !== "SUCCEEDED") return;
-  const explorer = config().networks.find((network) => network.id === refund.network)?.explorerUrl;
+  const page = refund.txHash ? explorerLink(refund.network, "tx", refund.txHash) : null;
   await emailBuyer(database, refund, (merchant) => ({
     subject: `Your refund of ${formatDecimal(refund.amount)} ${refund.token} from ${merchant} was sent`,
     lines: [
-      `${merchant} sent you ${formatDecimal(refund.amount)} ${refund.token} on ${refund.network}, to ${refund.toAddress}.`,
+      `${merchant} sent you ${formatDecimal(refund.amount)} ${refund.token} on ${networkName(refund.network)}, to ${refund.toAddress}.`,
       "",
-      `Transaction: ${explorer ? `${explorer}/tx/${refund.txHash}` : refund.txHash}`,
+      `Transaction: ${page ?? refund.txHash}`,
       "",
       config().serviceName,
     ],
