@@ -12,6 +12,7 @@ import { priceInvoice } from "../payments/price-invoice";
 import { serializeRecurring } from "../subscriptions/serialize-recurring";
 import { x402FacilitatorClient } from "./facilitator-client";
 import { findX402Resource, type X402Resource, type X402ResourceRef } from "./find-x402-resource";
+import { x402Discovery } from "./x402-bazaar";
 import { checkX402GasBudget, coversSettlementGas, x402GasUnavailable, x402PriceBelowGas } from "./x402-gas";
 import type { X402PaymentRequiredBody } from "./x402-objects";
 import type { X402Quote } from "./x402-quote-token";
@@ -204,6 +205,7 @@ export async function quoteX402Payment(
       : resource.session.description;
   const url = ref.kind === "paylink" ? paylinkX402Url(ref.id) : checkoutSessionX402Url(ref.id);
   const accepts = options.map(([quote, asset]) => x402Requirements(quote, asset));
+  const discovery = x402Discovery(merchantName);
   metrics().x402PaymentRequired.inc();
   return {
     paymentRequired: {
@@ -213,8 +215,10 @@ export async function quoteX402Payment(
         url,
         description: `${merchantName}: ${description ?? formatPrice(row.amount, row.currency)}`,
         mimeType: "application/json",
+        ...discovery.resource,
       },
       accepts,
+      extensions: discovery.extensions,
     },
     body: {
       object: "x402_payment_required",

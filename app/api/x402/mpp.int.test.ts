@@ -6,6 +6,7 @@ process.env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE = "1000";
 
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
+import Ajv2020 from "ajv/dist/2020";
 import { Credential, Receipt } from "mppx";
 import { erc20Abi, getAddress, type Hex, parseEventLogs, parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
@@ -80,6 +81,16 @@ describe("an x402 URL without a payment", () => {
       resource: { kind: "paylink", id: row.id },
       error: null,
     });
+    // x402's bazaar discovery: the service metadata within its validation rules, and `info` valid
+    // against its own schema, as a facilitator checks before cataloguing it.
+    expect(paymentRequired.resource).toMatchObject({
+      serviceName: "Test Store",
+      tags: ["payments", "checkout"],
+    });
+    const bazaar = paymentRequired.extensions?.bazaar as { info: unknown; schema: object };
+    expect(bazaar.info).toMatchObject({ input: { type: "http", method: "GET" }, output: { type: "json" } });
+    expect(new Ajv2020().validate(bazaar.schema, bazaar.info)).toBe(true);
+    expect(new Ajv2020().validate(bazaar.schema, { input: { type: "http", method: "POST" } })).toBe(false);
     // Stateless and bound to what it says: each 402 a fresh id, and another amount is not ours.
     const again = await challenge(url);
     expect(again.challenges[0].id).not.toBe(mpp.id);
