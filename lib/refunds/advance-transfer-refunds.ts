@@ -4,7 +4,11 @@ import type { Db } from "../db/client";
 import type { Invoice, Payment, Refund } from "../generated/prisma/client";
 import { log } from "../log";
 import { formatDecimal, fromBaseUnits, toBaseUnits } from "../money/decimal";
-import { currentServiceTransfer, followServiceTransfer } from "../signer/follow-service-transfer";
+import {
+  currentServiceTransfer,
+  followServiceTransfer,
+  markServiceTransferReplaced,
+} from "../signer/follow-service-transfer";
 import { serviceTransfersOf, signServiceTransfer } from "../signer/sign-service-transfer";
 import type { AdvanceRefundsResult } from "./advance-refunds";
 import { checkRefundDestination } from "./check-refund-destination";
@@ -244,8 +248,7 @@ async function send(
               : { status, txHash: id, resubmissions: { increment: 1 } },
         });
         if (moved.count !== 1) throw new Error(`refund ${refund.id} moved on meanwhile`);
-        if (replaces)
-          await tx.signedTransaction.update({ where: { id: replaces }, data: { replacedAt: context.now } });
+        if (replaces) await markServiceTransferReplaced(tx, replaces, context.now);
       },
     },
   });

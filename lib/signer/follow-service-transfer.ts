@@ -1,6 +1,6 @@
 import type { ServiceTransferProgress } from "../chains/chain-family";
 import type { NetworkConfig } from "../chains/networks";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import type { SignedTransaction } from "../generated/prisma/client";
 import { serviceTransfersOf } from "./sign-service-transfer";
 
@@ -36,4 +36,19 @@ export async function followServiceTransfer(
       data: { blockNumber: progress.position },
     });
   return progress;
+}
+
+/**
+ * Marks an expired transfer replaced, in the database transaction that moves its owner on, once:
+ * a second pass that read the same transfer as expired (a process that stalled past its lease
+ * while another replaced it) finds it replaced already and throws, so its transaction rolls back
+ * and it signs nothing. With no nonce on the chain to stop a second copy, this is what keeps a
+ * payment from going out twice.
+ */
+export async function markServiceTransferReplaced(tx: Tx, id: string, now: Date) {
+  const marked = await tx.signedTransaction.updateMany({
+    where: { id, replacedAt: null },
+    data: { replacedAt: now },
+  });
+  if (marked.count !== 1) throw new Error(`transfer ${id} was replaced meanwhile`);
 }

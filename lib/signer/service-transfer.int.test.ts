@@ -13,7 +13,11 @@ import { newId } from "@/lib/ids";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { paidSolanaInvoice } from "@/scripts/test-support/solana-invoices";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
-import { currentServiceTransfer, followServiceTransfer } from "./follow-service-transfer";
+import {
+  currentServiceTransfer,
+  followServiceTransfer,
+  markServiceTransferReplaced,
+} from "./follow-service-transfer";
 import { signServiceTransfer } from "./sign-service-transfer";
 
 const transfers = solanaFamily.serviceTransfers as ServiceTransfers;
@@ -99,6 +103,37 @@ describe("a service transfer", () => {
     expect(current.blockNumber).toBe(progress.state === "confirmed" ? progress.position : -1n);
     expect(await followServiceTransfer(db(), solana.network, current)).toEqual(progress);
     expect(await usdcOf(to)).toBe(3_000_000n);
+  });
+
+  it("that expired is replaced once: a second pass that read it as expired too rolls back and moves nothing", async () => {
+    const sweep = await plannedSweep((await generateKeyPairSigner()).address);
+    const transfer = await db().signedTransaction.create({
+      data: {
+        id: newId("signedTransaction"),
+        sweepId: sweep.id,
+        kind: "TRANSFER",
+        signer: "fee-payer",
+        nonce: 0,
+        hash: `expired-${sweep.id}`,
+        raw: "",
+        maxFeePerGas: "0",
+        validUntil: 1n,
+      },
+    });
+    // Both passes read the transfer as expired; the first moves the sweep on and replaces it.
+    const replaceAs = (status: "PENDING" | "FAILED") =>
+      db().$transaction(async (tx) => {
+        await tx.sweep.update({ where: { id: sweep.id }, data: { status } });
+        await markServiceTransferReplaced(tx, transfer.id, new Date());
+      });
+    await replaceAs("PENDING");
+    await expect(replaceAs("FAILED")).rejects.toThrow("was replaced meanwhile");
+    expect((await db().sweep.findUniqueOrThrow({ where: { id: sweep.id } })).status).toBe("PENDING");
+    const [concurrentA, concurrentB] = await Promise.allSettled([
+      db().$transaction((tx) => markServiceTransferReplaced(tx, transfer.id, new Date())),
+      db().$transaction((tx) => markServiceTransferReplaced(tx, transfer.id, new Date())),
+    ]);
+    expect([concurrentA.status, concurrentB.status]).toEqual(["rejected", "rejected"]);
   });
 
   it("refused by the family records nothing and leaves its owner as it was", async () => {

@@ -3,7 +3,11 @@ import { findToken, type NetworkConfig, type TokenConfig } from "../chains/netwo
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { fromBaseUnits, toBaseUnits } from "../money/decimal";
-import { currentServiceTransfer, followServiceTransfer } from "../signer/follow-service-transfer";
+import {
+  currentServiceTransfer,
+  followServiceTransfer,
+  markServiceTransferReplaced,
+} from "../signer/follow-service-transfer";
 import { signServiceTransfer } from "../signer/sign-service-transfer";
 import { checkSweepDestination } from "./check-sweep-destination";
 import { type AdvanceResult, loadOpenSweeps } from "./load-open-sweeps";
@@ -77,7 +81,7 @@ async function followTransfer(context: Context, sweep: Sweep, token: TokenConfig
           },
         });
         if (moved.count !== 1) throw new Error(`sweep ${sweep.id} moved on meanwhile`);
-        await tx.signedTransaction.update({ where: { id: current.id }, data: { replacedAt: context.now } });
+        await markServiceTransferReplaced(tx, current.id, context.now);
       });
       log.warn({ sweepId: sweep.id, id: current.hash }, "sweep transfer expired unseen; signing it anew");
       return start(context, { ...sweep, status: "PENDING" }, token);
