@@ -224,7 +224,7 @@ function banner(demo: DemoCredentials | null, mailboxKey: string | undefined) {
     if (chain) {
       lines.push(
         "",
-        'Agents pay with x402: create a paylink, then pay its x402Url as the buyer above (docs/agents.md, "Agents that pay"):',
+        'Agents pay with x402 or MPP: create a paylink, then pay its x402Url as the buyer above (docs/agents.md, "Agents that pay"):',
         `  curl ${baseUrl}/api/private/paylinks/create -H "Authorization: Bearer ${demo.apiKey}" \\`,
         `    -H "Content-Type: application/json" -d '{"name": "Sticker", "amount": "1.00", "currency": "USD"}'`,
       );
