@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ExportCsvForm } from "@/components/dashboard/export-csv-form";
 import { ListCard } from "@/components/dashboard/list-card";
 import { ListFilters } from "@/components/dashboard/list-filters";
 import type { Column } from "@/components/ui/data-table";
@@ -62,7 +63,11 @@ export default async function InvoicesPage({
   const filtered = Boolean(query.status || query.q || query.network);
   return (
     <>
-      <PageHeader title="Invoices" description="Created when a buyer starts paying; confirmed on chain." />
+      <PageHeader
+        title="Invoices"
+        description="Created when a buyer starts paying; confirmed on chain. The CSV has one row per invoice confirmed in the range."
+        actions={<ExportCsvForm report="payments" label="Export confirmed payments as CSV" />}
+      />
       <ListCard
         filters={
           <ListFilters

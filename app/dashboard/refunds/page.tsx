@@ -1,5 +1,6 @@
 import { refundStatusValues } from "crypto-checkout-agent/shapes";
 import type { Metadata } from "next";
+import { ExportCsvForm } from "@/components/dashboard/export-csv-form";
 import { ListCard } from "@/components/dashboard/list-card";
 import { ListFilters } from "@/components/dashboard/list-filters";
 import { refundColumns } from "@/components/dashboard/refund-columns";
@@ -28,6 +29,7 @@ export default async function RefundsPage({
       <PageHeader
         title="Refunds"
         description="Money given back on chain from each network's refund wallet. Start one from an invoice."
+        actions={<ExportCsvForm report="refunds" label="Export refunds as CSV" />}
       />
       <ListCard
         filters={<ListFilters statuses={refundStatusValues} status={query.status} />}
