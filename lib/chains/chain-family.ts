@@ -164,6 +164,11 @@ export type ServiceTransferRequest = {
   units: bigint;
   /** Carried on chain for the payee's records (a refund's id), where the family can. */
   memo?: string;
+  /**
+   * Pay only an account that can already hold the token (Solana: the destination's token account):
+   * refused rather than opened at the fee payer's cost, which a payee who closes it gets back.
+   */
+  existingAccountOnly?: boolean;
 };
 
 /**

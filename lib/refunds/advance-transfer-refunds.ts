@@ -233,6 +233,9 @@ async function send(
       token,
       units: toBaseUnits(refund.amount.toFixed(), token.decimals),
       memo: refund.id,
+      // A payer paid from a token account; one they closed since is not reopened at the service's
+      // cost (they would close it again and keep the rent): an owner can name an address instead.
+      existingAccountOnly: refund.destination === "PAYER",
     },
     now: context.now,
     beforeBroadcast: context.beforeBroadcast,

@@ -1,6 +1,7 @@
 import {
   type Address,
   address,
+  fetchEncodedAccount,
   type GetAccountInfoApi,
   type GetLatestBlockhashApi,
   getUtf8Encoder,
@@ -34,14 +35,21 @@ const maxMemoBytes = 256;
  * the amount is not a token amount (1 to 2^64-1 units), or the memo is empty or too long. The
  * domain answers each as a 400 (lib/errors.ts, which lib/chains may not import).
  */
-export type TransferRefusal = Exclude<SolanaDestinationCheck, "ok"> | "invalid_amount" | "invalid_memo";
+export type TransferRefusal =
+  | Exclude<SolanaDestinationCheck, "ok">
+  | "invalid_amount"
+  | "invalid_memo"
+  | "no_token_account";
 
 /**
  * Builds and signs, without sending, a TransferChecked of `units` of `mint` from `source`'s
  * associated token account to `destination`'s (an owner wallet, checked by
  * check-solana-destination.ts), first creating the destination's token account if it has none
  * (CreateIdempotent, its rent paid by `feePayer`, who pays the fee too), with an optional memo.
- * Sends nothing and reads only the destination's account and the latest blockhash.
+ * With `existingAccountOnly`, a destination without its token account is refused instead: its
+ * owner could close an account made for it and keep the rent, at the fee payer's cost, as often as
+ * it can get a transfer made. Sends nothing and reads only the destination's accounts and the
+ * latest blockhash.
  */
 export async function prepareTokenTransfer(
   rpc: Rpc<GetAccountInfoApi & GetLatestBlockhashApi>,
@@ -53,6 +61,7 @@ export async function prepareTokenTransfer(
     destination: string;
     units: bigint;
     memo?: string;
+    existingAccountOnly?: boolean;
   },
 ): Promise<
   | { state: "prepared"; transaction: PreparedSolanaTransaction }
@@ -68,6 +77,11 @@ export async function prepareTokenTransfer(
   const owner = transfer.destination as Address;
   const { source, feePayer } = await signersOf({ source: transfer.source, feePayer: transfer.feePayer });
   const destinationAccount = await associatedTokenAccount(owner, transfer.mint);
+  if (
+    transfer.existingAccountOnly &&
+    !(await fetchEncodedAccount(rpc, destinationAccount, { commitment: "confirmed" })).exists
+  )
+    return { state: "refused", reason: "no_token_account" };
   const instructions: Instruction[] = [
     getCreateAssociatedTokenIdempotentInstruction({
       payer: feePayer,

@@ -26,6 +26,7 @@ const refusals: Record<TransferRefusal | "no_mint", string> = {
   invalid_amount: "the amount is not 1 to 2^64-1 base units",
   invalid_memo: "the memo is empty or longer than 256 bytes",
   no_mint: "the token has no mint: only SPL tokens are sent",
+  no_token_account: "the destination has no token account for this token (closed, or never opened)",
 } as Record<TransferRefusal | "no_mint", string>;
 
 /** JSON of a transaction error, whose instruction errors may hold bigints. */
@@ -51,6 +52,7 @@ export function solanaServiceTransfers(clientOf: (network: NetworkConfig) => Sol
         destination: request.to,
         units: request.units,
         memo: request.memo,
+        existingAccountOnly: request.existingAccountOnly,
       });
       if (prepared.state === "refused")
         return { state: "refused", code: prepared.reason, reason: refusals[prepared.reason] };

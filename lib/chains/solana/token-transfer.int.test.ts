@@ -69,7 +69,7 @@ const balances = async (wallet: string) => ({
 const prepareOutcome = (
   destination: string,
   units: bigint,
-  options: { memo?: string; from?: typeof source } = {},
+  options: { memo?: string; from?: typeof source; existingAccountOnly?: boolean } = {},
 ) =>
   prepareTokenTransfer(rpc, {
     source: options.from ?? source,
@@ -79,6 +79,7 @@ const prepareOutcome = (
     destination,
     units,
     memo: options.memo,
+    existingAccountOnly: options.existingAccountOnly,
   });
 /** Prepares a transfer (from the source unless told), failing the test when it is refused. */
 async function prepare(...args: Parameters<typeof prepareOutcome>) {
@@ -140,6 +141,20 @@ describe("a prepared token transfer", () => {
       feePayerSol: before.feePayerSol - 2n * lamportsPerSignature,
       sourceSol: 0n,
     });
+  });
+
+  it("told to pay only an existing token account, refuses a wallet without one and pays one that has it", async () => {
+    const wallet = await freshWallet();
+    const before = await balances(wallet);
+    expect(await prepareOutcome(wallet, 1n, { existingAccountOnly: true })).toEqual({
+      state: "refused",
+      reason: "no_token_account",
+    });
+    expect(await balances(wallet)).toEqual(before);
+    const prepared = await prepare(localSolanaBuyer.address, 1n, { existingAccountOnly: true });
+    await follow(prepared);
+    advance(1);
+    expect(await follow(prepared)).toMatchObject({ state: "confirmed" });
   });
 
   it("may have the fee payer as its source: one signature, one fee", async () => {
