@@ -19,6 +19,7 @@ import { closeDb, createDb, type Db } from "../lib/db/client";
 import type { EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { applyMigrations } from "../lib/db/schema-engine";
 import { type DemoCredentials, ensureDemoOrganization } from "../lib/organizations/ensure-demo-organization";
+import { failOpenSweeps } from "../lib/sweeps/forget-devnet-chain";
 import { buildIfNeeded } from "./build-if-needed";
 import { configOrExit } from "./config-or-exit";
 import { startRecordedEmbeddedPostgres } from "./database";
@@ -144,6 +145,11 @@ async function startSolanaChain(database: Db, mnemonic: string): Promise<LocalSo
       feePayers: [solanaServiceKey(mnemonic, "feePayer").address],
     });
     await database.chainCursor.deleteMany({ where: { network: localSolanaNetworkId } });
+    await failOpenSweeps(
+      database,
+      localSolanaNetworkId,
+      "The local Solana chain was restarted; its funds are gone.",
+    );
     return started;
   } catch (error) {
     console.warn(`The local Solana chain did not start (${(error as Error).message}).`);

@@ -20,6 +20,8 @@ export type ParsedAddress = { address: string } | { problem: "format" | "checksu
 export interface AddressRules {
   /** What an address looks like, for messages: "an EVM address (0x followed by 40 hex digits)". */
   format: string;
+  /** A form input's hint of it ("0x…") and the HTML pattern a typed one matches (spaces around allowed). */
+  input: { placeholder: string; pattern: string };
   /**
    * Checks an address typed by a person (a settlement wallet, a refund destination, a claim page's
    * answer) and returns its canonical spelling: EVM checksums it (a wrong EIP-55 checksum is refused,

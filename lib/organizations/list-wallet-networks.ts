@@ -1,8 +1,16 @@
+import { chainFamilyById } from "../chains/chain-families";
+import type { AddressRules } from "../chains/chain-family";
 import { networkPresets } from "../chains/networks";
-import { settlementNetworks } from "../chains/settlement-networks";
+import { settlementNetworkFamilies, settlementNetworks } from "../chains/settlement-networks";
 import { config } from "../config";
 
-export type WalletNetwork = { id: string; name: string; accepting: boolean };
+export type WalletNetwork = {
+  id: string;
+  name: string;
+  accepting: boolean;
+  /** How its addresses are typed: the family's format, the input's placeholder and pattern. */
+  address: Pick<AddressRules, "format" | "input">;
+};
 
 /**
  * The networks to ask a settlement address for: those buyers can pay on, plus any that already
@@ -20,5 +28,8 @@ export function listWalletNetworks(wallets: { network: string }[]): WalletNetwor
       networkPresets[id]?.name ??
       (id === "devnet" ? "Devnet (local test chain)" : id),
     accepting: configured.some((n) => n.id === id),
+    address: (({ format, input }) => ({ format, input }))(
+      chainFamilyById(settlementNetworkFamilies[id]).addresses,
+    ),
   }));
 }

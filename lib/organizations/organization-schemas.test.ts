@@ -23,7 +23,8 @@ describe("settlementWalletsFormSchema (the dashboard's wallet form)", () => {
   it.each<[string, Record<string, string>, string, string]>([
     ["a bad checksum", { base: address.replace("E0F", "e0F") }, "base", "has a wrong EIP-55 checksum"],
     ["a non-address", { base: "0x1234" }, "base", "must be an EVM address"],
-    ["an unknown network", { solana: address }, "solana", "Received unknown parameter: solana."],
+    ["an unknown network", { tron: address }, "tron", "Received unknown parameter: tron."],
+    ["an EVM address on Solana", { solana: address }, "solana", "must be a Solana wallet address"],
   ])("rejects %s, naming the network", (_case, form, param, message) => {
     const parsed = settlementWalletsFormSchema.safeParse(form);
     if (parsed.success) throw new Error("the form was accepted");

@@ -10,10 +10,18 @@ import { openSweepStatuses } from "./sweep-state";
 export async function forgetDevnetChain(database: Db) {
   await database.$transaction([
     database.signerNonce.deleteMany({ where: { network: "devnet" } }),
-    database.sweep.updateMany({
-      where: { network: "devnet", status: { in: [...openSweepStatuses] } },
-      data: { status: "FAILED", failureReason: "The devnet was restarted from block 0; its funds are gone." },
-    }),
+    failOpenSweeps(database, "devnet", "The devnet was restarted from block 0; its funds are gone."),
   ]);
   await failDevnetRefunds(database);
+}
+
+/**
+ * Fails a restarted local chain's open sweeps with `reason`: their transfers and funds were on the
+ * chain that is gone (the local Solana chain too, fresh on every start).
+ */
+export function failOpenSweeps(database: Db, network: string, reason: string) {
+  return database.sweep.updateMany({
+    where: { network, status: { in: [...openSweepStatuses] } },
+    data: { status: "FAILED", failureReason: reason },
+  });
 }

@@ -26,7 +26,7 @@ export function SettlementWalletsCard<T>({
   return (
     <Card
       title="Settlement wallets"
-      description="Where you are paid, one address per network. Mixed-case addresses are checked against their EIP-55 checksum. A network's first wallet applies at once; a change of a wallet takes effect after a delay, and every owner is emailed."
+      description="Where you are paid, one address per network. Mixed-case EVM addresses are checked against their EIP-55 checksum; on Solana, enter a wallet (base58), not a token account. A network's first wallet applies at once; a change of a wallet takes effect after a delay, and every owner is emailed."
       className="lg:col-span-2"
     >
       <div className="flex flex-col gap-5 p-5">
@@ -52,11 +52,11 @@ export function SettlementWalletsCard<T>({
                     className={`${inputStyles} font-mono`}
                     name={network.id}
                     defaultValue={wallets.get(network.id) ?? ""}
-                    placeholder="0x…"
+                    placeholder={network.address.input.placeholder}
                     spellCheck={false}
                     autoComplete="off"
-                    pattern="\s*0x[0-9a-fA-F]{40}\s*"
-                    title="0x followed by 40 hex digits"
+                    pattern={network.address.input.pattern}
+                    title={network.address.format}
                   />
                 </Field>
               ))}

@@ -6,6 +6,7 @@ const format = "an EVM address (0x followed by 40 hex digits)";
 /** EVM addresses: 0x and 40 hex digits, any case, but mixed case must carry a valid EIP-55 checksum. */
 export const evmAddresses: AddressRules = {
   format,
+  input: { placeholder: "0x…", pattern: "\\s*0x[0-9a-fA-F]{40}\\s*" },
   parse(value) {
     const trimmed = value.trim();
     if (!isAddress(trimmed, { strict: false })) return { problem: "format", message: `must be ${format}` };

@@ -39,6 +39,7 @@ export function isOnCurve(bytes: Uint8Array): boolean {
  */
 export const solanaAddresses: AddressRules = {
   format,
+  input: { placeholder: "base58 wallet address", pattern: "\\s*[1-9A-HJ-NP-Za-km-z]{32,44}\\s*" },
   parse(value) {
     const trimmed = value.trim();
     const bytes = solanaAddressBytes(trimmed);
