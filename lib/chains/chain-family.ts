@@ -229,6 +229,18 @@ export interface ServiceTransfers {
   feeReserve: bigint;
 }
 
+/** A payment as the watcher recorded it, to be read again on chain. */
+export type PaymentOnChain = {
+  /** The transaction (Solana: signature) and the transfer's place in it (ObservedTransfer.index). */
+  transaction: string;
+  index: number;
+  /** The address the invoice paid (the deposit address; Solana's receiving wallet). */
+  receiver: string;
+  token: { symbol: string; decimals: number; address?: string };
+  /** Who the row says paid. */
+  payer: string;
+};
+
 /** How a reader may be told to read; tests compare a family's ways (EVM: `logQuery`, read-evm-transfers.ts). */
 export type ReadTuning = { logQuery?: "by-address" | "all" };
 
@@ -286,6 +298,13 @@ export interface ChainFamily<Client> {
    * Absent where the signing role funds its wallets otherwise (EVM: lib/chains/fund-devnet-wallet.ts).
    */
   fundDevnetWallet?(network: NetworkConfig, address: string, tokens: bigint): Promise<boolean>;
+  /**
+   * Whether a recorded payment stands on chain, paid by the payer its row names: the signer reads
+   * it again before a refund goes to the payer, since a row can be wrong or changed. A node that
+   * cannot answer throws. Absent where the signer reads it otherwise (EVM:
+   * lib/refunds/check-payer-on-chain.ts).
+   */
+  confirmsPayer?(network: NetworkConfig, payment: PaymentOnChain): Promise<boolean>;
   /** Paying from a Wallet Standard wallet; absent where wallets pay otherwise (EVM: EIP-1193 in the page). */
   readonly walletStandard?: WalletStandardPayment;
   /** The network's CAIP-2 id, as x402 names it (EVM: `eip155:<chain id>`; Solana: `solana:<genesis hash prefix>`). */

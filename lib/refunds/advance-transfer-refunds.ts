@@ -11,7 +11,7 @@ import {
 } from "../signer/follow-service-transfer";
 import { serviceTransfersOf, signServiceTransfer } from "../signer/sign-service-transfer";
 import type { AdvanceRefundsResult } from "./advance-refunds";
-import { checkRefundDestination } from "./check-refund-destination";
+import { checkRefundDestination, type RefundRefusal } from "./check-refund-destination";
 import { devnetRefundWalletFunds } from "./fund-devnet-refund-wallet";
 import { type RefundPassContext, refuseRefund, tokenNotListed, waitRefund } from "./refund-pass-outcomes";
 import { nextRefundStatus, type RefundStatus } from "./refund-state";
@@ -185,7 +185,10 @@ async function startRefund(
   budget: Map<string, bigint>,
   blocked: Set<string>,
 ): Promise<RefundStatus> {
-  const refusal = checkRefundDestination(refund, refund.invoice, chainFamily(context.network).addresses);
+  const refusal =
+    checkRefundDestination(refund, refund.invoice, chainFamily(context.network).addresses) ??
+    // The row says who paid; the chain must say so too.
+    (refund.destination === "PAYER" ? await checkPayerOnChain(context.network, token, refund) : null);
   if (refusal) return refuseRefund(context, refund, refusal);
   if (blocked.has(token.symbol))
     return waitRefund(
@@ -207,6 +210,40 @@ async function startRefund(
   // Spent before signing: a transfer recorded but interrupted before it was sent still counts.
   budget.set(token.symbol, available - units);
   return send(context, refund, token, "submit");
+}
+
+/**
+ * The signer's own reading of a refund to the payer, where the family reads payments again
+ * (ChainFamily.confirmsPayer): one of the invoice's counted payments recorded from that address
+ * must stand on chain as its transfer into the invoice's receiver. A node that cannot answer
+ * throws: the refund waits.
+ */
+async function checkPayerOnChain(
+  network: NetworkConfig,
+  token: NonNullable<ReturnType<typeof findToken>>,
+  refund: PendingRefund,
+): Promise<RefundRefusal | null> {
+  const { addresses, confirmsPayer } = chainFamily(network);
+  if (!confirmsPayer) return null;
+  const to = refund.toAddress as string;
+  for (const payment of refund.invoice.payments)
+    if (
+      payment.status !== "REORGED" &&
+      payment.fromAddress &&
+      addresses.key(payment.fromAddress) === addresses.key(to) &&
+      (await confirmsPayer(network, {
+        transaction: payment.txHash,
+        index: payment.logIndex,
+        receiver: refund.invoice.depositAddress,
+        token,
+        payer: payment.fromAddress,
+      }))
+    )
+      return null;
+  return {
+    reason: "payer_not_on_chain",
+    message: `Refused to pay ${to}: no transfer from it to the invoice's address ${refund.invoice.depositAddress} is on chain.`,
+  };
 }
 
 /**

@@ -187,6 +187,20 @@ describe("a refund of a Solana invoice", () => {
     expect((await balances(to)).usdc).toBe(usdcUnits(3));
   }, 60_000);
 
+  it("to a payer the chain does not show (the payment row changed) is refused: failed with the reason, nothing sent", async () => {
+    const merchant = await createTestOrganization();
+    const invoice = await paidSolanaInvoice(solana, 4, merchant, await fundedPayer());
+    const other = (await generateKeyPairSigner()).address;
+    await db().payment.updateMany({ where: { invoiceId: invoice.id }, data: { fromAddress: other } });
+    const asked = await askRefund(merchant, { invoiceId: invoice.id, destination: "payer" });
+    expect(asked.json.data).toMatchObject({ status: "pending", toAddress: other });
+    const [done] = await refundUntilSettled([asked.json.data.id]);
+    expect(done).toMatchObject({ status: "FAILED", transactions: [] });
+    expect(done.failureReason).toContain(`Refused to pay ${other}: no transfer from it`);
+    expect(await balances(other)).toEqual({ usdc: 0n, lamports: 0n });
+    expect(await eventCount(done.id, "refund.failed")).toBe(1);
+  }, 60_000);
+
   it("after a SIGKILL between recording its transfer and confirming it, the next pass pays it once", async () => {
     const merchant = await createTestOrganization();
     const payer = await fundedPayer();

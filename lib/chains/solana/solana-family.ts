@@ -5,6 +5,7 @@ import type { ChainFamily } from "../chain-family";
 import type { NetworkConfig } from "../networks";
 import { buildWalletTransfer, walletStandardChain } from "./build-wallet-transfer";
 import { checkSolanaDestination } from "./check-solana-destination";
+import { confirmSolanaPayer } from "./confirm-solana-payer";
 import { payFromLocalTestWallet } from "./pay-from-local-test-wallet";
 import { type SolanaRpc, solanaTransferReader } from "./read-solana-transfers";
 import { solanaAddresses } from "./solana-addresses";
@@ -74,6 +75,7 @@ export const solanaFamily: ChainFamily<SolanaRpc> = {
         });
     return true;
   },
+  confirmsPayer: (network, payment) => confirmSolanaPayer(solanaFamily.client(network), network, payment),
   walletStandard: {
     chain: walletStandardChain,
     transaction: (network, request) => buildWalletTransfer(solanaFamily.client(network), network, request),
