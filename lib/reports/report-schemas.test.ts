@@ -53,11 +53,11 @@ describe("a report's range", () => {
       "2026-03-01T00:00:00.124Z",
     ],
     [
-      "a leap year's 366 days",
-      "2028-01-01",
-      "2029-01-01",
-      "2028-01-01T00:00:00.000Z",
-      "2029-01-01T00:00:00.000Z",
+      "any span: a century",
+      "2000-01-01",
+      "2100-01-01",
+      "2000-01-01T00:00:00.000Z",
+      "2100-01-01T00:00:00.000Z",
     ],
   ])("%s", (_name, from, to, fromUtc, toUtc) => {
     expect(range(from, to)).toEqual([fromUtc, toUtc]);
@@ -73,7 +73,6 @@ describe("a report's range", () => {
       { from: "2026-03-01T00:30:00+01:00", to: "2026-02-28T23:00:00Z" },
       "to",
     ],
-    ["367 days", { from: "2026-01-01", to: "2027-01-03" }, "to"],
     ["an impossible date", { from: "2026-02-30", to: "2026-04-01" }, "from"],
     ["year 0, which PostgreSQL refuses", { from: "0000-01-01", to: "0000-06-01" }, "from"],
     [

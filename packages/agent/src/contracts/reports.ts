@@ -12,7 +12,7 @@ export const reportQuery = z.object({
     .describe(
       "Start of the range, included: an ISO 8601 time with its offset (2026-03-01T00:00:00+01:00) or a UTC date (2026-03-01)",
     ),
-  to: z.string().max(40).describe("End of the range, excluded, as from; at most 366 days after from"),
+  to: z.string().max(40).describe("End of the range, excluded, as from"),
   format: z
     .enum(reportFormats)
     .optional()
