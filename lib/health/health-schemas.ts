@@ -45,6 +45,7 @@ export const healthBody = z.object({
             network: z.string(),
             address: z.string(),
             balance: z.string().meta({ description: "In the network's native coin" }),
+            symbol: z.string().meta({ description: "That coin (ETH, POL; SOL for a Solana fee payer)" }),
             low: z.boolean().meta({ description: "Below the sweeper's warning threshold" }),
             checkedAt: z.string(),
           }),

@@ -1,8 +1,9 @@
+import { nativeCoinSymbol } from "../config";
 import type { Db } from "../db/client";
 
 /**
  * Numbers for metrics and the health detail: sweeps by network and status, and each gas wallet's
- * last reported balance (native coin) and whether it is below its warning threshold.
+ * last reported balance (native coin, its symbol) and whether it is below its warning threshold.
  */
 export async function getSweepStats(database: Db) {
   const [sweeps, gasWallets] = await Promise.all([
@@ -15,6 +16,7 @@ export async function getSweepStats(database: Db) {
       network: wallet.network,
       address: wallet.address,
       balance: wallet.balance.toString(),
+      symbol: nativeCoinSymbol(wallet.network),
       low: wallet.low,
       checkedAt: wallet.checkedAt.toISOString(),
     })),

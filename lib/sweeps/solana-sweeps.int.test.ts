@@ -16,6 +16,7 @@ import { createTestOrganization, setTestSettlementWallets } from "@/scripts/test
 import { paidSolanaInvoice } from "@/scripts/test-support/solana-invoices";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
 import { advanceDirectSweeps, type DirectSweepOptions } from "./advance-direct-sweeps";
+import { getSweepStats } from "./get-sweep-stats";
 import { planSweeps } from "./plan-sweeps";
 import { reportFeePayer } from "./report-fee-payer";
 
@@ -139,7 +140,7 @@ describe("a Solana sweep", () => {
     expect(await usdcOf(wallet)).toBe(1_500_000n);
   });
 
-  it("reports the fee payer's SOL as the network's gas wallet", async () => {
+  it("reports the fee payer's SOL as the network's gas wallet, in SOL", async () => {
     const reported = await reportFeePayer(db(), network, transfers, mnemonic);
     expect(reported).toMatchObject({
       network: network.id,
@@ -149,5 +150,9 @@ describe("a Solana sweep", () => {
     const lamports = await transfers.balance(network, reported.address);
     expect(reported.balance.toString()).toBe((Number(lamports) / 1e9).toString());
     expect(reported.threshold.toString()).toBe("0.0409856");
+    // The health detail names the unit: SOL, though the network lists no SOL token.
+    expect((await getSweepStats(db())).gasWallets).toContainEqual(
+      expect.objectContaining({ network: network.id, symbol: "SOL", low: false }),
+    );
   });
 });

@@ -122,7 +122,7 @@ describe("GET /api/metrics", () => {
     expect(after.get('checkout_gas_wallet_low{network="metrics-net"}')).toBe(1);
     const detailed = await callRoute(health, "/api/health", { headers: auth });
     expect(detailed.json.details.settlement.gasWallets).toContainEqual(
-      expect.objectContaining({ network: "metrics-net", balance: "0.0125", low: true }),
+      expect.objectContaining({ network: "metrics-net", balance: "0.0125", symbol: "coin", low: true }),
     );
     expect(detailed.json.details.settlement.sweeps).toContainEqual({
       network: "metrics-net",
