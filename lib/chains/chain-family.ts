@@ -1,4 +1,5 @@
 import type { NetworkConfig } from "./networks";
+import type { X402TransactionScheme } from "./x402-transaction-scheme";
 
 // The one interface a chain family (EVM; Solana next) implements. Domain code (lib/payments,
 // lib/sweeps, lib/refunds, lib/x402, lib/settlement, lib/signer) reaches a chain only through it,
@@ -309,6 +310,8 @@ export interface ChainFamily<Client> {
   readonly walletStandard?: WalletStandardPayment;
   /** The network's CAIP-2 id, as x402 names it (EVM: `eip155:<chain id>`; Solana: `solana:<genesis hash prefix>`). */
   caip2(network: NetworkConfig): `${string}:${string}`;
+  /** x402 paid by a transaction our facilitator co-signs as fee payer; absent where agents sign an authorization (EVM). */
+  readonly x402Transactions?: X402TransactionScheme;
   /** The process's connection to the network's node. */
   client(network: NetworkConfig): Client;
   /** The watcher's chain reader over a connection. */

@@ -21,9 +21,9 @@ function depositKeys() {
   return { hdXpub, hdMnemonic };
 }
 
-/** The addresses invoices at these indexes on a network pay, as its chain family derives them. */
-export function depositAddressesAt(networkId: string, indexes: number[]): string[] {
-  return receiversAt(networkId, depositKeys(), indexes).map((receiver) => receiver.address);
+/** Where invoices at these indexes on a network are paid, as its chain family derives them. */
+export function paymentReceiversAt(networkId: string, indexes: number[]): PaymentReceiver[] {
+  return receiversAt(networkId, depositKeys(), indexes);
 }
 
 function receiversAt(networkId: string, keys: DepositKeys, indexes: number[]): PaymentReceiver[] {

@@ -67,13 +67,15 @@ export async function x402SettlementResult(database: Db, settlement: X402Settlem
 async function checkSameResource(database: Db, row: X402Settlement, ref: X402ResourceRef, quote: X402Quote) {
   const invoice = await database.invoice.findUniqueOrThrow({
     where: { id: row.invoiceId },
-    select: { checkoutSessionId: true, checkoutSession: { select: { paylinkId: true } } },
+    select: { checkoutSessionId: true, reference: true, checkoutSession: { select: { paylinkId: true } } },
   });
   const paid =
     ref.kind === "paylink"
       ? row.resourceKind === "paylink" && invoice.checkoutSession.paylinkId === ref.id
       : row.resourceKind === "checkout_session" && invoice.checkoutSessionId === ref.id;
-  if (!paid || !sameAddress(row.payTo, quote.payTo))
+  // Where invoices share payTo (Solana's receiving wallet), the reference tells their quotes apart.
+  const sameReceiver = sameAddress(row.payTo, quote.payTo) && (quote.reference ?? null) === invoice.reference;
+  if (!paid || !sameReceiver)
     throw new ServiceError(
       409,
       "invalid_request_error",

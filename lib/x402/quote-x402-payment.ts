@@ -7,7 +7,7 @@ import { ServiceError } from "../errors";
 import type { Invoice } from "../generated/prisma/client";
 import { metrics } from "../metrics/metrics";
 import { formatPrice, Money } from "../money/decimal";
-import { depositAddressesAt } from "../payments/allocate-deposit-address";
+import { paymentReceiversAt } from "../payments/allocate-deposit-address";
 import { priceInvoice } from "../payments/price-invoice";
 import { serializeRecurring } from "../subscriptions/serialize-recurring";
 import { x402FacilitatorClient } from "./facilitator-client";
@@ -36,7 +36,10 @@ export const x402Unavailable = () =>
     "x402 payments are not available on this service (no facilitator, no EIP-3009 token, or no secret key).",
   );
 
-/** A fresh, unused deposit address on a network, at a random index of the x402 range. */
+/**
+ * A fresh, unused deposit address on a network, at a random index of the x402 range (or the
+ * shared receiving wallet with a fresh reference, where invoices share it).
+ */
 async function randomDepositAddress(database: Db, networkId: string) {
   for (;;) {
     const derivationIndex = randomInt(x402IndexRange.from, x402IndexRange.to);
@@ -44,7 +47,10 @@ async function randomDepositAddress(database: Db, networkId: string) {
       where: { network_derivationIndex: { network: networkId, derivationIndex } },
       select: { id: true },
     });
-    if (!used) return { derivationIndex, payTo: depositAddressesAt(networkId, [derivationIndex])[0] };
+    if (!used) {
+      const [receiver] = paymentReceiversAt(networkId, [derivationIndex]);
+      return { derivationIndex, payTo: receiver.address, reference: receiver.reference };
+    }
   }
 }
 
@@ -82,7 +88,7 @@ async function quoteEach(database: Db, resource: X402Resource, ref: X402Resource
         },
       );
       if (covered !== true) return covered;
-      const { derivationIndex, payTo } = await randomDepositAddress(database, asset.network.id);
+      const { derivationIndex, payTo, reference } = await randomDepositAddress(database, asset.network.id);
       const quote: X402Quote = {
         resource: ref,
         network: asset.network.id,
@@ -96,6 +102,7 @@ async function quoteEach(database: Db, resource: X402Resource, ref: X402Resource
         quoteExpiresAt: priced.quoteExpiresAt?.toISOString() ?? null,
         derivationIndex,
         payTo,
+        reference,
         invoiceId: null,
         expiresAt,
       };
@@ -142,6 +149,7 @@ async function quoteInvoice(
     quoteExpiresAt: invoice.quoteExpiresAt?.toISOString() ?? null,
     derivationIndex: invoice.derivationIndex,
     payTo: invoice.depositAddress,
+    reference: invoice.reference,
     invoiceId: invoice.id,
     expiresAt: new Date(
       Math.min(now.getTime() + x402QuoteLifetimeMs, invoice.deadline.getTime()),

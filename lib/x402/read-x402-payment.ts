@@ -10,19 +10,28 @@ import { findX402Payable, x402Requirements } from "./x402-requirements";
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`));
 const uint = z.string().regex(/^[0-9]{1,78}$/);
 
+/** The requirements the agent accepted, as the official clients copy them from our 402. */
+export const acceptedSchema = z.object({
+  scheme: z.string(),
+  network: z.string(),
+  asset: z.string(),
+  amount: z.string(),
+  payTo: z.string(),
+  maxTimeoutSeconds: z.number(),
+  // Unknown keys dropped: they cannot make copies of one payment differ (settleX402Payment's key).
+  extra: z.object({
+    quote: z.string(),
+    name: z.string().optional(),
+    version: z.string().optional(),
+    feePayer: z.string().optional(),
+    memo: z.string().optional(),
+  }),
+});
+
 // The `exact` scheme's EIP-3009 payload, as @x402/evm's client signs it (docs/api.md, "x402").
 const paymentPayloadSchema = z.object({
   x402Version: z.literal(2),
-  accepted: z.object({
-    scheme: z.string(),
-    network: z.string(),
-    asset: z.string(),
-    amount: z.string(),
-    payTo: z.string(),
-    maxTimeoutSeconds: z.number(),
-    // Unknown keys dropped: they cannot make copies of one payment differ (settleX402Payment's key).
-    extra: z.object({ quote: z.string(), name: z.string().optional(), version: z.string().optional() }),
-  }),
+  accepted: acceptedSchema,
   // Strict: an EIP-3009 authorization only, so nothing else (a Permit2 payload) reaches the facilitator.
   payload: z.strictObject({
     authorization: z.object({
@@ -77,7 +86,9 @@ export function checkAcceptedQuote(accepted: X402Payment["accepted"], ref: X402R
     sameAddress(accepted.payTo, requirements.payTo) &&
     accepted.maxTimeoutSeconds === requirements.maxTimeoutSeconds &&
     accepted.extra.name === requirements.extra?.name &&
-    accepted.extra.version === requirements.extra?.version;
+    accepted.extra.version === requirements.extra?.version &&
+    accepted.extra.feePayer === requirements.extra?.feePayer &&
+    accepted.extra.memo === requirements.extra?.memo;
   if (!matches)
     throw paymentRefused(
       "requirements_mismatch",

@@ -6,7 +6,7 @@ import { transactWithEvents } from "../events/transact-with-events";
 import { type CheckoutSession, Prisma, type X402Settlement } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { x402ClosedMarginSeconds } from "./decide-x402-settlement";
-import { authorizationHash, sameAddress, type X402Payment } from "./read-x402-payment";
+import { sameAddress } from "./read-x402-payment";
 import { reserveX402Gas, type SettlementGasEstimates } from "./x402-gas";
 import { paymentInProgress, paymentRefused } from "./x402-payment-errors";
 import type { X402Quote } from "./x402-quote-token";
@@ -15,6 +15,12 @@ import { renewX402Lease } from "./x402-settler-lease";
 
 /** An authorization's identity: its X402Settlement row's unique key (lowercase). */
 export type X402SettlementKey = { network: string; asset: string; payer: string; nonce: string };
+
+/**
+ * What the payer signed, as its row keeps it: the amount in base units, when it stops being
+ * valid, and a hash of all of it (a copy is the same payment only with this hash).
+ */
+export type X402Signed = { amount: string; validBefore: Date; hash: string };
 
 const pricedFrom = (quote: X402Quote) => ({
   amountDue: quote.amountDue,
@@ -34,6 +40,7 @@ async function invoiceFor(tx: Tx, quote: X402Quote, { network, token }: X402Paya
   const depositAddress = async () => ({
     derivationIndex: quote.derivationIndex,
     depositAddress: quote.payTo,
+    reference: quote.reference ?? null,
   });
   const priced = pricedFrom(quote);
   if (quote.resource.kind === "paylink") {
@@ -92,13 +99,12 @@ export async function recordX402Payment(
     quote: X402Quote;
     asset: X402Payable;
     key: X402SettlementKey;
-    payload: X402Payment["payload"];
+    signed: X402Signed;
     gasEstimates: SettlementGasEstimates;
     now: Date;
   },
 ): Promise<{ row: X402Settlement; created: boolean }> {
-  const { quote, asset, key, payload, gasEstimates, now } = input;
-  const { authorization } = payload;
+  const { quote, asset, key, signed, gasEstimates, now } = input;
   const { network, asset: token, payer } = key;
   try {
     return await transactWithEvents(database, async (tx) => {
@@ -133,11 +139,11 @@ export async function recordX402Payment(
           invoiceId: invoice.id,
           resourceKind: quote.resource.kind,
           ...key,
-          amount: authorization.value,
+          amount: signed.amount,
           payTo: quote.payTo.toLowerCase(),
-          // At most the quote's window away (checkValidityWindow).
-          validBefore: new Date(Number(authorization.validBefore) * 1000),
-          authorizationHash: authorizationHash(payload),
+          // At most the quote's window away (checkValidityWindow, or a blockhash's life).
+          validBefore: signed.validBefore,
+          authorizationHash: signed.hash,
           createdAt: now,
         },
       });

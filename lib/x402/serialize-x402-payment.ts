@@ -1,5 +1,4 @@
 import type { SettleResponse } from "@x402/core/types";
-import { getAddress } from "viem";
 import { chainFamily } from "../chains/chain-families";
 import { serializePublicCheckoutSession } from "../checkout/serialize-checkout-session";
 import { checkoutUrl, config } from "../config";
@@ -10,11 +9,13 @@ import type { X402PaymentBody } from "./x402-objects";
 /** The settlement as x402's PAYMENT-RESPONSE states it: the same for every copy of the payment. */
 export function x402SettleResponse({ settlement }: X402Settled): SettleResponse {
   const network = config().networks.find((candidate) => candidate.id === settlement.network);
+  // The family's spelling of the payer (EVM's checksum; base58 as signed).
+  const parsed = network && chainFamily(network).addresses.parse(settlement.payer);
   return {
     success: true,
     transaction: settlement.transaction ?? "",
     network: network ? chainFamily(network).caip2(network) : (settlement.network as `${string}:${string}`),
-    payer: getAddress(settlement.payer),
+    payer: parsed && "address" in parsed ? parsed.address : settlement.payer,
   };
 }
 

@@ -23,6 +23,7 @@ import {
 } from "./read-x402-payment";
 import { recordX402Payment, type X402SettlementKey } from "./record-x402-payment";
 import { settleX402Authorization, type X402Settling } from "./settle-x402-authorization";
+import { carriesTransaction, settleX402Transaction } from "./settle-x402-transaction";
 import {
   checkX402GasBudget,
   coversSettlementGas,
@@ -68,6 +69,7 @@ export async function settleX402Payment(
 ): Promise<X402Settled> {
   const facilitator = x402FacilitatorClient();
   if (!facilitator || !config().secretKey) throw x402Unavailable();
+  if (carriesTransaction(received)) return settleX402Transaction(database, ref, received, now);
   const payment = readX402Payment(received);
   // The authorization at this resource, not the whole JSON: copies that differ in what the
   // signature does not cover still share one attempt; one that reuses the nonce with other
@@ -158,7 +160,12 @@ async function settleOnce(
     quote,
     asset,
     key,
-    payload,
+    signed: {
+      amount: authorization.value,
+      // At most the quote's window away (checkValidityWindow).
+      validBefore: new Date(Number(authorization.validBefore) * 1000),
+      hash: authorizationHash(payload),
+    },
     gasEstimates,
     now,
   });

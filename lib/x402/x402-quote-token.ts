@@ -27,6 +27,11 @@ export const x402QuoteSchema = z.strictObject({
   /** The deposit address and its BIP32 index (lib/x402/quote-x402-payment.ts). */
   derivationIndex: z.number().int().min(0),
   payTo: z.string(),
+  /**
+   * Where payTo is shared by many invoices (Solana's receiving wallet): the invoice's reference,
+   * which the agent's transaction carries as its memo (lib/chains/x402-transaction-scheme.ts).
+   */
+  reference: z.string().nullable().optional(),
   /** The checkout session's existing invoice this quote pays, if it had one. */
   invoiceId: z.string().nullable(),
   expiresAt: z.iso.datetime(),

@@ -1,7 +1,8 @@
 import type { PaymentRequirements } from "@x402/core/types";
+import { chainFamily } from "../chains/chain-families";
 import { findToken, type NetworkConfig, type TokenConfig } from "../chains/networks";
 import { config } from "../config";
-import { type X402Asset, x402Networks } from "./x402-networks";
+import { type X402Asset, x402Networks, x402TransactionAssets } from "./x402-networks";
 import { signX402Quote, type X402Quote } from "./x402-quote-token";
 
 /** How long the agent's authorization may stay valid (the client signs validBefore = now + this). */
@@ -13,11 +14,21 @@ export type X402Payable = { network: NetworkConfig; token: TokenConfig; x402: X4
 /** The configured tokens x402's `exact` scheme can move (lib/x402/x402-networks.ts). */
 export function x402Payables(): X402Payable[] {
   const { networks } = config();
-  return x402Networks(networks).flatMap((x402) => {
+  const assets = [...x402Networks(networks), ...(builtInFeePayer() ? x402TransactionAssets(networks) : [])];
+  return assets.flatMap((x402) => {
     const network = networks.find((candidate) => candidate.id === x402.networkId);
     const token = network && findToken(network, x402.symbol);
     return network && token ? [{ network, token, x402 }] : [];
   });
+}
+
+/**
+ * The service mnemonic, when this process's built-in facilitator may pay fees with it: only it
+ * co-signs agents' transactions (lib/x402/settle-x402-transaction.ts).
+ */
+export function builtInFeePayer(): string | undefined {
+  const settings = config();
+  return settings.sweeper.inProcess && !settings.x402.facilitatorUrl ? settings.hdMnemonic : undefined;
 }
 
 /** The x402 asset a quote names, if it is still configured. */
@@ -26,10 +37,20 @@ export function findX402Payable(networkId: string, symbol: string): X402Payable 
 }
 
 /**
- * The payment option for a quote: x402's `exact` scheme on EVM, with the token's EIP-712 domain
- * (name, version) the signature needs, and the signed quote, which the client sends back.
+ * What the `exact` scheme's `extra` carries besides the quote: on EVM the token's EIP-712 domain
+ * (name, version) the signature needs; where the agent signs a transaction, our fee payer and the
+ * memo that ties it to the quote's invoice (ChainFamily.x402Transactions).
  */
-export function x402Requirements(quote: X402Quote, { x402 }: X402Payable): PaymentRequirements {
+function schemeExtra(quote: X402Quote, { network, x402 }: X402Payable): Record<string, string> {
+  const scheme = chainFamily(network).x402Transactions;
+  const mnemonic = builtInFeePayer();
+  if (scheme && mnemonic && quote.reference) return scheme.extra(network, mnemonic, quote.reference);
+  return { name: x402.eip712?.name ?? "", version: x402.eip712?.version ?? "" };
+}
+
+/** The payment option for a quote: x402's `exact` scheme, and the signed quote, which the client sends back. */
+export function x402Requirements(quote: X402Quote, asset: X402Payable): PaymentRequirements {
+  const { x402 } = asset;
   return {
     scheme: "exact",
     network: x402.network,
@@ -37,6 +58,6 @@ export function x402Requirements(quote: X402Quote, { x402 }: X402Payable): Payme
     amount: quote.amount,
     payTo: quote.payTo,
     maxTimeoutSeconds: x402MaxTimeoutSeconds,
-    extra: { name: x402.eip712.name, version: x402.eip712.version, quote: signX402Quote(quote) },
+    extra: { ...schemeExtra(quote, asset), quote: signX402Quote(quote) },
   };
 }

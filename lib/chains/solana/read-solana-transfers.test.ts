@@ -54,7 +54,19 @@ describe("tokenTransfersInto", () => {
       preTokenBalances: [{ accountIndex: at(source), owner: payer }],
     } as typeof raw.meta;
     expect(tokenTransfersInto(raw, account, mint)).toEqual([
-      { index: 0, units: 5_000_000n, payer, extraKeys: [reference] },
+      { index: 0, units: 5_000_000n, payer, extraKeys: [reference], memos: [] },
+    ]);
+  });
+
+  it("hands over the transaction's memos, which carry an x402 payment's reference", () => {
+    const text = {
+      programIdIndex: at(memo),
+      accounts: [],
+      data: base58.encode(new TextEncoder().encode(reference)),
+    };
+    const raw = transaction([checked([source, mint, account, payer]), text]);
+    expect(tokenTransfersInto(raw, account, mint)).toEqual([
+      { index: 0, units: 5_000_000n, payer, extraKeys: [], memos: [reference] },
     ]);
   });
 

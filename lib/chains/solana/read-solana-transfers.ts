@@ -4,6 +4,7 @@ import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import type { ObservedTransfer, ReadRange, TransferReader, WatchedReceivers } from "../chain-family";
 import type { NetworkConfig, TokenConfig } from "../networks";
 import { associatedTokenAccount } from "./prepare-solana-transaction";
+import { memoV2ProgramAddress } from "./prepare-token-transfer";
 
 export type SolanaRpc = Rpc<SolanaRpcApi>;
 
@@ -58,12 +59,12 @@ type RawTransaction = {
  * A token transfer instruction into `account`: its amount, who paid (the source account's owner,
  * else the signing authority) and its extra keys.
  */
-type TokenTransfer = { index: number; units: bigint; payer: string; extraKeys: string[] };
+type TokenTransfer = { index: number; units: bigint; payer: string; extraKeys: string[]; memos: string[] };
 
 /**
  * The transfers of `mint` into `account` a transaction makes at its top level, as Solana Pay and
  * x402 wallets make them: Transfer or TransferChecked (whose mint must match), with any keys after
- * the instruction's own (Solana Pay's references).
+ * the instruction's own (Solana Pay's references) and the transaction's memos (x402's).
  */
 export function tokenTransfersInto(
   transaction: RawTransaction,
@@ -78,6 +79,10 @@ export function tokenTransfersInto(
   const ownerOf = (source: string, authority: string) =>
     transaction.meta?.preTokenBalances?.find((balance) => keys[balance.accountIndex] === source)?.owner ??
     authority;
+  // An x402 payment carries its invoice's reference as the memo (lib/chains/solana/solana-x402-scheme.ts).
+  const memos = message.instructions
+    .filter((instruction) => keys[instruction.programIdIndex] === memoV2ProgramAddress)
+    .map((instruction) => new TextDecoder().decode(base58.decode(instruction.data)));
   return message.instructions.flatMap((instruction, index) => {
     if (keys[instruction.programIdIndex] !== TOKEN_PROGRAM_ADDRESS) return [];
     const data = base58.decode(instruction.data);
@@ -89,13 +94,13 @@ export function tokenTransfersInto(
     if (data[0] === transferCheckedInstruction && data.length === 10) {
       const [source, instructionMint, destination, authority, ...extraKeys] = accounts;
       if (destination !== account || instructionMint !== mint) return [];
-      return [{ index, units, payer: ownerOf(source, authority), extraKeys }];
+      return [{ index, units, payer: ownerOf(source, authority), extraKeys, memos }];
     }
     if (data[0] === transferInstruction && data.length === 9) {
       const [source, destination, authority, ...extraKeys] = accounts;
       // A plain Transfer names no mint: the destination, a token account of this mint, decides it.
       if (destination !== account) return [];
-      return [{ index, units, payer: ownerOf(source, authority), extraKeys }];
+      return [{ index, units, payer: ownerOf(source, authority), extraKeys, memos }];
     }
     return [];
   });
@@ -198,10 +203,14 @@ export function solanaTransferReader(rpc: SolanaRpc, network: NetworkConfig): Tr
           account,
           token.address as string,
         )) {
-          const reference = transfer.extraKeys.find((key) => references.has(key));
+          const reference =
+            transfer.extraKeys.find((key) => references.has(key)) ??
+            transfer.memos.find((memo) => references.has(memo));
           // A reference no longer watched (its invoice CONFIRMED, or past its late window) is
           // looked up by the watcher: money that reached the receiving wallet is never unrecorded.
-          const keys = reference ? [reference] : [...new Set(transfer.extraKeys)].slice(0, maxLookedUpKeys);
+          const keys = reference
+            ? [reference]
+            : [...new Set([...transfer.extraKeys, ...transfer.memos])].slice(0, maxLookedUpKeys);
           for (const key of keys)
             observed.push({
               token: token.symbol,

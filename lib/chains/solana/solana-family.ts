@@ -12,6 +12,7 @@ import { solanaAddresses } from "./solana-addresses";
 import { solanaServiceKey } from "./solana-keys";
 import { solanaPaymentUri } from "./solana-payment-uri";
 import { notWallets, solanaServiceTransfers } from "./solana-service-transfers";
+import { solanaX402Scheme } from "./solana-x402-scheme";
 import { topUpLocalWallet } from "./top-up-local-wallet";
 
 const clients = new Map<string, SolanaRpc>();
@@ -81,6 +82,7 @@ export const solanaFamily: ChainFamily<SolanaRpc> = {
     transaction: (network, request) => buildWalletTransfer(solanaFamily.client(network), network, request),
   },
   caip2: (network) => `solana:${(network.genesisHash ?? "").slice(0, 32)}`,
+  x402Transactions: solanaX402Scheme((network) => solanaFamily.client(network)),
   client(network) {
     let client = clients.get(network.id);
     if (!client) {

@@ -1,0 +1,196 @@
+import { z } from "zod";
+import { chainFamily } from "../chains/chain-families";
+import type { X402CosignedTransaction, X402TransactionScheme } from "../chains/x402-transaction-scheme";
+import type { Db } from "../db/client";
+import { serviceUnavailable } from "../errors";
+import type { X402Settlement } from "../generated/prisma/client";
+import { log } from "../log";
+import { metrics } from "../metrics/metrics";
+import { processWide } from "../process-wide";
+import { awaitX402Settlement, type X402Settled, x402SettlementResult } from "./await-x402-settlement";
+import type { X402ResourceRef } from "./find-x402-resource";
+import { acceptedSchema, checkAcceptedQuote } from "./read-x402-payment";
+import { recordX402Payment } from "./record-x402-payment";
+import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
+import { settlementGasEstimates, settlementGasUsd } from "./x402-gas";
+import { paymentRefused } from "./x402-payment-errors";
+import { builtInFeePayer, type X402Payable } from "./x402-requirements";
+import { holdingX402Lease, lapsedLease } from "./x402-settler-lease";
+
+// The `exact` scheme where the agent signs a transaction our fee payer completes (x402's SVM
+// scheme, @x402/svm's client): docs/api.md, "x402".
+const transactionPaymentSchema = z.object({
+  x402Version: z.literal(2),
+  accepted: acceptedSchema,
+  payload: z.strictObject({ transaction: z.string().min(1).max(4096) }),
+});
+
+/** Whether an agent's payment carries a transaction (rather than an authorization). */
+export const carriesTransaction = (received: unknown) =>
+  typeof (received as { payload?: { transaction?: unknown } } | null)?.payload?.transaction === "string";
+
+/** How long one request follows its transaction before answering 503 `settlement_pending`. */
+const followForMs = 60_000;
+const followEveryMs = 400;
+/** A transaction is tried for at most a blockhash's life (about a minute): the row's validBefore. */
+const transactionLifeMs = 120_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A node that cannot answer is an outage (503), never a refusal that would have the agent pay again. */
+async function fromChain<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    log.warn({ err: error }, "x402 transaction: the node did not answer");
+    throw serviceUnavailable(5);
+  }
+}
+
+type Settling = { scheme: X402TransactionScheme; asset: X402Payable; mnemonic: string; transaction: string };
+
+/**
+ * Sends and follows the co-signed transaction until the chain decides it or `followForMs` passes.
+ * Its id goes on the row before anything is sent: a takeover sends the same bytes (co-signing is
+ * deterministic), so it lands at most once however many settlers send it.
+ */
+async function followOnChain(
+  database: Db,
+  row: X402Settlement,
+  signed: X402CosignedTransaction,
+  settling: Settling,
+) {
+  const { scheme, asset } = settling;
+  if (!row.transaction)
+    await database.x402Settlement.updateMany({
+      where: { id: row.id, status: "SETTLING", transaction: null },
+      data: { transaction: signed.id },
+    });
+  const until = Date.now() + followForMs;
+  for (;;) {
+    const progress = await scheme.follow(asset.network, signed).catch((error) => {
+      log.warn({ err: error, settlementId: row.id }, "x402 transaction not followed");
+      return "pending" as const;
+    });
+    if (progress !== "pending" || Date.now() > until) return progress;
+    await sleep(followEveryMs);
+  }
+}
+
+/** Settles a recorded row (its lease held), then records the outcome in one short statement. */
+async function settleRow(
+  database: Db,
+  row: X402Settlement,
+  settling: Settling,
+  cosigned: X402CosignedTransaction | undefined,
+  now: Date,
+): Promise<X402Settlement> {
+  const { scheme, asset, mnemonic, transaction } = settling;
+  const progress = await holdingX402Lease(database, row.id, async () => {
+    const signed =
+      cosigned ?? (await scheme.cosign(asset.network, mnemonic, transaction).catch(() => undefined));
+    return signed ? followOnChain(database, row, signed, settling) : "pending";
+  });
+  const status = progress === "confirmed" ? "SETTLED" : progress === "pending" ? "SETTLING" : "FAILED";
+  metrics().x402Settlements.inc({
+    result: status === "SETTLED" ? "settled" : status === "FAILED" ? "failed" : "pending",
+  });
+  const errorReason =
+    progress === "failed"
+      ? "invalid_exact_svm_transaction_failed"
+      : progress === "expired"
+        ? "settlement_expired"
+        : null;
+  const gasUsd = status === "SETTLING" ? undefined : (await settlementGasUsd(asset.network, now))?.toString();
+  const { count } = await database.x402Settlement.updateMany({
+    where: { id: row.id, status: "SETTLING" },
+    data:
+      status === "SETTLING"
+        ? { updatedAt: lapsedLease() }
+        : { status, errorReason, ...(gasUsd ? { gasUsd } : {}) },
+  });
+  const decided = await database.x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
+  if (count === 1 && status === "FAILED") await withdrawUnpaidX402Invoice(database, decided, now);
+  return decided;
+}
+
+/** Copies of one transaction arriving together at this process share one attempt. */
+const inFlight = processWide("x402-transactions-in-flight", () => new Map<string, Promise<X402Settled>>());
+
+/**
+ * An agent's x402 payment that carries a partially signed transaction (x402's SVM scheme): checked
+ * against the quote we signed and by the network's family (only the transfer the quote asks, our
+ * fee payer in no instruction, the blockhash valid, a simulation passing), recorded with its
+ * invoice, co-signed, sent and followed until the chain decides it, once. A copy of a known
+ * transaction (the same one, or the one we completed) answers the first one's result and moves
+ * nothing. Refusals are 402 with x402's SVM codes; a transaction that may still land is 503
+ * `settlement_pending`. The invoice is paid by the watcher, which finds the transfer by its memo.
+ */
+export async function settleX402Transaction(
+  database: Db,
+  ref: X402ResourceRef,
+  received: unknown,
+  now = new Date(),
+): Promise<X402Settled> {
+  const parsed = transactionPaymentSchema.safeParse(received);
+  if (!parsed.success)
+    throw paymentRefused("invalid_payment", "PAYMENT-SIGNATURE is not an x402 v2 exact payment.");
+  const { quote, asset } = checkAcceptedQuote(parsed.data.accepted, ref);
+  const scheme = chainFamily(asset.network).x402Transactions;
+  const mnemonic = builtInFeePayer();
+  if (!scheme || !mnemonic || !quote.reference)
+    throw paymentRefused("unsupported_payment_method", "This network's x402 payments are not transactions.");
+  const { transaction } = parsed.data.payload;
+  const identity = scheme.identify(mnemonic, transaction);
+  if (!identity)
+    throw paymentRefused(
+      "invalid_exact_svm_payload_transaction_could_not_be_decoded",
+      "The payment's transaction cannot be decoded.",
+    );
+  const running = inFlight.get(identity.id);
+  if (running) return running;
+  const settling = { scheme, asset, mnemonic, transaction };
+  const attempt = (async () => {
+    const key = {
+      network: asset.network.id,
+      asset: asset.x402.asset,
+      payer: identity.payer,
+      nonce: identity.id,
+    };
+    const recover = (row: X402Settlement) => settleRow(database, row, settling, undefined, now);
+    const known = await database.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
+    if (known) return awaitX402Settlement(database, known, ref, quote, recover);
+    if (now.getTime() > new Date(quote.expiresAt).getTime())
+      throw paymentRefused("quote_expired", "The quote has expired; ask again.");
+    const terms = {
+      payTo: quote.payTo,
+      asset: asset.x402.asset,
+      units: BigInt(quote.amount),
+      decimals: asset.token.decimals,
+      memo: quote.reference as string,
+    };
+    const checked = await fromChain(() => scheme.check(asset.network, mnemonic, transaction, terms));
+    metrics().x402Verifications.inc({ result: "refusal" in checked ? "invalid" : "valid" });
+    if ("refusal" in checked)
+      throw paymentRefused(checked.refusal, `The payment is not valid (${checked.refusal}).`);
+    // The organization's gas budget decides inside the recording transaction (reserveX402Gas).
+    const gasEstimates = await settlementGasEstimates(now);
+    gasEstimates.set(asset.network.id, await settlementGasUsd(asset.network, now));
+    const { row, created } = await recordX402Payment(database, {
+      quote,
+      asset,
+      key,
+      signed: {
+        amount: quote.amount,
+        validBefore: new Date(now.getTime() + transactionLifeMs),
+        hash: checked.id,
+      },
+      gasEstimates,
+      now,
+    });
+    if (!created) return awaitX402Settlement(database, row, ref, quote, recover);
+    return x402SettlementResult(database, await settleRow(database, row, settling, checked, now));
+  })().finally(() => inFlight.delete(identity.id));
+  inFlight.set(identity.id, attempt);
+  return attempt;
+}
