@@ -1,5 +1,7 @@
+import { chainFamily } from "../chains/chain-families";
 import { config } from "../config";
 import type { Db } from "../db/client";
+import { log } from "../log";
 import { decideX402Settlement } from "./decide-x402-settlement";
 import { findFacilitatorWallets } from "./find-facilitator-wallets";
 import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
@@ -22,17 +24,34 @@ export const stuckSettlementMs = 5 * 60_000;
  */
 export async function resolveStuckX402Settlements(database: Db, now = new Date()): Promise<number> {
   const staleBefore = new Date(now.getTime() - stuckSettlementMs);
+  // Authorizations only: a payment by transaction (ChainFamily.x402Transactions) is decided by
+  // its own settler's follow, and its rows must not take this pass's places.
+  const networks = config().networks.filter((network) => !chainFamily(network).x402Transactions);
   const stuck = await database.x402Settlement.findMany({
-    where: { status: "SETTLING", updatedAt: { lt: staleBefore } },
+    where: {
+      status: "SETTLING",
+      updatedAt: { lt: staleBefore },
+      network: { in: networks.map((network) => network.id) },
+    },
     orderBy: { createdAt: "asc" },
     take: 100,
   });
   let decided = 0;
   for (const row of stuck) {
-    const network = config().networks.find((configured) => configured.id === row.network);
+    const network = networks.find((configured) => configured.id === row.network);
     if (!network) continue;
-    const wallets = await findFacilitatorWallets(database, network);
-    const found = await decideX402Settlement(network, row, { sent: row.transaction, wallets, now });
+    let found: Awaited<ReturnType<typeof decideX402Settlement>>;
+    try {
+      const wallets = await findFacilitatorWallets(database, network);
+      found = await decideX402Settlement(network, row, { sent: row.transaction, wallets, now });
+    } catch (error) {
+      // One row the chain cannot decide now (its node down) leaves the others to be decided.
+      log.warn(
+        { err: error, settlementId: row.id, network: network.id },
+        "stuck x402 settlement not decided",
+      );
+      continue;
+    }
     if (!found) continue;
     const { status, transaction, gasUsd } = found;
     const known = { ...(transaction ? { transaction } : {}), ...(gasUsd ? { gasUsd } : {}) };

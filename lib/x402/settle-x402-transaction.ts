@@ -147,7 +147,10 @@ export async function settleX402Transaction(
       "invalid_exact_svm_payload_transaction_could_not_be_decoded",
       "The payment's transaction cannot be decoded.",
     );
-  const running = inFlight.get(identity.id);
+  // Keyed by the resource too: a copy sent for another resource while the first is in flight must
+  // reach the same-resource check (awaitX402Settlement), never the first resource's 200.
+  const flightKey = JSON.stringify([ref, identity.id]);
+  const running = inFlight.get(flightKey);
   if (running) return running;
   const settling = { scheme, asset, mnemonic, transaction };
   const attempt = (async () => {
@@ -190,7 +193,7 @@ export async function settleX402Transaction(
     });
     if (!created) return awaitX402Settlement(database, row, ref, quote, recover);
     return x402SettlementResult(database, await settleRow(database, row, settling, checked, now));
-  })().finally(() => inFlight.delete(identity.id));
-  inFlight.set(identity.id, attempt);
+  })().finally(() => inFlight.delete(flightKey));
+  inFlight.set(flightKey, attempt);
   return attempt;
 }

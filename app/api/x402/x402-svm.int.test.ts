@@ -31,6 +31,7 @@ import { associatedTokenAccount } from "@/lib/chains/solana/prepare-solana-trans
 import { memoV2ProgramAddress } from "@/lib/chains/solana/prepare-token-transfer";
 import { solanaServiceKey } from "@/lib/chains/solana/solana-keys";
 import { db } from "@/lib/db/client";
+import { resolveStuckX402Settlements } from "@/lib/x402/resolve-stuck-x402-settlements";
 import { scanLocalSolana } from "@/scripts/test-support/solana-invoices";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
 import { serveX402App, type X402App } from "@/scripts/test-support/x402-app";
@@ -110,6 +111,14 @@ const memo = (text: string): Instruction => ({
   programAddress: memoV2ProgramAddress,
   data: new TextEncoder().encode(text),
 });
+
+/** The compute budget's SetComputeUnitPrice (micro-lamports a unit). */
+function unitPrice(microLamports: bigint): Instruction {
+  const data = new Uint8Array(9);
+  data[0] = 3;
+  new DataView(data.buffer).setBigUint64(1, microLamports, true);
+  return { programAddress: "ComputeBudget111111111111111111111111111111" as Address, data };
+}
 
 const send = (url: string, payment: PaymentPayload) =>
   fetch(url, { headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payment) } });
@@ -195,6 +204,31 @@ describe("x402 on Solana", () => {
     expect(await balanceOf(account)).toBe(before);
   });
 
+  it("answers a copy sent to another resource while the first is in flight with a refusal, never the first's 200", async () => {
+    const [a, b] = [await app.paylink("5.00"), await app.paylink("50.00")];
+    const first = await officialPayment(await solanaOption(a.url));
+    const paying = send(a.url, first);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const copy = await send(b.url, { ...first, accepted: await solanaOption(b.url) });
+    expect(copy.status).not.toBe(200);
+    expect((await paying).status).toBe(200);
+  });
+
+  it("leaves a stuck Solana settlement to its own settler: the authorization resolver passes it by and decides the rest", async () => {
+    const { url } = await app.paylink("5.00");
+    const paid = await send(url, await officialPayment(await solanaOption(url)));
+    expect(paid.status).toBe(200);
+    const { transaction } = await paid.json();
+    const { id } = await db().x402Settlement.findFirstOrThrow({ where: { transaction } });
+    const row = await db().x402Settlement.update({
+      where: { id },
+      data: { status: "SETTLING", updatedAt: new Date(0) },
+    });
+    await expect(resolveStuckX402Settlements(db())).resolves.toEqual(expect.any(Number));
+    expect((await db().x402Settlement.findUniqueOrThrow({ where: { id: row.id } })).status).toBe("SETTLING");
+    await db().x402Settlement.update({ where: { id: row.id }, data: { status: "SETTLED" } });
+  });
+
   const other = base58.encode(new Uint8Array(32).fill(7)) as Address;
   it.each<[string, (option: PaymentRequirements) => Promise<string>, string]>([
     [
@@ -233,6 +267,12 @@ describe("x402 on Solana", () => {
           }),
         ]),
       "invalid_exact_svm_payload_transaction_fee_payer_transferring_funds",
+    ],
+    [
+      "the top price with no unit limit (the runtime's default units: four times the fee allowed)",
+      async (option) =>
+        handBuilt([unitPrice(5_000_000n), await transfer({}), memo(option.extra.memo as string)]),
+      "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high",
     ],
     [
       "an expired blockhash",

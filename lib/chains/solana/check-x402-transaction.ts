@@ -9,6 +9,11 @@ import { memoV2ProgramAddress } from "./prepare-token-transfer";
 const computeBudgetProgram = "ComputeBudget111111111111111111111111111111";
 /** The most compute units and the highest price (micro-lamports a unit) our fee payer pays for. */
 export const x402ComputeLimits = { units: 100_000, microLamports: 5_000_000n } as const;
+/**
+ * What the runtime grants an instruction (other than the compute budget's own) when no limit is
+ * set: the priority fee is the price times this, so the cap must hold for it too.
+ */
+const defaultUnitsPerInstruction = 200_000n;
 
 /** An agent's transaction, decoded: the message as signed, its signatures in key order, its keys. */
 export type DecodedX402Transaction = {
@@ -81,6 +86,8 @@ export async function x402TransactionProblem(
   let transfers = 0;
   let memos = 0;
   const budget = new Set<number>();
+  let unitLimit: bigint | undefined;
+  let unitPrice = 0n;
   for (const instruction of instructions) {
     const program = keys[instruction.programAddressIndex];
     const accounts = instruction.accountIndices.map((index) => keys[index]);
@@ -93,10 +100,12 @@ export async function x402TransactionProblem(
       if (budget.has(kind)) return "invalid_exact_svm_payload_transaction_instructions_length";
       budget.add(kind);
       if (kind === 2 && data.length === 5) {
-        if (view.getUint32(1, true) > x402ComputeLimits.units)
+        unitLimit = BigInt(view.getUint32(1, true));
+        if (unitLimit > x402ComputeLimits.units)
           return "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction_too_high";
       } else if (kind === 3 && data.length === 9) {
-        if (view.getBigUint64(1, true) > x402ComputeLimits.microLamports)
+        unitPrice = view.getBigUint64(1, true);
+        if (unitPrice > x402ComputeLimits.microLamports)
           return "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high";
       } else return "invalid_exact_svm_payload_unknown_optional_instruction";
     } else if (program === TOKEN_PROGRAM_ADDRESS && data[0] === 12 && data.length === 10) {
@@ -115,6 +124,11 @@ export async function x402TransactionProblem(
       if (new TextDecoder().decode(data) !== terms.memo) return "invalid_exact_svm_payload_memo_mismatch";
     } else return "invalid_exact_svm_payload_unknown_optional_instruction";
   }
+  // The priority fee our fee payer pays is the price times the limit, the runtime's default when
+  // none is set: bounded as if both were at their caps.
+  const units = unitLimit ?? defaultUnitsPerInstruction * BigInt(instructions.length - budget.size);
+  if (unitPrice * units > x402ComputeLimits.microLamports * BigInt(x402ComputeLimits.units))
+    return "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high";
   if (transfers === 0) return "invalid_exact_svm_payload_no_transfer_instruction";
   if (memos === 0) return "invalid_exact_svm_payload_memo_mismatch";
   return undefined;
