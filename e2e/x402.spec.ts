@@ -35,12 +35,16 @@ test("an agent pays a paylink with x402: 402 with the devnet USDC, 200 once sett
       new RegExp(`<head>.*<link rel="payment" href="${sessionX402Url}"/>.*</head>`, "s"),
     );
 
-    // Asked without a payment: 402, and PAYMENT-REQUIRED names the devnet's test USDC.
+    // Asked without a payment: 402, and PAYMENT-REQUIRED names the devnet's test USDC, and the
+    // local Solana chain's beside it (paid with @x402/svm: app/api/x402/x402-svm.int.test.ts).
     const probe = await probeX402(paylink.x402Url);
     expect(probe.response.status).toBe(402);
     const required = probe.paymentRequired;
     expect(required).toMatchObject({ x402Version: 2, resource: { url: paylink.x402Url } });
-    expect(required?.accepts).toHaveLength(1);
+    expect(required?.accepts.map((accepted) => accepted.network)).toEqual([
+      devnetCaip2,
+      "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+    ]);
     const [option] = required?.accepts ?? [];
     expect(option).toMatchObject({ scheme: "exact", network: devnetCaip2, amount: "1500000" });
     const usdc = option.asset as Hex;
