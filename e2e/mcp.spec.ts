@@ -59,7 +59,7 @@ test("an MCP client connects to the production build with a credential, lists th
   );
   try {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(30);
+    expect(tools).toHaveLength(31);
     const status = await client.callTool({ name: "service_auth_status", arguments: {} });
     expect(status.structuredContent).toMatchObject({ organization: { id: merchant.organizationId } });
     const created = await client.callTool({

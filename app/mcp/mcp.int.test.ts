@@ -196,7 +196,7 @@ describe("MCP server at /mcp: agent credentials", () => {
     const { organization } = await createTestOrganization();
     const writer = await createTestAgentCredential(organization.id, "write");
     const client = await connect(writer.auth.authorization);
-    expect((await client.listTools()).tools).toHaveLength(30);
+    expect((await client.listTools()).tools).toHaveLength(31);
     data(await call(client, "service_paylinks_create", { name: "P", amount: "1", currency: "USD" }));
     expect(await db().paylink.count({ where: { organizationId: organization.id } })).toBe(1);
   });
@@ -697,6 +697,14 @@ describe("MCP server at /mcp: tenant isolation", () => {
       ["service_refunds_get", { id: refund.id }, missing],
       [
         "service_reports_payments",
+        {
+          from: new Date(Date.now() - 86_400_000).toISOString(),
+          to: new Date(Date.now() + 86_400_000).toISOString(),
+        },
+        onlyA,
+      ],
+      [
+        "service_reports_refunds",
         {
           from: new Date(Date.now() - 86_400_000).toISOString(),
           to: new Date(Date.now() + 86_400_000).toISOString(),

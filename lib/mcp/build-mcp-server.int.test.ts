@@ -32,7 +32,7 @@ describe("a read-only caller", () => {
     expect(tools.map((tool) => tool.name)).toEqual(toolsFor("read", "remote").map((tool) => tool.name));
     expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
     const all = await (await connectAs(organization.id, "write")).listTools();
-    expect(all.tools).toHaveLength(30);
+    expect(all.tools).toHaveLength(31);
   });
 
   it.each([

@@ -1,15 +1,35 @@
 import { toolResult } from "crypto-checkout-agent/catalog";
-import { paymentReportNote, reportToolRows } from "crypto-checkout-agent/contracts";
+import {
+  type ReportContract,
+  reportNote,
+  reportPayments,
+  reportRefunds,
+  reportToolRows,
+} from "crypto-checkout-agent/contracts";
 import { config } from "../../config";
+import type { Db } from "../../db/client";
 import { listReport } from "../../reports/list-report";
 import { readPaymentReport } from "../../reports/read-payment-report";
-import { reportQuerySchema } from "../../reports/report-schemas";
+import { readRefundReport } from "../../reports/read-refund-report";
+import type { ReportReader } from "../../reports/report-reader";
+import { type ReportRange, reportQuerySchema } from "../../reports/report-schemas";
 import { listPage } from "../../validation/list-page";
 import { parseOrThrow } from "../../validation/validation-error";
-import type { ToolHandlers } from "./tool-context";
+import type { ToolContext, ToolHandlers } from "./tool-context";
 
-export const reportTools: ToolHandlers<"service_reports_"> = {
-  service_reports_payments: async ({ from, to, page, rows }, { db, caller }) => {
+type ReadReport = (
+  database: Db,
+  organizationId: string,
+  range: ReportRange,
+) => { read: ReportReader<unknown>; count: () => Promise<number> };
+
+/** A report's tool: a page of its rows for the caller's organization, and its CSV link for the range. */
+const reportTool =
+  (contract: ReportContract, readReport: ReadReport) =>
+  async (
+    { from, to, page, rows }: { from: string; to: string; page?: number; rows?: number },
+    { db, caller }: ToolContext,
+  ) => {
     const query = parseOrThrow(reportQuerySchema, {
       from,
       to,
@@ -17,11 +37,15 @@ export const reportTools: ToolHandlers<"service_reports_"> = {
       page,
       rows: rows ?? reportToolRows,
     });
-    const report = readPaymentReport(db, caller.organizationId, query);
+    const report = readReport(db, caller.organizationId, query);
     const { rows: data, total } = await listReport(report.read, report.count, query);
     const answer = listPage(data, query, total);
-    const csvUrl = new URL("/api/private/reports/payments", config().baseUrl);
+    const csvUrl = new URL(contract.path, config().baseUrl);
     csvUrl.search = new URLSearchParams({ from, to, format: "csv" }).toString();
-    return toolResult(answer, paymentReportNote(answer, csvUrl.toString()));
-  },
+    return toolResult(answer, reportNote(answer, csvUrl.toString()));
+  };
+
+export const reportTools: ToolHandlers<"service_reports_"> = {
+  service_reports_payments: reportTool(reportPayments, readPaymentReport),
+  service_reports_refunds: reportTool(reportRefunds, readRefundReport),
 };

@@ -38,6 +38,7 @@ const specCommands = [
   "refunds:list",
   "refunds:get",
   "reports:payments",
+  "reports:refunds",
   "payments:create",
   "payments:status",
   "webhooks:verify",

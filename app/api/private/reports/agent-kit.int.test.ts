@@ -5,6 +5,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/ids";
 import { type AppRoute, appRoutes } from "@/scripts/test-support/app-routes";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { connectLocalKit, kitEnv, runKitJson } from "@/scripts/test-support/kit-env";
@@ -12,9 +14,9 @@ import { createTestPaidInvoice } from "@/scripts/test-support/refund-fixtures";
 import { serveApp } from "@/scripts/test-support/serve-route";
 import { DELETE, GET, POST } from "../../../mcp/route";
 
-// The payments report through the agent kit's command and both MCP servers, against the app's own
-// routes and database: the command writes REST's CSV to a file, the tool answers a page of rows
-// and names the CSV's link.
+// The payments and refunds reports through the agent kit's commands and both MCP servers, against
+// the app's own routes and database: a command writes REST's CSV to a file, a tool answers a page
+// of rows and names the CSV's link.
 
 const payer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 // Each call starts a process; the machine is shared.
@@ -28,7 +30,8 @@ let app: Awaited<ReturnType<typeof serveApp>>;
 let configHome: string;
 let env: Record<string, string>;
 let apiKey: string;
-let invoiceIds: string[];
+/** Each report's rows in the range, by id in time order: three paid invoices, three refunds. */
+const ids: Record<"payments" | "refunds", string[]> = { payments: [], refunds: [] };
 
 beforeAll(async () => {
   app = await serveApp(
@@ -39,13 +42,30 @@ beforeAll(async () => {
   const merchant = await createTestOrganization("Kit Books Shop");
   apiKey = merchant.apiKey;
   env = kitEnv(configHome, app.url, apiKey);
-  invoiceIds = [];
   for (const amount of ["3", "4", "5"]) {
     const invoice = await createTestPaidInvoice(merchant.organization.id, {
       amount,
       payments: [{ amount, fromAddress: payer }],
     });
-    invoiceIds.push(invoice.id);
+    ids.payments.push(invoice.id);
+    const refund = await db().refund.create({
+      data: {
+        id: newId("refund"),
+        organizationId: merchant.organization.id,
+        invoiceId: invoice.id,
+        checkoutSessionId: invoice.checkoutSessionId,
+        network: invoice.network,
+        token: invoice.token,
+        amount: "1",
+        amountUsd: "1",
+        status: "PENDING",
+        destination: "PAYER",
+        toAddress: payer,
+        requestedByKind: "api_key",
+        requestedByName: "test",
+      },
+    });
+    ids.refunds.push(refund.id);
   }
 });
 
@@ -56,35 +76,36 @@ afterAll(async () => {
 
 const kit = (args: string[]) => runKitJson(env, args, configHome);
 
-const restCsv = async () => {
-  const response = await fetch(`${app.url}/api/private/reports/payments?from=${from}&to=${to}&format=csv`, {
+const restCsv = async (report: string) => {
+  const response = await fetch(`${app.url}/api/private/reports/${report}?from=${from}&to=${to}&format=csv`, {
     headers: { authorization: `Bearer ${apiKey}` },
   });
   expect(response.status).toBe(200);
   return response.text();
 };
 
-describe("crypto-checkout reports:payments", () => {
+describe.each(["payments", "refunds"] as const)("crypto-checkout reports:%s", (report) => {
   it("writes the range's CSV to --out, or to the name the service gives", async () => {
-    const csv = await restCsv();
+    const csv = await restCsv(report);
     expect(csv.split("\r\n")).toHaveLength(5);
-    const out = path.join(configHome, "books.csv");
-    const written = await kit(["reports:payments", "--from", from, "--to", to, "--out", out]);
+    for (const id of ids[report]) expect(csv).toContain(id);
+    const out = path.join(configHome, `books-${report}.csv`);
+    const written = await kit([`reports:${report}`, "--from", from, "--to", to, "--out", out]);
     expect(written).toEqual({
       code: 0,
-      json: { object: "report_file", report: "payments", file: out, bytes: Buffer.byteLength(csv) },
+      json: { object: "report_file", report, file: out, bytes: Buffer.byteLength(csv) },
     });
     expect(await readFile(out, "utf8")).toBe(csv);
 
-    const named = await kit(["reports:payments", "--from", from, "--to", to]);
-    const file = path.join(configHome, `payments_${from}_${to}.csv`);
+    const named = await kit([`reports:${report}`, "--from", from, "--to", to]);
+    const file = path.join(configHome, `${report}_${from}_${to}.csv`);
     expect(named).toMatchObject({ code: 0, json: { file } });
     expect(await readFile(file, "utf8")).toBe(csv);
   });
 
   it("exits 4 with the service's error for a bad range, writing nothing", async () => {
-    const out = path.join(configHome, "never.csv");
-    const refused = await kit(["reports:payments", "--from", to, "--to", from, "--out", out]);
+    const out = path.join(configHome, `never-${report}.csv`);
+    const refused = await kit([`reports:${report}`, "--from", to, "--to", from, "--out", out]);
     expect(refused).toMatchObject({
       code: 4,
       json: { error: { type: "invalid_request_error", param: "to" } },
@@ -93,7 +114,11 @@ describe("crypto-checkout reports:payments", () => {
   });
 });
 
-describe("service_reports_payments", () => {
+describe.each([
+  ["payments", "invoice_id"],
+  ["refunds", "refund_id"],
+] as const)("service_reports_%s", (report, idColumn) => {
+  const tool = `service_reports_${report}`;
   it("answers a page of rows alike on both servers, and names the CSV link", async () => {
     const remote = new Client({ name: "reports-test", version: "1.0.0" });
     await remote.connect(
@@ -105,8 +130,8 @@ describe("service_reports_payments", () => {
     try {
       const args = { from, to, rows: 2 };
       const [fromRemote, fromLocal] = await Promise.all([
-        remote.callTool({ name: "service_reports_payments", arguments: args }),
-        local.callTool({ name: "service_reports_payments", arguments: args }),
+        remote.callTool({ name: tool, arguments: args }),
+        local.callTool({ name: tool, arguments: args }),
       ]);
       expect(fromRemote.structuredContent).toMatchObject({
         object: "list",
@@ -114,22 +139,21 @@ describe("service_reports_payments", () => {
         rows: 2,
         hasMore: true,
       });
-      const rows = (fromRemote.structuredContent as { data: { invoice_id: string; payer_address: string }[] })
-        .data;
-      expect(rows.map((row) => row.invoice_id)).toEqual(invoiceIds.slice(0, 2));
-      expect(rows[0].payer_address).toBe(payer);
+      const rows = (fromRemote.structuredContent as { data: Record<string, string>[] }).data;
+      expect(rows.map((row) => row[idColumn])).toEqual(ids[report].slice(0, 2));
+      expect(rows[0][report === "payments" ? "payer_address" : "to_address"]).toBe(payer);
       expect(fromLocal.structuredContent).toEqual(fromRemote.structuredContent);
       for (const result of [fromRemote, fromLocal]) {
         const note = (result.content as { text: string }[])[1].text;
         expect(note).toContain("3 rows in the range. More rows: call again with page 2");
         expect(note).toMatch(
           new RegExp(
-            `GET https?://[^ ]+/api/private/reports/payments\\?from=${from}&to=${to}&format=csv with the API key`,
+            `GET https?://[^ ]+/api/private/reports/${report}\\?from=${from}&to=${to}&format=csv with the API key`,
           ),
         );
       }
       const tooMany = await remote.callTool({
-        name: "service_reports_payments",
+        name: tool,
         arguments: { from, to, rows: 101 },
       });
       expect(tooMany.isError).toBe(true);

@@ -39,6 +39,7 @@ describe("tool catalogue", () => {
         "service_refunds_list",
         "service_refunds_get",
         "service_reports_payments",
+        "service_reports_refunds",
         "service_sweeps_list",
         "service_organization_get",
         "service_organization_update",
@@ -88,8 +89,8 @@ describe("tool catalogue", () => {
     expect(readOnly.every((tool) => tool.access === "read" && tool.scope === "remote-and-local")).toBe(true);
     expect(readOnly.map((tool) => tool.name)).toContain("service_paylinks_get");
     expect(readOnly.map((tool) => tool.name)).not.toContain("service_paylinks_create");
-    expect(toolsFor("write", "remote")).toHaveLength(30);
-    expect(toolsFor("write", "local")).toHaveLength(33);
+    expect(toolsFor("write", "remote")).toHaveLength(31);
+    expect(toolsFor("write", "local")).toHaveLength(34);
   });
 
   it("serves every knowledge resource with the base URL filled in, and prompts that name real tools", () => {

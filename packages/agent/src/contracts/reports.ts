@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listOf, paymentReportRow, refundReportRow, reportFormats } from "../shapes";
-import { type CliDoor, defineContract, read, type ToolDoor, toolOf } from "./contract";
+import { defineContract, read, toolOf } from "./contract";
 
 const readRow = { row: "reports.read", access: "read", role: "member" } as const;
 
@@ -33,38 +33,20 @@ export const reportQuery = z.object({
     .describe("JSON only: rows per page, 1-1000 (default 1000)"),
 });
 
-/** The contract of a report of `rows` at /api/private/reports/{name}, with its tool and command where it has them. */
-const reportContract = <
-  const N extends string,
-  const O extends string,
-  R extends z.ZodType,
-  const D extends { tool?: ToolDoor; cli?: CliDoor },
->(
-  name: N,
-  operationId: O,
-  row: R,
-  doors: D,
-) =>
-  defineContract({
-    operationId,
-    method: "get",
-    path: `/api/private/reports/${name}`,
-    input: { query: reportQuery },
-    result: listOf(row),
-    authority: readRow,
-    ...doors,
-  });
-
 /** Rows a tool answers a page: what a model reads comfortably; more is the CSV's job. */
 export const reportToolRows = 100;
 
-export const reportPayments = reportContract("payments", "reportPayments", paymentReportRow, {
+/** What a report's tool and command say of it: a title, what it is, what one row is, and its columns. */
+type ReportWords = { title: string; what: string; row: string; columns: string };
+
+/** The MCP tool `service_reports_{name}` and the command `reports:{name}` of the report at /api/private/reports/{name}. */
+const reportDoors = <const N extends string>(name: N, words: ReportWords) => ({
   tool: {
-    name: "service_reports_payments",
-    title: "Payments report (the books)",
-    description: `The merchant's books: one row per invoice confirmed in [from, to) (paid_at, invoice and session ids, merchant order id, network, token, token amount received, transaction hash, payer, the session's amount and currency, the locked quote's USD amount, rate and source, and the amount refunded so far). Answers up to ${reportToolRows} rows a page; for a month of sales or a spreadsheet, give the user the CSV link the result names (GET /api/private/reports/payments?format=csv with the API key, or Export CSV in the dashboard) rather than paging through.`,
+    name: `service_reports_${name}` as const,
+    title: words.title,
+    description: `${words.what}: ${words.row} (${words.columns}). Answers up to ${reportToolRows} rows a page; for a whole month or a spreadsheet, give the user the CSV link the result names (GET /api/private/reports/${name}?format=csv with the API key, or Export CSV in the dashboard) rather than paging through.`,
     annotations: read,
-    omit: ["format"],
+    omit: ["format"] as const,
     narrow: {
       rows: z
         .number()
@@ -80,10 +62,10 @@ export const reportPayments = reportContract("payments", "reportPayments", payme
     },
   },
   cli: {
-    command: "reports:payments",
-    description: "Download the payments report (one row per confirmed invoice in [from, to)) as a CSV file.",
-    example: "crypto-checkout reports:payments --from 2026-03-01 --to 2026-04-01 --out payments.csv",
-    omit: ["format", "page", "rows"],
+    command: `reports:${name}` as const,
+    description: `Download the ${name} report (${words.row}) as a CSV file.`,
+    example: `crypto-checkout reports:${name} --from 2026-03-01 --to 2026-04-01 --out ${name}.csv`,
+    omit: ["format", "page", "rows"] as const,
     add: {
       out: {
         value: "file",
@@ -98,13 +80,46 @@ export const reportPayments = reportContract("payments", "reportPayments", payme
     },
   },
 });
-export const reportRefunds = reportContract("refunds", "reportRefunds", refundReportRow, {});
 
-/** What a payments report's tool result says besides its rows: more pages, and where the whole CSV is. */
-export function paymentReportNote(page: { page: number; total: number; hasMore: boolean }, csvUrl: string) {
+/** The contract of a report of `row`s at /api/private/reports/{name}, with its tool and command. */
+const reportContract = <const N extends string, const O extends string, R extends z.ZodType>(
+  name: N,
+  operationId: O,
+  row: R,
+  words: ReportWords,
+) =>
+  defineContract({
+    operationId,
+    method: "get",
+    path: `/api/private/reports/${name}`,
+    input: { query: reportQuery },
+    result: listOf(row),
+    authority: readRow,
+    ...reportDoors(name, words),
+  });
+
+export const reportPayments = reportContract("payments", "reportPayments", paymentReportRow, {
+  title: "Payments report (the books)",
+  what: "The merchant's books",
+  row: "one row per invoice confirmed in [from, to)",
+  columns:
+    "paid_at, invoice and session ids, merchant order id, network, token, token amount received, transaction hash, payer, the session's amount and currency, the locked quote's USD amount, rate and source, and the amount refunded so far",
+});
+export const reportRefunds = reportContract("refunds", "reportRefunds", refundReportRow, {
+  title: "Refunds report",
+  what: "What went back to buyers",
+  row: "one row per refund created in [from, to), whatever its status",
+  columns:
+    "created_at, refund and invoice ids, network, token, amount in the token, status, destination address, transaction hash, reason; never a claim link",
+});
+
+/** What a report's tool result says besides its rows: more pages, and where the whole CSV is. */
+export function reportNote(page: { page: number; total: number; hasMore: boolean }, csvUrl: string) {
   const more = page.hasMore ? ` More rows: call again with page ${page.page + 1}, or better,` : " As a file,";
   return `${page.total} rows in the range.${more} download the CSV (whole range, for spreadsheets): GET ${csvUrl} with the API key as Authorization: Bearer, or the dashboard's Export CSV.`;
 }
 
-export const reportContracts = [reportPayments, reportRefunds];
-export const reportTools = [toolOf(reportPayments)] as const;
+export const reportContracts = [reportPayments, reportRefunds] as const;
+/** One of the reports' contracts. */
+export type ReportContract = (typeof reportContracts)[number];
+export const reportTools = [toolOf(reportPayments), toolOf(reportRefunds)] as const;

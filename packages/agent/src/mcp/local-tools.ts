@@ -10,7 +10,14 @@ import {
   toolResult,
 } from "../catalog";
 import type { Kit } from "../context";
-import { type Contract, paymentReportNote, reportToolRows } from "../contracts";
+import {
+  type Contract,
+  type ReportContract,
+  reportNote,
+  reportPayments,
+  reportRefunds,
+  reportToolRows,
+} from "../contracts";
 import { usageError } from "../http/errors";
 import { registerAgent } from "../operations/agent-register";
 import { checkinAgent, startAgentSetup } from "../operations/agent-setup";
@@ -77,6 +84,19 @@ const listResult = (page: Json) => toolResult(page, listNote(page as { page: num
  * the remote server does, since a tool's result reaches the model and its app.
  */
 const refundResult = ({ claimUrl: _claimUrl, ...refund }: Json) => refund;
+
+/** A report's tool: REST answers CSV unless asked for JSON; the tool reads rows, and names the CSV's link. */
+async function reportTool(
+  kit: Kit,
+  report: ReportContract,
+  input: { from: string; to: string; page?: number; rows?: number },
+) {
+  const page = await api.reportPage(kit, report, { ...input, rows: input.rows ?? reportToolRows });
+  return toolResult(
+    page,
+    reportNote(page, api.reportCsvUrl(kit, report, { from: input.from, to: input.to })),
+  );
+}
 
 const handlers: Handlers = {
   service_auth_status: async (_input, { kit }) => {
@@ -154,14 +174,8 @@ const handlers: Handlers = {
     return listResult({ ...page, data: (page.data as Json[]).map(refundResult) });
   },
   service_refunds_get: async ({ id }, { kit }) => toolResult(refundResult(await api.getRefund(kit, id))),
-  // REST answers CSV unless asked for JSON; the tool reads rows, and names the CSV's link.
-  service_reports_payments: async (input, { kit }) => {
-    const page = await api.reportPayments(kit, { ...input, rows: input.rows ?? reportToolRows });
-    return toolResult(
-      page,
-      paymentReportNote(page, api.paymentReportCsvUrl(kit, { from: input.from, to: input.to })),
-    );
-  },
+  service_reports_payments: (input, { kit }) => reportTool(kit, reportPayments, input),
+  service_reports_refunds: (input, { kit }) => reportTool(kit, reportRefunds, input),
   service_payments_status: async ({ checkoutSessionId }, { kit }) => {
     const session = await api.getCheckoutSession(kit, checkoutSessionId);
     const payment = (session.payment as Json | null | undefined) ?? null;

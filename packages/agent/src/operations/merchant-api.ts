@@ -207,21 +207,31 @@ export async function configureWebhook(
   return { action: "created", endpoint, signingSecretStored: true };
 }
 
-/** A page of the payments report as JSON rows. */
-export const reportPayments = (kit: Kit, query: { from: string; to: string; page?: number; rows?: number }) =>
-  request(kit, operations.reportPayments, { query: { ...query, format: "json" } });
-
-/** The payments report's CSV link for the range (it needs the credential as a Bearer token). */
-export const paymentReportCsvUrl = (kit: Kit, range: { from: string; to: string }) =>
-  `${kit.settings.apiBaseUrl}/private/reports/payments?${new URLSearchParams({ ...range, format: "csv" })}`;
-
-/** The payments report of the range as a CSV file, streamed to disk. */
-export async function downloadPaymentReport(
+/** A page of a report as JSON rows. */
+export const reportPage = (
   kit: Kit,
+  report: operations.ReportContract,
+  query: { from: string; to: string; page?: number; rows?: number },
+) => request(kit, report, { query: { ...query, format: "json" } });
+
+/** Where a report is, under the kit's base URL (which ends in /api, where every contract's path starts). */
+const reportPath = (report: operations.ReportContract) => report.path.replace(/^\/api/, "");
+
+/** A report's CSV link for the range (it needs the credential as a Bearer token). */
+export const reportCsvUrl = (
+  kit: Kit,
+  report: operations.ReportContract,
+  range: { from: string; to: string },
+) => `${kit.settings.apiBaseUrl}${reportPath(report)}?${new URLSearchParams({ ...range, format: "csv" })}`;
+
+/** A report of the range as a CSV file, streamed to disk. */
+export async function downloadReport(
+  kit: Kit,
+  report: operations.ReportContract,
   range: { from: string; to: string },
   file: (suggested: string | null) => string,
 ) {
-  return downloadApi(kit.settings.apiBaseUrl, "/private/reports/payments", {
+  return downloadApi(kit.settings.apiBaseUrl, reportPath(report), {
     query: { ...range, format: "csv" },
     token: await kit.token(),
     file,
