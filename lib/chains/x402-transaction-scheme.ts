@@ -19,6 +19,8 @@ export type X402CosignedTransaction = {
   signed: string;
   /** The highest block height it can still land at, or lower once it can no longer land. */
   lastValidHeight: bigint;
+  /** The slot the chain was at when we signed it: a node behind it cannot say where it stands. */
+  slot: bigint;
 };
 
 export type X402TransactionProgress = "confirmed" | "failed" | "pending" | "expired";
@@ -47,11 +49,11 @@ export interface X402TransactionScheme {
     transaction: string,
     terms: X402TransactionTerms,
   ): Promise<X402CosignedTransaction | { refusal: string }>;
-  /** Co-signs a transaction checked before (a takeover after a crash), without checking it again. */
-  cosign(network: NetworkConfig, mnemonic: string, transaction: string): Promise<X402CosignedTransaction>;
   /**
    * Sends the co-signed bytes while they can land (the same bytes land at most once) and says
-   * where they stand at the network's commitment. Throws when the node cannot answer.
+   * where they stand at the network's commitment: one step, called again while pending, by the
+   * settler or, from the row's copy, by whoever takes its settlement over (a takeover, the
+   * stuck-settlement resolver). Throws when the node cannot answer.
    */
   follow(network: NetworkConfig, transaction: X402CosignedTransaction): Promise<X402TransactionProgress>;
 }

@@ -1,3 +1,4 @@
+import type { X402CosignedTransaction } from "../chains/x402-transaction-scheme";
 import { buildCheckoutSession } from "../checkout/build-checkout-session";
 import { createSessionInvoice } from "../checkout/create-session-invoice";
 import type { Db, Tx } from "../db/client";
@@ -20,7 +21,20 @@ export type X402SettlementKey = { network: string; asset: string; payer: string;
  * What the payer signed, as its row keeps it: the amount in base units, when it stops being
  * valid, and a hash of all of it (a copy is the same payment only with this hash).
  */
-export type X402Signed = { amount: string; validBefore: Date; hash: string };
+export type X402Signed = {
+  amount: string;
+  validBefore: Date;
+  hash: string;
+  /** A payment by transaction: the transaction as we co-signed it, kept so anyone can send and decide it. */
+  transaction?: X402CosignedTransaction;
+};
+
+/** The co-signed transaction a row was recorded with (X402Signed.transaction); none for an authorization's. */
+export function recordedX402Transaction(row: X402Settlement): X402CosignedTransaction | undefined {
+  const { transaction, signedTransaction, lastValidHeight, signedSlot } = row;
+  if (!transaction || !signedTransaction || lastValidHeight === null || signedSlot === null) return undefined;
+  return { payer: row.payer, id: transaction, signed: signedTransaction, lastValidHeight, slot: signedSlot };
+}
 
 const pricedFrom = (quote: X402Quote) => ({
   amountDue: quote.amountDue,
@@ -144,6 +158,14 @@ export async function recordX402Payment(
           // At most the quote's window away (checkValidityWindow, or a blockhash's life).
           validBefore: signed.validBefore,
           authorizationHash: signed.hash,
+          ...(signed.transaction
+            ? {
+                transaction: signed.transaction.id,
+                signedTransaction: signed.transaction.signed,
+                lastValidHeight: signed.transaction.lastValidHeight,
+                signedSlot: signed.transaction.slot,
+              }
+            : {}),
           createdAt: now,
         },
       });

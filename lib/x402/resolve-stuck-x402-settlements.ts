@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { log } from "../log";
 import { decideX402Settlement } from "./decide-x402-settlement";
 import { findFacilitatorWallets } from "./find-facilitator-wallets";
+import { resolveStuckX402Transaction } from "./resolve-stuck-x402-transaction";
 import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
 
 /** A SETTLING row untouched this long (its lease long lapsed) lost its settler (a crash, a restart). */
@@ -11,11 +12,14 @@ export const stuckSettlementMs = 5 * 60_000;
 
 /**
  * Decides x402 settlements left SETTLING (a crash, a lost answer, a transfer still pending) from
- * the chain, by the rule a settler follows (lib/x402/decide-x402-settlement.ts): the authorization
+ * the chain. A payment by transaction is decided by its recorded transaction, which this pass
+ * sends again while it can land (resolve-stuck-x402-transaction.ts). For an authorization, by
+ * the rule a settler follows (lib/x402/decide-x402-settlement.ts): the authorization
  * used in a transfer that paid us means the transfer happened (SETTLED, with its transaction);
  * canceled, spent by another transfer, or unused once the chain is past its window means it never
  * will (FAILED, a paylink's invoice withdrawn). Anything else may still land and is left; the
- * payer's next copy of the payment may settle one that was never sent. It sends nothing itself.
+ * payer's next copy of the payment may settle one that was never sent: for an authorization it
+ * sends nothing itself.
  * The gas our facilitator wallet paid for the row's transaction, once mined (reverted too), is
  * recorded. A live settlement renews its row's lease (`updatedAt`) and is skipped; each
  * write is one short statement that only a still-SETTLING, still-stale row takes, so the chain is
@@ -24,9 +28,7 @@ export const stuckSettlementMs = 5 * 60_000;
  */
 export async function resolveStuckX402Settlements(database: Db, now = new Date()): Promise<number> {
   const staleBefore = new Date(now.getTime() - stuckSettlementMs);
-  // Authorizations only: a payment by transaction (ChainFamily.x402Transactions) is decided by
-  // its own settler's follow, and its rows must not take this pass's places.
-  const networks = config().networks.filter((network) => !chainFamily(network).x402Transactions);
+  const { networks } = config();
   const stuck = await database.x402Settlement.findMany({
     where: {
       status: "SETTLING",
@@ -40,8 +42,15 @@ export async function resolveStuckX402Settlements(database: Db, now = new Date()
   for (const row of stuck) {
     const network = networks.find((configured) => configured.id === row.network);
     if (!network) continue;
+    // A payment by transaction: its recorded transaction decides it (sent again while it can land).
+    const scheme = chainFamily(network).x402Transactions;
     let found: Awaited<ReturnType<typeof decideX402Settlement>>;
     try {
+      if (scheme) {
+        if (await resolveStuckX402Transaction(database, network, scheme, row, { staleBefore, now }))
+          decided++;
+        continue;
+      }
       const wallets = await findFacilitatorWallets(database, network);
       found = await decideX402Settlement(network, row, { sent: row.transaction, wallets, now });
     } catch (error) {

@@ -10,12 +10,12 @@ import { processWide } from "../process-wide";
 import { awaitX402Settlement, type X402Settled, x402SettlementResult } from "./await-x402-settlement";
 import type { X402ResourceRef } from "./find-x402-resource";
 import { acceptedSchema, checkAcceptedQuote } from "./read-x402-payment";
-import { recordX402Payment } from "./record-x402-payment";
-import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
+import { recordedX402Transaction, recordX402Payment } from "./record-x402-payment";
+import { recordX402TransactionOutcome } from "./record-x402-transaction-outcome";
 import { settlementGasEstimates, settlementGasUsd } from "./x402-gas";
 import { paymentRefused } from "./x402-payment-errors";
 import { builtInFeePayer, type X402Payable } from "./x402-requirements";
-import { holdingX402Lease, lapsedLease } from "./x402-settler-lease";
+import { holdingX402Lease } from "./x402-settler-lease";
 
 // The `exact` scheme where the agent signs a transaction our fee payer completes (x402's SVM
 // scheme, @x402/svm's client): docs/api.md, "x402".
@@ -47,25 +47,18 @@ async function fromChain<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-type Settling = { scheme: X402TransactionScheme; asset: X402Payable; mnemonic: string; transaction: string };
+type Settling = { scheme: X402TransactionScheme; asset: X402Payable };
 
 /**
- * Sends and follows the co-signed transaction until the chain decides it or `followForMs` passes.
- * Its id goes on the row before anything is sent: a takeover sends the same bytes (co-signing is
- * deterministic), so it lands at most once however many settlers send it.
+ * Sends and follows the row's co-signed transaction until the chain decides it or `followForMs`
+ * passes. It was recorded (with its id) before anything was sent: a takeover sends the same
+ * bytes, so it lands at most once however many settlers send it.
  */
 async function followOnChain(
-  database: Db,
   row: X402Settlement,
   signed: X402CosignedTransaction,
-  settling: Settling,
+  { scheme, asset }: Settling,
 ) {
-  const { scheme, asset } = settling;
-  if (!row.transaction)
-    await database.x402Settlement.updateMany({
-      where: { id: row.id, status: "SETTLING", transaction: null },
-      data: { transaction: signed.id },
-    });
   const until = Date.now() + followForMs;
   for (;;) {
     const progress = await scheme.follow(asset.network, signed).catch((error) => {
@@ -78,40 +71,17 @@ async function followOnChain(
 }
 
 /** Settles a recorded row (its lease held), then records the outcome in one short statement. */
-async function settleRow(
-  database: Db,
-  row: X402Settlement,
-  settling: Settling,
-  cosigned: X402CosignedTransaction | undefined,
-  now: Date,
-): Promise<X402Settlement> {
-  const { scheme, asset, mnemonic, transaction } = settling;
-  const progress = await holdingX402Lease(database, row.id, async () => {
-    const signed =
-      cosigned ?? (await scheme.cosign(asset.network, mnemonic, transaction).catch(() => undefined));
-    return signed ? followOnChain(database, row, signed, settling) : "pending";
+async function settleRow(database: Db, row: X402Settlement, settling: Settling, now: Date) {
+  const signed = recordedX402Transaction(row);
+  const progress = signed
+    ? await holdingX402Lease(database, row.id, () => followOnChain(row, signed, settling))
+    : "pending";
+  await recordX402TransactionOutcome(database, row, progress, {
+    network: settling.asset.network,
+    now,
+    handBack: true,
   });
-  const status = progress === "confirmed" ? "SETTLED" : progress === "pending" ? "SETTLING" : "FAILED";
-  metrics().x402Settlements.inc({
-    result: status === "SETTLED" ? "settled" : status === "FAILED" ? "failed" : "pending",
-  });
-  const errorReason =
-    progress === "failed"
-      ? "invalid_exact_svm_transaction_failed"
-      : progress === "expired"
-        ? "settlement_expired"
-        : null;
-  const gasUsd = status === "SETTLING" ? undefined : (await settlementGasUsd(asset.network, now))?.toString();
-  const { count } = await database.x402Settlement.updateMany({
-    where: { id: row.id, status: "SETTLING" },
-    data:
-      status === "SETTLING"
-        ? { updatedAt: lapsedLease() }
-        : { status, errorReason, ...(gasUsd ? { gasUsd } : {}) },
-  });
-  const decided = await database.x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
-  if (count === 1 && status === "FAILED") await withdrawUnpaidX402Invoice(database, decided, now);
-  return decided;
+  return database.x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
 }
 
 /** Copies of one transaction arriving together at this process share one attempt. */
@@ -152,7 +122,7 @@ export async function settleX402Transaction(
   const flightKey = JSON.stringify([ref, identity.id]);
   const running = inFlight.get(flightKey);
   if (running) return running;
-  const settling = { scheme, asset, mnemonic, transaction };
+  const settling = { scheme, asset };
   const attempt = (async () => {
     const key = {
       network: asset.network.id,
@@ -160,7 +130,7 @@ export async function settleX402Transaction(
       payer: identity.payer,
       nonce: identity.id,
     };
-    const recover = (row: X402Settlement) => settleRow(database, row, settling, undefined, now);
+    const recover = (row: X402Settlement) => settleRow(database, row, settling, now);
     const known = await database.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
     if (known) return awaitX402Settlement(database, known, ref, quote, recover);
     if (now.getTime() > new Date(quote.expiresAt).getTime())
@@ -187,12 +157,13 @@ export async function settleX402Transaction(
         amount: quote.amount,
         validBefore: new Date(now.getTime() + transactionLifeMs),
         hash: checked.id,
+        transaction: checked,
       },
       gasEstimates,
       now,
     });
     if (!created) return awaitX402Settlement(database, row, ref, quote, recover);
-    return x402SettlementResult(database, await settleRow(database, row, settling, checked, now));
+    return x402SettlementResult(database, await settleRow(database, row, settling, now));
   })().finally(() => inFlight.delete(flightKey));
   inFlight.set(flightKey, attempt);
   return attempt;

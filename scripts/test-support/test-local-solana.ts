@@ -1,6 +1,7 @@
 import { createSolanaRpc } from "@solana/kit";
 import type { NetworkConfig } from "@/lib/chains/networks";
 import { localSolanaBuyer } from "@/lib/chains/solana/local-solana-accounts";
+import type { LocalSolanaChainOptions } from "@/lib/chains/solana/local-solana-chain";
 import { localSolanaNetwork } from "@/lib/chains/solana/local-solana-network";
 import type { SolanaRpc } from "@/lib/chains/solana/read-solana-transfers";
 import { sendSolanaPayTransfer } from "@/lib/chains/solana/send-solana-pay-transfer";
@@ -27,14 +28,17 @@ export type TestLocalSolana = LocalSolana & {
 /**
  * Starts the local Solana chain on a free port, with the receiving wallet's test USDC account
  * open and the fee payer funded, and adds `solana-local` to the app's SERVICE_NETWORKS (after whatever networks are set)
- * with SERVICE_HD_MNEMONIC. Slots follow the real clock (400 ms; `confirmed` is one behind). Stop
- * it in the file's afterAll.
+ * with SERVICE_HD_MNEMONIC. Slots follow the real clock (400 ms; `confirmed` is one behind), or
+ * `chain`'s clock when given. Stop it in the file's afterAll.
  */
-export async function startTestLocalSolana(options: { mnemonic?: string } = {}): Promise<TestLocalSolana> {
+export async function startTestLocalSolana(
+  options: { mnemonic?: string; chain?: LocalSolanaChainOptions } = {},
+): Promise<TestLocalSolana> {
   const mnemonic = options.mnemonic ?? process.env.SERVICE_HD_MNEMONIC ?? hardhatMnemonic;
   const receiver = solanaServiceKey(mnemonic, "receiving").address;
   const local = await startLocalSolana({
     port: 0,
+    chain: options.chain,
     receivers: [receiver],
     feePayers: [solanaServiceKey(mnemonic, "feePayer").address],
   });

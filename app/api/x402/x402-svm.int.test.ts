@@ -214,7 +214,7 @@ describe("x402 on Solana", () => {
     expect((await paying).status).toBe(200);
   });
 
-  it("leaves a stuck Solana settlement to its own settler: the authorization resolver passes it by and decides the rest", async () => {
+  it("decides a Solana settlement its settler left SETTLING from the transaction recorded on it: landed, it is SETTLED", async () => {
     const { url } = await app.paylink("5.00");
     const paid = await send(url, await officialPayment(await solanaOption(url)));
     expect(paid.status).toBe(200);
@@ -224,9 +224,16 @@ describe("x402 on Solana", () => {
       where: { id },
       data: { status: "SETTLING", updatedAt: new Date(0) },
     });
-    await expect(resolveStuckX402Settlements(db())).resolves.toEqual(expect.any(Number));
-    expect((await db().x402Settlement.findUniqueOrThrow({ where: { id: row.id } })).status).toBe("SETTLING");
-    await db().x402Settlement.update({ where: { id: row.id }, data: { status: "SETTLED" } });
+    expect(row).toMatchObject({
+      signedTransaction: expect.any(String),
+      lastValidHeight: expect.any(BigInt),
+      signedSlot: expect.any(BigInt),
+    });
+    expect(await resolveStuckX402Settlements(db())).toBeGreaterThanOrEqual(1);
+    expect(await db().x402Settlement.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      status: "SETTLED",
+      transaction,
+    });
   });
 
   const other = base58.encode(new Uint8Array(32).fill(7)) as Address;

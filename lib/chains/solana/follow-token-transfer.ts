@@ -56,6 +56,9 @@ export async function followTokenTransfer(
       ? { state: "confirmed", slot: status.slot }
       : { state: "failed", slot: status.slot, error: status.err };
   }
+  // A node behind the slot it was signed at knows neither it nor its blockhash yet: ask again.
+  if (prepared.minContextSlot !== undefined && context.slot < prepared.minContextSlot)
+    return { state: "pending" };
   if (finalized.blockHeight > prepared.lastValidBlockHeight)
     return context.slot >= finalized.absoluteSlot ? { state: "expired" } : { state: "pending" };
   try {

@@ -15,6 +15,8 @@ export type PreparedSolanaTransaction = {
   /** The signed transaction, base64, as sendTransaction takes it. */
   wire: string;
   lastValidBlockHeight: bigint;
+  /** The slot it was signed at, when known: a node behind it cannot say where the transaction stands. */
+  minContextSlot?: bigint;
 };
 
 /** The owner's associated token account for `mint` (classic Token program: Solana's USDC is one). */

@@ -33,15 +33,17 @@ async function cosignDecoded(
   const rest = decoded.signatures.slice(1).map((entry) => entry ?? new Uint8Array(64));
   const wire = Buffer.concat([count, signature, ...rest, decoded.messageBytes]);
   // Read before any status: once it is invalid, nothing later can land it (follow-token-transfer.ts).
-  const [{ value: valid }, height] = await Promise.all([
+  const [{ value: valid }, height, slot] = await Promise.all([
     rpc.isBlockhashValid(decoded.blockhash as Blockhash, { commitment: "processed" }).send(),
     rpc.getBlockHeight({ commitment: "processed" }).send(),
+    rpc.getSlot({ commitment: "processed" }).send(),
   ]);
   return {
     payer,
     id: base58.encode(signature),
     signed: wire.toString("base64"),
     lastValidHeight: valid ? height + blockhashLifetime : 0n,
+    slot,
   };
 }
 
@@ -77,11 +79,6 @@ export function solanaX402Scheme(client: (network: NetworkConfig) => SolanaRpc):
       if (simulated.value.err !== null) return { refusal: "invalid_exact_svm_transaction_simulation_failed" };
       return cosigned;
     },
-    async cosign(network, mnemonic, transaction) {
-      const decoded = decodeX402Transaction(transaction);
-      if (!decoded) throw new Error("x402 transaction no longer decodes");
-      return cosignDecoded(client(network), decoded, mnemonic, decoded.keys[1]);
-    },
     async follow(network, transaction) {
       const progress = await followTokenTransfer(
         client(network),
@@ -89,6 +86,7 @@ export function solanaX402Scheme(client: (network: NetworkConfig) => SolanaRpc):
           signature: transaction.id,
           wire: transaction.signed,
           lastValidBlockHeight: transaction.lastValidHeight,
+          minContextSlot: transaction.slot,
         },
         commitmentOf(network),
       );

@@ -1,0 +1,48 @@
+import type { NetworkConfig } from "../chains/networks";
+import type { X402TransactionProgress } from "../chains/x402-transaction-scheme";
+import type { Db } from "../db/client";
+import type { Prisma, X402Settlement } from "../generated/prisma/client";
+import { metrics } from "../metrics/metrics";
+import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
+import { settlementGasUsd } from "./x402-gas";
+import { lapsedLease } from "./x402-settler-lease";
+
+/**
+ * Records where a payment's transaction stands, as its settler or whoever took it over found it
+ * (X402TransactionScheme.follow), in one short statement that only a row still SETTLING (and
+ * matching `where`) takes: confirmed ⇒ SETTLED (the watcher pays the invoice by its memo); failed
+ * on chain ⇒ FAILED; never landed and never able to ⇒ FAILED `settlement_expired`; a FAILED one's
+ * paylink invoice is withdrawn. Pending leaves it SETTLING, its lease handed back when `handBack`
+ * (the settler's own wait ended), else untouched. Returns whether this call decided it (another
+ * may have first).
+ */
+export async function recordX402TransactionOutcome(
+  database: Db,
+  row: X402Settlement,
+  progress: X402TransactionProgress,
+  options: { network: NetworkConfig; now: Date; where?: Prisma.X402SettlementWhereInput; handBack?: true },
+): Promise<boolean> {
+  const { network, now } = options;
+  const status = progress === "confirmed" ? "SETTLED" : progress === "pending" ? "SETTLING" : "FAILED";
+  if (status === "SETTLING" && !options.handBack) return false;
+  metrics().x402Settlements.inc({
+    result: status === "SETTLED" ? "settled" : status === "FAILED" ? "failed" : "pending",
+  });
+  const errorReason =
+    progress === "failed"
+      ? "invalid_exact_svm_transaction_failed"
+      : progress === "expired"
+        ? "settlement_expired"
+        : null;
+  const gasUsd = status === "SETTLING" ? undefined : (await settlementGasUsd(network, now))?.toString();
+  const { count } = await database.x402Settlement.updateMany({
+    where: { ...options.where, id: row.id, status: "SETTLING" },
+    data:
+      status === "SETTLING"
+        ? { updatedAt: lapsedLease() }
+        : { status, errorReason, ...(gasUsd ? { gasUsd } : {}) },
+  });
+  if (count === 0 || status === "SETTLING") return false;
+  if (status === "FAILED") await withdrawUnpaidX402Invoice(database, row, now);
+  return true;
+}

@@ -1,0 +1,189 @@
+// A settler of an x402 payment by transaction (x402's SVM scheme) SIGKILLed with its settlement
+// recorded, just before or just after sending the co-signed transaction: a real process settling
+// a real agent's payment (the official client's) on the local Solana chain, whose clock the test
+// moves; the agent's next copy or the stuck-settlement resolver decides the row from the
+// transaction recorded on it. The transfer lands once and the invoice is paid once, or, never
+// sent before its blockhash expired, the row is FAILED once the chain finalized past it.
+process.env.SERVICE_SWEEPER = "in-process";
+process.env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE = "1000";
+
+import { spawn } from "node:child_process";
+import path from "node:path";
+import {
+  type Address,
+  type Base64EncodedWireTransaction,
+  createKeyPairSignerFromBytes,
+  getBase58Encoder,
+  type Signature,
+} from "@solana/kit";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { ExactSvmScheme } from "@x402/svm/exact/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localSolanaBuyer, walletSecret } from "@/lib/chains/solana/local-solana-accounts";
+import { associatedTokenAccount } from "@/lib/chains/solana/prepare-solana-transaction";
+import { db } from "@/lib/db/client";
+import { scanLocalSolana } from "@/scripts/test-support/solana-invoices";
+import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
+import { sendX402Payment, serveX402App, type X402App } from "@/scripts/test-support/x402-app";
+import { resolveStuckX402Settlements, stuckSettlementMs } from "./resolve-stuck-x402-settlements";
+
+const root = path.resolve(import.meta.dirname, "../..");
+/** How far the test has moved the chain's clock ahead of the real one. */
+let ahead = 0;
+const slotMs = 400;
+let solana: TestLocalSolana;
+let app: X402App;
+
+beforeAll(async () => {
+  solana = await startTestLocalSolana({
+    chain: { slotMs, finalityDepth: 32, now: () => Date.now() + ahead },
+  });
+  app = await serveX402App();
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await solana?.stop();
+});
+
+const buyer = createKeyPairSignerFromBytes(getBase58Encoder().encode(walletSecret(localSolanaBuyer)));
+const received = async () =>
+  BigInt(
+    (
+      await solana.rpc
+        .getTokenAccountBalance(await associatedTokenAccount(solana.receiver as Address, solana.usdcMint))
+        .send()
+    ).value.amount,
+  );
+const statusOf = async (signature: string) =>
+  (await solana.rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send())
+    .value[0];
+
+/** A paylink and the official client's payment of its Solana option (not sent). */
+async function agentPayment() {
+  const paylink = await app.paylink("5.00");
+  const required = decodePaymentRequiredHeader(
+    (await fetch(paylink.url)).headers.get("PAYMENT-REQUIRED") as string,
+  );
+  const option = required.accepts.find((candidate) => candidate.network.startsWith("solana:"));
+  const scheme = new ExactSvmScheme(await buyer, { rpcUrl: solana.url });
+  const { payload } = await scheme.createPaymentPayload(2, option as PaymentRequirements);
+  const payment = { x402Version: 2, accepted: option, payload } as PaymentPayload;
+  return { ...paylink, payment };
+}
+
+/** The payment settled by a process of its own, SIGKILLed at `crash`; its row, recorded and SETTLING. */
+async function crashedSettlement(crash: "before-send" | "after-send") {
+  const paid = await agentPayment();
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "scripts/test-support/x402-transaction-pass.ts"],
+    {
+      cwd: root,
+      stdio: "ignore",
+      env: {
+        ...process.env,
+        LOG_LEVEL: "silent",
+        X402_CRASH: crash,
+        X402_PAYMENT: JSON.stringify(paid.payment),
+        X402_RESOURCE: JSON.stringify({ kind: "paylink", id: paid.paylink.id }),
+      },
+    },
+  );
+  const signal = await new Promise((resolve) =>
+    child.once("exit", (_code, exitSignal) => resolve(exitSignal)),
+  );
+  expect(signal).toBe("SIGKILL");
+  const row = await db().x402Settlement.findFirstOrThrow({
+    where: { invoice: { checkoutSession: { paylinkId: paid.paylink.id } } },
+  });
+  expect(row).toMatchObject({ status: "SETTLING", transaction: expect.any(String) });
+  return { ...paid, row };
+}
+
+/** The row's lease lapsed long enough ago for the stuck-settlement resolver to take it. */
+const leftStuck = (id: string) =>
+  db().x402Settlement.update({
+    where: { id },
+    data: { updatedAt: new Date(Date.now() - stuckSettlementMs - 60_000) },
+  });
+
+const rowOf = (id: string) => db().x402Settlement.findUniqueOrThrow({ where: { id } });
+
+/** The invoice after a watcher pass: paid once, by the settlement's transaction. */
+async function paidOnce(invoiceId: string, transaction: string) {
+  await scanLocalSolana(solana);
+  const invoice = await db().invoice.findUniqueOrThrow({
+    where: { id: invoiceId },
+    include: { payments: true },
+  });
+  expect(invoice.status).toBe("CONFIRMED");
+  expect(invoice.payments.map((payment) => payment.txHash)).toEqual([transaction]);
+  expect(await db().event.count({ where: { invoiceId, type: "payment.confirmed" } })).toBe(1);
+}
+
+describe("an x402 settlement by transaction whose settler was SIGKILLed", () => {
+  it("after sending: the resolver finds it landed, SETTLED; the transfer and the invoice's payment happen once", async () => {
+    const before = await received();
+    const { row, url, payment } = await crashedSettlement("after-send");
+    expect(await statusOf(row.transaction as string)).not.toBeNull();
+    await leftStuck(row.id);
+    await expect
+      .poll(() => resolveStuckX402Settlements(db()).then(() => rowOf(row.id).then((r) => r.status)))
+      .toBe("SETTLED");
+    expect(await received()).toBe(before + 5_000_000n);
+    await paidOnce(row.invoiceId, row.transaction as string);
+    // The agent's copy answers the settled payment and moves nothing.
+    const copy = await sendX402Payment(url, payment);
+    expect(copy.status).toBe(200);
+    expect((await copy.json()).transaction).toBe(row.transaction);
+    expect(await received()).toBe(before + 5_000_000n);
+  });
+
+  it("before sending: the agent's next copy takes it over, sends the recorded bytes once, and is answered 200", async () => {
+    const before = await received();
+    const { row, url, payment } = await crashedSettlement("before-send");
+    expect(await statusOf(row.transaction as string)).toBeNull();
+    // The lease lapsed (no renewal since the crash): the copy takes the row over.
+    await db().x402Settlement.update({ where: { id: row.id }, data: { updatedAt: new Date(0) } });
+    const copy = await sendX402Payment(url, payment);
+    expect(copy.status).toBe(200);
+    expect((await copy.json()).transaction).toBe(row.transaction);
+    expect(await rowOf(row.id)).toMatchObject({ status: "SETTLED", transaction: row.transaction });
+    expect(await received()).toBe(before + 5_000_000n);
+    await paidOnce(row.invoiceId, row.transaction as string);
+    expect(await resolveStuckX402Settlements(db())).toBe(0);
+  });
+
+  it("before sending, never sent until its blockhash expired: SETTLING until the chain finalized past it, then FAILED settlement_expired, the paylink's invoice withdrawn", async () => {
+    const before = await received();
+    const { row, url, payment } = await crashedSettlement("before-send");
+    await leftStuck(row.id);
+    // Past the blockhash's life but not finalized past it: it might still be in a block.
+    ahead += 152 * slotMs;
+    expect(await resolveStuckX402Settlements(db())).toBe(0);
+    expect((await rowOf(row.id)).status).toBe("SETTLING");
+    // Finalized past it: it can never land.
+    ahead += 40 * slotMs;
+    expect(await resolveStuckX402Settlements(db())).toBe(1);
+    expect(await rowOf(row.id)).toMatchObject({ status: "FAILED", errorReason: "settlement_expired" });
+    const invoice = await db().invoice.findUniqueOrThrow({
+      where: { id: row.invoiceId },
+      include: { checkoutSession: true },
+    });
+    expect(invoice.checkoutSession.status).toBe("EXPIRED");
+    // The recorded bytes, sent now, cannot land: nothing ever moved.
+    await solana.rpc
+      .sendTransaction(row.signedTransaction as Base64EncodedWireTransaction, {
+        encoding: "base64",
+        skipPreflight: true,
+      })
+      .send()
+      .catch(() => undefined);
+    expect(await statusOf(row.transaction as string)).toBeNull();
+    expect(await received()).toBe(before);
+    const copy = await sendX402Payment(url, payment);
+    expect(copy.status).toBe(402);
+    expect((await copy.json()).error.code).toBe("settlement_expired");
+  });
+});
