@@ -1,4 +1,4 @@
-import { nativeCoinSymbol } from "../config";
+import { chainFamilyOf, nativeCoinSymbol } from "../config";
 import type { Db } from "../db/client";
 import { Money } from "../money/decimal";
 
@@ -13,6 +13,12 @@ export type RefundWalletView = {
   /** What pending refunds need, per token. */
   queued: UnitAmount[];
   low: boolean;
+  /**
+   * Whether the wallet pays its refunds' fees in the coin (EVM). Where the family sends from the
+   * service's own wallets (ChainFamily.serviceTransfers: Solana), the fee payer pays them, and the
+   * rent of a token account a refund opens: the wallet needs only the tokens it refunds.
+   */
+  paysFees: boolean;
   checkedAt: string;
 };
 
@@ -43,6 +49,7 @@ export async function getRefundWallets(database: Db, organizationId: string): Pr
       ],
       queued: asAmounts(row.queued),
       low: row.low,
+      paysFees: !chainFamilyOf(row.network).serviceTransfers,
       checkedAt: row.checkedAt.toISOString(),
     };
   });

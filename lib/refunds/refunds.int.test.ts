@@ -401,6 +401,7 @@ describe("each organization's refund wallet", () => {
         network: "devnet",
         address: poor.address,
         low: true,
+        paysFees: true,
         balances: [
           { unit: "ETH", amount: "0" },
           { unit: "USDC", amount: "0" },

@@ -239,7 +239,7 @@ describe("each organization's Solana refund wallet", () => {
     await advanceTransferRefunds(db(), network, { mnemonic });
     await reportTransferRefundWallets(db(), network, mnemonic);
     const [wallet] = await getRefundWallets(db(), merchant.organization.id);
-    expect(wallet).toMatchObject({ network: "solana-local", address, low: false });
+    expect(wallet).toMatchObject({ network: "solana-local", address, low: false, paysFees: false });
     expect(wallet.balances.map((balance) => balance.unit)).toEqual(["SOL", "USDC"]);
     const held = await balances(address);
     expect(wallet.balances[1].amount).toBe(String(Number(held.usdc) / 1e6));

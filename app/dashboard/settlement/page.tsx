@@ -245,7 +245,7 @@ export default async function SettlementPage({
         </Card>
         <Card
           title="Refund wallets"
-          description="Refunds are paid from these wallets of the signing role, one per network. Fund each with the tokens you refund and some of the network's coin for fees; a refund waits while its wallet is short."
+          description="Refunds are paid from these wallets of the signing role, one per network. Fund each with the tokens you refund (and, where it says so, the network's coin for fees); a refund waits while its wallet is short."
         >
           {refundWallets.length === 0 ? (
             <EmptyState title="No signer has reported yet">
@@ -283,10 +283,18 @@ export default async function SettlementPage({
                       </dd>
                     </div>
                   </dl>
+                  <p className="text-slate-600" data-testid="refund-wallet-fees">
+                    {wallet.paysFees
+                      ? `It pays its refunds' fees: keep some ${nativeCoinSymbol(wallet.network)} in it.`
+                      : `It needs no ${nativeCoinSymbol(wallet.network)}: the service's fee payer (under Gas wallets) pays its refunds' fees, and the rent of a token account a refund to an address opens when that address has none. A refund to the payer goes only to a token account the payer still holds.`}
+                  </p>
                   {wallet.low ? (
                     <p role="status" className="font-medium text-red-700">
-                      Low: it holds less than the queued refunds need, or too little{" "}
-                      {nativeCoinSymbol(wallet.network)} for their fees. Fund it; they go out once it can pay.
+                      Low: it holds less than the queued refunds need
+                      {wallet.paysFees
+                        ? `, or too little ${nativeCoinSymbol(wallet.network)} for their fees`
+                        : ""}
+                      . Fund it; they go out once it can pay.
                     </p>
                   ) : null}
                 </>
