@@ -88,6 +88,12 @@ function createMetrics() {
       labelNames: ["result"] as const,
       registers,
     }),
+    x402FeePayerLosses: new Counter({
+      name: "checkout_x402_fee_payer_losses_total",
+      help: "x402 transactions our fee payer paid the fee of that failed on chain (their payer then cooled down), by network.",
+      labelNames: ["network"] as const,
+      registers,
+    }),
     stateGauges: new Map<string, StateGauge>(),
   };
 }

@@ -9,6 +9,7 @@ import { newId } from "../ids";
 import { x402ClosedMarginSeconds } from "./decide-x402-settlement";
 import { sameAddress } from "./read-x402-payment";
 import { reserveX402Gas, type SettlementGasEstimates } from "./x402-gas";
+import { refuseCoolingX402Payer } from "./x402-payer-cooldown";
 import { paymentInProgress, paymentRefused } from "./x402-payment-errors";
 import type { X402Quote } from "./x402-quote-token";
 import type { X402Payable } from "./x402-requirements";
@@ -104,7 +105,8 @@ const isUniqueViolation = (error: unknown) =>
  * the payer: a copy of the authorization waits there, then finds the row and answers its result
  * instead, and another authorization of the payer's is refused while one of its settlements is
  * under way, or was refused for the payer's funds and is still valid (`payer_busy`), so one
- * balance backs one settlement at a time. Then the
+ * balance backs one settlement at a time, and a payer whose transaction failed on chain is refused
+ * during its cooldown (`payer_cooldown`, x402-payer-cooldown.ts). Then the
  * organization's gas budget decides, under its own lock (`reserveX402Gas`).
  */
 export async function recordX402Payment(
@@ -144,6 +146,7 @@ export async function recordX402Payment(
           "payer_busy",
           "Another payment from this payer is still being settled, or may still land; send this one again once it is settled or expired.",
         );
+      await refuseCoolingX402Payer(tx, network, payer, now);
       const invoice = await invoiceFor(tx, quote, asset, now);
       await reserveX402Gas(tx, invoice.organizationId, gasEstimates, now);
       const row = await tx.x402Settlement.create({

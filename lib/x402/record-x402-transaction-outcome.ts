@@ -5,13 +5,15 @@ import type { Prisma, X402Settlement } from "../generated/prisma/client";
 import { metrics } from "../metrics/metrics";
 import { withdrawUnpaidX402Invoice } from "./withdraw-unpaid-x402-invoice";
 import { settlementGasUsd } from "./x402-gas";
+import { startX402PayerCooldown } from "./x402-payer-cooldown";
 import { lapsedLease } from "./x402-settler-lease";
 
 /**
  * Records where a payment's transaction stands, as its settler or whoever took it over found it
  * (X402TransactionScheme.follow), in one short statement that only a row still SETTLING (and
  * matching `where`) takes: confirmed ⇒ SETTLED (the watcher pays the invoice by its memo); failed
- * on chain ⇒ FAILED; never landed and never able to ⇒ FAILED `settlement_expired`; a FAILED one's
+ * on chain ⇒ FAILED, a fee our fee payer lost (counted), its payer put in a cooldown in the same
+ * transaction (x402-payer-cooldown.ts); never landed and never able to ⇒ FAILED `settlement_expired`; a FAILED one's
  * paylink invoice is withdrawn. Pending leaves it SETTLING, its lease handed back when `handBack`
  * (the settler's own wait ended), else untouched. Returns whether this call decided it (another
  * may have first).
@@ -35,14 +37,19 @@ export async function recordX402TransactionOutcome(
         ? "settlement_expired"
         : null;
   const gasUsd = status === "SETTLING" ? undefined : (await settlementGasUsd(network, now))?.toString();
-  const { count } = await database.x402Settlement.updateMany({
-    where: { ...options.where, id: row.id, status: "SETTLING" },
-    data:
-      status === "SETTLING"
-        ? { updatedAt: lapsedLease() }
-        : { status, errorReason, ...(gasUsd ? { gasUsd } : {}) },
+  const count = await database.$transaction(async (tx) => {
+    const { count: updated } = await tx.x402Settlement.updateMany({
+      where: { ...options.where, id: row.id, status: "SETTLING" },
+      data:
+        status === "SETTLING"
+          ? { updatedAt: lapsedLease() }
+          : { status, errorReason, ...(gasUsd ? { gasUsd } : {}) },
+    });
+    if (updated === 1 && progress === "failed") await startX402PayerCooldown(tx, row.network, row.payer, now);
+    return updated;
   });
   if (count === 0 || status === "SETTLING") return false;
+  if (progress === "failed") metrics().x402FeePayerLosses.inc({ network: row.network });
   if (status === "FAILED") await withdrawUnpaidX402Invoice(database, row, now);
   return true;
 }

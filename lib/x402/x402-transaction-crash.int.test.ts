@@ -3,11 +3,14 @@
 // a real agent's payment (the official client's) on the local Solana chain, whose clock the test
 // moves; the agent's next copy or the stuck-settlement resolver decides the row from the
 // transaction recorded on it. The transfer lands once and the invoice is paid once, or, never
-// sent before its blockhash expired, the row is FAILED once the chain finalized past it.
+// sent before its blockhash expired, the row is FAILED once the chain finalized past it. Landed
+// and failed (the payer's balance drained meanwhile), our fee payer paid its fee: the payer is
+// refused during a cooldown.
 process.env.SERVICE_SWEEPER = "in-process";
 process.env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE = "1000";
 
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import {
   type Address,
@@ -22,11 +25,15 @@ import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localSolanaBuyer, walletSecret } from "@/lib/chains/solana/local-solana-accounts";
 import { associatedTokenAccount } from "@/lib/chains/solana/prepare-solana-transaction";
+import { type SolanaKeyPair, solanaKeyPair, solanaServiceKey } from "@/lib/chains/solana/solana-keys";
+import { topUpLocalWallet } from "@/lib/chains/solana/top-up-local-wallet";
 import { db } from "@/lib/db/client";
+import { metrics } from "@/lib/metrics/metrics";
 import { scanLocalSolana } from "@/scripts/test-support/solana-invoices";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
 import { sendX402Payment, serveX402App, type X402App } from "@/scripts/test-support/x402-app";
 import { resolveStuckX402Settlements, stuckSettlementMs } from "./resolve-stuck-x402-settlements";
+import { x402PayerCooldownMs } from "./x402-payer-cooldown";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** How far the test has moved the chain's clock ahead of the real one. */
@@ -46,7 +53,6 @@ afterAll(async () => {
   await solana?.stop();
 });
 
-const buyer = createKeyPairSignerFromBytes(getBase58Encoder().encode(walletSecret(localSolanaBuyer)));
 const received = async () =>
   BigInt(
     (
@@ -59,22 +65,23 @@ const statusOf = async (signature: string) =>
   (await solana.rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send())
     .value[0];
 
-/** A paylink and the official client's payment of its Solana option (not sent). */
-async function agentPayment() {
+/** A paylink and the official client's payment of its Solana option by `payer` (not sent). */
+async function agentPayment(payer: SolanaKeyPair = localSolanaBuyer) {
   const paylink = await app.paylink("5.00");
   const required = decodePaymentRequiredHeader(
     (await fetch(paylink.url)).headers.get("PAYMENT-REQUIRED") as string,
   );
   const option = required.accepts.find((candidate) => candidate.network.startsWith("solana:"));
-  const scheme = new ExactSvmScheme(await buyer, { rpcUrl: solana.url });
+  const signer = await createKeyPairSignerFromBytes(getBase58Encoder().encode(walletSecret(payer)));
+  const scheme = new ExactSvmScheme(signer, { rpcUrl: solana.url });
   const { payload } = await scheme.createPaymentPayload(2, option as PaymentRequirements);
   const payment = { x402Version: 2, accepted: option, payload } as PaymentPayload;
   return { ...paylink, payment };
 }
 
 /** The payment settled by a process of its own, SIGKILLed at `crash`; its row, recorded and SETTLING. */
-async function crashedSettlement(crash: "before-send" | "after-send") {
-  const paid = await agentPayment();
+async function crashedSettlement(crash: "before-send" | "after-send", payer?: SolanaKeyPair) {
+  const paid = await agentPayment(payer);
   const child = spawn(
     process.execPath,
     ["--import", "tsx", "scripts/test-support/x402-transaction-pass.ts"],
@@ -185,5 +192,66 @@ describe("an x402 settlement by transaction whose settler was SIGKILLed", () => 
     const copy = await sendX402Payment(url, payment);
     expect(copy.status).toBe(402);
     expect((await copy.json()).error.code).toBe("settlement_expired");
+  });
+});
+
+describe("a payer whose x402 transaction failed on chain, at our fee payer's cost", () => {
+  const feePayer = () => solanaServiceKey(process.env.SERVICE_HD_MNEMONIC as string, "feePayer").address;
+  const lamportsOf = async (wallet: string) => (await solana.rpc.getBalance(wallet as Address).send()).value;
+  const losses = async () =>
+    (await metrics().x402FeePayerLosses.get()).values.find((value) => value.labels.network === "solana-local")
+      ?.value ?? 0;
+
+  it("is FAILED, counted as a loss, refused during its cooldown (402 payer_cooldown, nothing recorded or paid) and paid after it", async () => {
+    const payer = solanaKeyPair(new Uint8Array(randomBytes(32)));
+    const topUp = () =>
+      topUpLocalWallet(solana.rpc, payer.address, { mint: solana.usdcMint, decimals: 6, units: 5_000_000n });
+    await topUp();
+    // Checked and simulated while the payer held the value, recorded, then not sent (the settler died).
+    const { row, url, payment } = await crashedSettlement("before-send", payer);
+    // The payer drains its balance, and the co-signed transaction reaches the chain anyway (as from
+    // a node that simulated on another state): it lands, fails, and our fee payer pays its fee.
+    await solana.pay({ recipient: localSolanaBuyer.address, units: 5_000_000n, references: [], payer });
+    const [feePayerBefore, lossesBefore] = [await lamportsOf(feePayer()), await losses()];
+    await solana.rpc
+      .sendTransaction(row.signedTransaction as Base64EncodedWireTransaction, {
+        encoding: "base64",
+        skipPreflight: true,
+      })
+      .send();
+    await expect.poll(async () => (await statusOf(row.transaction as string))?.err ?? null).not.toBeNull();
+    expect(await lamportsOf(feePayer())).toBeLessThan(feePayerBefore);
+
+    await db().x402Settlement.update({ where: { id: row.id }, data: { updatedAt: new Date(0) } });
+    const failed = await sendX402Payment(url, payment);
+    expect(failed.status).toBe(402);
+    expect((await failed.json()).error.code).toBe("invalid_exact_svm_transaction_failed");
+    expect(await rowOf(row.id)).toMatchObject({ status: "FAILED" });
+    expect(await losses()).toBe(lossesBefore + 1);
+    const cooldown = await db().x402PayerCooldown.findUniqueOrThrow({
+      where: { network_payer: { network: "solana-local", payer: payer.address } },
+    });
+    expect(cooldown.until.getTime()).toBeGreaterThan(Date.now() + x402PayerCooldownMs - 60_000);
+
+    // Funded again, a new payment of the payer's is refused during the cooldown: nothing recorded, nothing spent.
+    await topUp();
+    const next = await agentPayment(payer);
+    const settlements = await db().x402Settlement.count();
+    const feePayerNow = await lamportsOf(feePayer());
+    const refused = await sendX402Payment(next.url, next.payment);
+    expect(refused.status).toBe(402);
+    expect((await refused.json()).error.code).toBe("payer_cooldown");
+    expect(await db().x402Settlement.count()).toBe(settlements);
+    expect(await lamportsOf(feePayer())).toBe(feePayerNow);
+
+    // The cooldown over, the same payment is taken and paid once.
+    await db().x402PayerCooldown.update({
+      where: { network_payer: { network: "solana-local", payer: payer.address } },
+      data: { until: new Date(Date.now() - 1000) },
+    });
+    const before = await received();
+    const paid = await sendX402Payment(next.url, next.payment);
+    expect(paid.status).toBe(200);
+    expect(await received()).toBe(before + 5_000_000n);
   });
 });

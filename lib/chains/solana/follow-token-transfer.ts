@@ -65,7 +65,9 @@ export async function followTokenTransfer(
     await rpc
       .sendTransaction(prepared.wire as Base64EncodedWireTransaction, {
         encoding: "base64",
-        preflightCommitment: "confirmed",
+        // Simulated against the newest state (where it would land): a balance a transaction in a
+        // block already spends fails here, before a fee is paid for a transaction failing on chain.
+        preflightCommitment: "processed",
       })
       .send();
   } catch (error) {

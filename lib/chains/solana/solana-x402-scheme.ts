@@ -69,11 +69,15 @@ export function solanaX402Scheme(client: (network: NetworkConfig) => SolanaRpc):
       const rpc = client(network);
       const cosigned = await cosignDecoded(rpc, decoded, mnemonic, decoded.keys[1]);
       if (cosigned.lastValidHeight === 0n) return { refusal: "invalid_exact_svm_payload_blockhash_expired" };
+      // At `processed`, the newest state, where it would land: a balance a transaction already in
+      // a block spends fails here rather than on chain at our fee payer's cost. The signatures are
+      // checked above (the payer's) or are ours, and the blockhash must stay the agent's.
       const simulated = await rpc
         .simulateTransaction(cosigned.signed as never, {
           encoding: "base64",
-          sigVerify: true,
-          commitment: "confirmed",
+          sigVerify: false,
+          replaceRecentBlockhash: false,
+          commitment: "processed",
         })
         .send();
       if (simulated.value.err !== null) return { refusal: "invalid_exact_svm_transaction_simulation_failed" };
