@@ -136,7 +136,10 @@ describe("an x402 settlement by transaction whose settler was SIGKILLed", () => 
     expect(await statusOf(row.transaction as string)).not.toBeNull();
     await leftStuck(row.id);
     await expect
-      .poll(() => resolveStuckX402Settlements(db()).then(() => rowOf(row.id).then((r) => r.status)))
+      .poll(() => resolveStuckX402Settlements(db()).then(() => rowOf(row.id).then((r) => r.status)), {
+        timeout: 20_000,
+        interval: 200,
+      })
       .toBe("SETTLED");
     expect(await received()).toBe(before + 5_000_000n);
     await paidOnce(row.invoiceId, row.transaction as string);
@@ -166,8 +169,10 @@ describe("an x402 settlement by transaction whose settler was SIGKILLed", () => 
     const before = await received();
     const { row, url, payment } = await crashedSettlement("before-send");
     await leftStuck(row.id);
-    // Past the blockhash's life but not finalized past it: it might still be in a block.
-    ahead += 152 * slotMs;
+    // Past the blockhash's life but not finalized past it: it might still be in a block. (Block
+    // height is the slot on this chain; the real time the test took counts too.)
+    const slot = await solana.rpc.getSlot({ commitment: "processed" }).send();
+    ahead += Number((row.lastValidHeight as bigint) + 2n - slot) * slotMs;
     expect(await resolveStuckX402Settlements(db())).toBe(0);
     expect((await rowOf(row.id)).status).toBe("SETTLING");
     // Finalized past it: it can never land.
@@ -219,7 +224,9 @@ describe("a payer whose x402 transaction failed on chain, at our fee payer's cos
         skipPreflight: true,
       })
       .send();
-    await expect.poll(async () => (await statusOf(row.transaction as string))?.err ?? null).not.toBeNull();
+    await expect
+      .poll(async () => (await statusOf(row.transaction as string))?.err ?? null, { timeout: 20_000 })
+      .not.toBeNull();
     expect(await lamportsOf(feePayer())).toBeLessThan(feePayerBefore);
 
     await db().x402Settlement.update({ where: { id: row.id }, data: { updatedAt: new Date(0) } });
