@@ -3,9 +3,10 @@ import AxeBuilder from "@axe-core/playwright";
 import { appSql, expect, paidTestSession, test } from "./fixtures";
 
 // The books from the dashboard: a member (not only an owner) exports this month's payments and
-// refunds as CSV files from the Invoices and Refunds pages, with the browser's own download.
+// refunds as CSV files from the Invoices and Refunds pages, with the browser's own download, and
+// reads this month's summary on the overview.
 
-test("a member downloads the payments CSV from Invoices, and the refunds CSV from Refunds", async ({
+test("a member downloads the payments CSV from Invoices and the refunds CSV from Refunds, and reads the month's books on the overview", async ({
   dashboard: page,
   request,
   merchant,
@@ -51,4 +52,17 @@ test("a member downloads the payments CSV from Invoices, and the refunds CSV fro
   expect(await readFile((await refunds.path()) as string, "utf8")).toBe(
     "created_at,refund_id,invoice_id,network,token,amount,status,to_address,tx_hash,reason\r\n",
   );
+
+  await page.goto("/dashboard");
+  const books = page.locator("section", { has: page.getByRole("heading", { name: /^Books for / }) });
+  await expect(books.getByRole("definition")).toHaveText(["$12.00", "$0.00", "$12.00"]);
+  await expect(books.getByRole("row", { name: /^USDC/ })).toHaveText(/USDC\s*12 USDC\s*0 USDC\s*12 USDC/);
+  await expect(books.getByRole("img", { name: /^Per day in USD: received up to \$12\.00/ })).toBeVisible();
+  expect((await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze()).violations).toEqual([]);
+  const months = books.getByRole("combobox", { name: "Month" });
+  const previous = (await months.locator("option").nth(1).getAttribute("value")) as string;
+  await months.selectOption(previous);
+  await books.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(new RegExp(`month=${previous}$`));
+  await expect(books.getByText(/^No payments or refunds in /)).toBeVisible();
 });

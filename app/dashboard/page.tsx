@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { z } from "zod";
 import { GetStarted } from "@/components/dashboard/get-started";
+import { MonthSummary } from "@/components/dashboard/month-summary";
 import { VolumeChart } from "@/components/dashboard/volume-chart";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -10,6 +12,9 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { getDashboardOverview } from "@/lib/dashboard/get-dashboard-overview";
 import { db } from "@/lib/db/client";
 import { requireMember } from "@/lib/http/dashboard-session";
+import { monthField, monthOf } from "@/lib/reports/month-range";
+import { summarizeMonth } from "@/lib/reports/summarize-month";
+import { readPageQuery } from "@/lib/validation/read-page-query";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -45,9 +50,20 @@ function StatusCounts({ counts, href }: { counts: Record<string, number>; href: 
   );
 }
 
-export default async function OverviewPage() {
+/** ?month=YYYY-MM picks the books card's month; this UTC month by default. */
+const overviewQuery = z.object({ month: monthField.optional() });
+
+export default async function OverviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const member = await requireMember();
-  const overview = await getDashboardOverview(db(), member.organization.id);
+  const { month } = readPageQuery(overviewQuery, await searchParams);
+  const [overview, summary] = await Promise.all([
+    getDashboardOverview(db(), member.organization.id),
+    summarizeMonth(db(), member.organization.id, month ?? monthOf(new Date())),
+  ]);
   const noSessions = Object.keys(overview.sessions).length === 0;
   const open = (overview.sessions.OPEN ?? 0) + (overview.sessions.PROCESSING ?? 0);
   const awaiting =
@@ -73,6 +89,7 @@ export default async function OverviewPage() {
           <Stat label="Awaiting payment" value={String(awaiting)} href="/dashboard/invoices" />
           <Stat label="Open sessions" value={String(open)} href="/dashboard/sessions?status=OPEN" />
         </div>
+        <MonthSummary summary={summary} />
         <Card title="Confirmed volume" description="Per day, last 30 days, in USD as quoted">
           <div className="p-4">
             <VolumeChart series={overview.series} />

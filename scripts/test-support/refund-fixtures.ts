@@ -1,4 +1,5 @@
 import { db } from "../../lib/db/client";
+import type { Prisma } from "../../lib/generated/prisma/client";
 import { newId, randomBase62 } from "../../lib/ids";
 import { createTestInvoice } from "./fixtures";
 
@@ -43,4 +44,28 @@ export async function createTestPaidInvoice(
     })),
   });
   return invoice;
+}
+
+/**
+ * A refund of `invoice` as the service records one: to the payer, asked by an API key, its USD
+ * amount its token amount (a USD stablecoin at rate 1) unless given; `fields` set the rest.
+ */
+export function createTestRefund(
+  invoice: { id: string; organizationId: string; checkoutSessionId: string; network: string; token: string },
+  fields: Partial<Prisma.RefundUncheckedCreateInput> &
+    Pick<Prisma.RefundUncheckedCreateInput, "amount" | "status">,
+) {
+  const { id: invoiceId, organizationId, checkoutSessionId, network, token } = invoice;
+  return db().refund.create({
+    data: {
+      ...{ id: newId("refund"), invoiceId, organizationId, checkoutSessionId, network, token },
+      ...{
+        amountUsd: fields.amount,
+        destination: "PAYER",
+        requestedByKind: "api_key",
+        requestedByName: "test",
+      },
+      ...fields,
+    },
+  });
 }

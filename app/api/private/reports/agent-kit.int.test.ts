@@ -5,12 +5,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db/client";
-import { newId } from "@/lib/ids";
 import { type AppRoute, appRoutes } from "@/scripts/test-support/app-routes";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { connectLocalKit, kitEnv, runKitJson } from "@/scripts/test-support/kit-env";
-import { createTestPaidInvoice } from "@/scripts/test-support/refund-fixtures";
+import { createTestPaidInvoice, createTestRefund } from "@/scripts/test-support/refund-fixtures";
 import { serveApp } from "@/scripts/test-support/serve-route";
 import { DELETE, GET, POST } from "../../../mcp/route";
 
@@ -48,23 +46,7 @@ beforeAll(async () => {
       payments: [{ amount, fromAddress: payer }],
     });
     ids.payments.push(invoice.id);
-    const refund = await db().refund.create({
-      data: {
-        id: newId("refund"),
-        organizationId: merchant.organization.id,
-        invoiceId: invoice.id,
-        checkoutSessionId: invoice.checkoutSessionId,
-        network: invoice.network,
-        token: invoice.token,
-        amount: "1",
-        amountUsd: "1",
-        status: "PENDING",
-        destination: "PAYER",
-        toAddress: payer,
-        requestedByKind: "api_key",
-        requestedByName: "test",
-      },
-    });
+    const refund = await createTestRefund(invoice, { amount: "1", status: "PENDING", toAddress: payer });
     ids.refunds.push(refund.id);
   }
 });
