@@ -13,7 +13,8 @@ import { lapsedLease } from "./x402-settler-lease";
  * (X402TransactionScheme.follow), in one short statement that only a row still SETTLING (and
  * matching `where`) takes: confirmed ⇒ SETTLED (the watcher pays the invoice by its memo); failed
  * on chain ⇒ FAILED, a fee our fee payer lost (counted), its payer put in a cooldown in the same
- * transaction (x402-payer-cooldown.ts); never landed and never able to ⇒ FAILED `settlement_expired`; a FAILED one's
+ * transaction (x402-payer-cooldown.ts); unseen by the node but paying the invoice as the watcher
+ * recorded it ⇒ SETTLED; never landed and never able to ⇒ FAILED `settlement_expired`; a FAILED one's
  * paylink invoice is withdrawn. Pending leaves it SETTLING, its lease handed back when `handBack`
  * (the settler's own wait ended), else untouched. Returns whether this call decided it (another
  * may have first).
@@ -25,7 +26,15 @@ export async function recordX402TransactionOutcome(
   options: { network: NetworkConfig; now: Date; where?: Prisma.X402SettlementWhereInput; handBack?: true },
 ): Promise<boolean> {
   const { network, now } = options;
-  const status = progress === "confirmed" ? "SETTLED" : progress === "pending" ? "SETTLING" : "FAILED";
+  // A node whose history no longer reaches the transaction (pruned: a row decided long after) finds
+  // nothing of one that landed, which reads as expired; the watcher recorded it as it landed.
+  const { invoiceId, transaction } = row;
+  const landed =
+    progress === "expired" &&
+    transaction !== null &&
+    (await database.payment.count({ where: { invoiceId, txHash: transaction } })) > 0;
+  const status =
+    progress === "confirmed" || landed ? "SETTLED" : progress === "pending" ? "SETTLING" : "FAILED";
   if (status === "SETTLING" && !options.handBack) return false;
   metrics().x402Settlements.inc({
     result: status === "SETTLED" ? "settled" : status === "FAILED" ? "failed" : "pending",
@@ -33,7 +42,7 @@ export async function recordX402TransactionOutcome(
   const errorReason =
     progress === "failed"
       ? "invalid_exact_svm_transaction_failed"
-      : progress === "expired"
+      : progress === "expired" && !landed
         ? "settlement_expired"
         : null;
   const gasUsd = status === "SETTLING" ? undefined : (await settlementGasUsd(network, now))?.toString();

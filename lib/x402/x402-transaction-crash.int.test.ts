@@ -150,6 +150,25 @@ describe("an x402 settlement by transaction whose settler was SIGKILLed", () => 
     expect(await received()).toBe(before + 5_000_000n);
   });
 
+  it("after sending, decided once the node's history no longer reaches it: the watcher's record of it decides SETTLED, never expired", async () => {
+    const { row } = await crashedSettlement("after-send");
+    await expect
+      .poll(() => statusOf(row.transaction as string).then((status) => status?.confirmationStatus), {
+        timeout: 20_000,
+      })
+      .toBe("confirmed");
+    await paidOnce(row.invoiceId, row.transaction as string);
+    await leftStuck(row.id);
+    // Long after (finalized past its last valid height), by a node that pruned its history.
+    const slot = await solana.rpc.getSlot({ commitment: "processed" }).send();
+    ahead += Number((row.lastValidHeight as bigint) + 40n - slot) * slotMs;
+    solana.chain.forgetHistoryBefore(await solana.rpc.getSlot({ commitment: "processed" }).send());
+    expect(await statusOf(row.transaction as string)).toBeNull();
+    expect(await resolveStuckX402Settlements(db())).toBe(1);
+    expect(await rowOf(row.id)).toMatchObject({ status: "SETTLED", errorReason: null });
+    solana.chain.forgetHistoryBefore(0n);
+  });
+
   it("before sending: the agent's next copy takes it over, sends the recorded bytes once, and is answered 200", async () => {
     const before = await received();
     const { row, url, payment } = await crashedSettlement("before-send");

@@ -76,6 +76,7 @@ export class LocalSolanaChain {
   private latest: { blockhash: string; slot: bigint };
   private readonly transactions = new Map<string, LocalTransaction>();
   private readonly byAddress = new Map<string, LocalTransaction[]>();
+  private historyFrom = 0n;
 
   constructor(options: LocalSolanaChainOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -280,9 +281,18 @@ export class LocalSolanaChain {
     }
   }
 
-  /** An executed transaction by signature. */
+  /** An executed transaction by signature, unless its slot is before the history kept (`forgetHistoryBefore`). */
   transaction(signature: string): LocalTransaction | undefined {
-    return this.transactions.get(signature);
+    const found = this.transactions.get(signature);
+    return found && found.slot >= this.historyFrom ? found : undefined;
+  }
+
+  /**
+   * As a node that pruned its ledger: transactions before `slot` are no longer found by signature
+   * (statuses, getTransaction), for tests of what must not take "unknown" for "never landed".
+   */
+  forgetHistoryBefore(slot: bigint) {
+    this.historyFrom = slot;
   }
 
   /** How final a transaction's slot is now. */
