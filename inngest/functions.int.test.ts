@@ -44,7 +44,7 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
       ["expire-checkout-sessions", [{ cron: "* * * * *" }]],
       ["expire-refund-claims", [{ cron: "* * * * *" }]],
       ["resolve-x402-settlements", [{ cron: "* * * * *" }]],
-      ["deliver-settlement-announcements", [{ cron: "* * * * *" }]],
+      ["deliver-outbound-emails", [{ cron: "* * * * *" }]],
       ["purge-idempotency-keys", [{ cron: "17 * * * *" }]],
       ["purge-oauth-records", [{ cron: "23 * * * *" }]],
       ["purge-agent-setups", [{ cron: "29 * * * *" }]],

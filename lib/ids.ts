@@ -60,7 +60,7 @@ export const idPrefixes = {
   refund: "rfd",
   organizationLogo: "logo",
   settlementChange: "stc",
-  settlementAnnouncement: "sta",
+  outboundEmail: "obm",
   x402Settlement: "x402",
 } as const;
 

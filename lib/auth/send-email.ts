@@ -4,8 +4,14 @@ import type { Db } from "../db/client";
 import { newId } from "../ids";
 import { log } from "../log";
 
-/** A plain-text email: by SMTP when configured, else into the development mailbox. */
-export async function sendEmail(database: Db, input: { to: string; subject: string; text: string }) {
+/**
+ * An email, plain text with an optional HTML alternative: by SMTP when configured, else into the
+ * development mailbox.
+ */
+export async function sendEmail(
+  database: Db,
+  input: { to: string; subject: string; text: string; html?: string },
+) {
   const { email } = config();
   if (email.smtpUrl) {
     await nodemailer.createTransport(email.smtpUrl).sendMail({ ...input, from: email.from });

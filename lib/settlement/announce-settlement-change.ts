@@ -1,7 +1,7 @@
 import { config } from "../config";
 import type { Tx } from "../db/client";
 import type { SettlementChange } from "../generated/prisma/client";
-import { newId } from "../ids";
+import { recordOutboundEmails } from "../outbox/record-outbound-emails";
 
 const kindLabels: Record<string, string> = {
   owner: "an owner, in the dashboard",
@@ -59,12 +59,14 @@ function announcementOf(
   };
 }
 
+/** What an owner's announcement of a settlement change is in the outbox (lib/outbox/). */
+export const settlementAnnouncementKind = "settlement_change";
+
 /**
- * Writes, inside the transaction that made the changes, one announcement per change and owner (a
- * proposal with the page to confirm or reject it, a decided change with when it takes effect and
- * how to cancel it): they commit or roll back with the changes. Returns their ids, which the
- * caller sends once the transaction committed (deliverSettlementAnnouncements); what is not sent
- * then, the deliver-settlement-announcements task sends later.
+ * Writes into the outbox, inside the transaction that made the changes, one announcement per
+ * change and owner (a proposal with the page to confirm or reject it, a decided change with when
+ * it takes effect and how to cancel it): they commit or roll back with the changes. Returns their
+ * ids, which the caller sends once the transaction committed (sendOutboundEmailsNow).
  */
 export async function recordSettlementAnnouncements(
   tx: Tx,
@@ -80,18 +82,15 @@ export async function recordSettlementAnnouncements(
       memberships: { where: { role: "OWNER" }, select: { user: { select: { email: true } } } },
     },
   });
-  const rows = changes.flatMap((change) => {
+  const emails = changes.flatMap((change) => {
     const email = announcementOf(change, organization.name);
     return organization.memberships.map(({ user }) => ({
-      id: newId("settlementAnnouncement"),
       organizationId,
-      settlementChangeId: change.id,
+      kind: settlementAnnouncementKind,
+      aboutId: change.id,
       to: user.email,
       ...email,
-      nextAttemptAt: now,
-      createdAt: now,
     }));
   });
-  await tx.settlementAnnouncement.createMany({ data: rows });
-  return rows.map((row) => row.id);
+  return recordOutboundEmails(tx, emails, now);
 }

@@ -1,6 +1,7 @@
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
+import { settlementAnnouncementKind } from "./announce-settlement-change";
 import { announcedEffectiveAt } from "./announced-effective-at";
 import { applySettlementChange, lockSettlement } from "./apply-settlement-change";
 
@@ -15,13 +16,18 @@ export async function applyDueSettlementChanges(database: Db, now: Date, organiz
   const due = await database.settlementChange.findMany({
     where: { status: "SCHEDULED", effectiveAt: { lte: now }, ...(organizationId ? { organizationId } : {}) },
     orderBy: { effectiveAt: "asc" },
-    include: { announcements: { select: { sentAt: true } } },
+  });
+  const announcements = await database.outboundEmail.findMany({
+    where: { kind: settlementAnnouncementKind, aboutId: { in: due.map((change) => change.id) } },
+    select: { aboutId: true, sentAt: true },
   });
   let applied = 0;
-  for (const { announcements, ...change } of due) {
+  for (const change of due) {
     const held = announcedEffectiveAt(
       change,
-      announcements.map((announcement) => announcement.sentAt),
+      announcements
+        .filter((announcement) => announcement.aboutId === change.id)
+        .map((announcement) => announcement.sentAt),
       config().settlementChangeDelayMs,
       now,
     );

@@ -1,9 +1,9 @@
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
+import { sendOutboundEmailsNow } from "../outbox/deliver-outbound-emails";
 import { recordSettlementAnnouncements } from "./announce-settlement-change";
 import { applySettlementChange, effectiveAtFor, lockSettlement } from "./apply-settlement-change";
 import { decideSettlementChange, type SettlementDecision } from "./decide-settlement-change";
-import { sendAnnouncementsNow } from "./deliver-settlement-announcements";
 
 /**
  * An owner confirms a proposal: like the owner's own change, it sets a network's first wallet at
@@ -54,6 +54,6 @@ export async function confirmSettlementChange(
       announcements: await recordSettlementAnnouncements(tx, organizationId, [decided], now),
     };
   });
-  await sendAnnouncementsNow(database, announcements, now);
+  await sendOutboundEmailsNow(database, announcements, now);
   return change;
 }

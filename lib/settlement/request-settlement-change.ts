@@ -2,11 +2,11 @@ import type { Decision } from "../authority/authorize";
 import type { AlongsideWork, Db } from "../db/client";
 import type { SettlementChange } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { sendOutboundEmailsNow } from "../outbox/deliver-outbound-emails";
 import { consumeRateLimit } from "../rate-limit/rate-limit";
 import { recordSettlementAnnouncements } from "./announce-settlement-change";
 import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
 import { applySettlementChange, effectiveAtFor, lockSettlement } from "./apply-settlement-change";
-import { sendAnnouncementsNow } from "./deliver-settlement-announcements";
 import type { SettlementChangeStatus } from "./settlement-change-state";
 
 export type ProposedBy = {
@@ -114,6 +114,6 @@ export async function requestSettlementChange(
       announcements: await recordSettlementAnnouncements(tx, organizationId, changes, now),
     };
   });
-  await sendAnnouncementsNow(database, announcements, now);
+  await sendOutboundEmailsNow(database, announcements, now);
   return created;
 }

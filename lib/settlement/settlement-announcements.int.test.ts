@@ -4,11 +4,11 @@ process.env.SERVICE_DEV_MAILBOX = "true";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { runTaskOnce } from "@/lib/jobs/periodic-task";
+import { deliverOutboundEmails, outboundEmailGiveUpMs } from "@/lib/outbox/deliver-outbound-emails";
 import { backgroundTasks } from "@/lib/tasks/background-tasks";
 import { createTestTeam } from "@/scripts/test-support/fixtures";
 import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
 import { confirmSettlementChange } from "./confirm-settlement-change";
-import { announcementGiveUpMs, deliverSettlementAnnouncements } from "./deliver-settlement-announcements";
 import { requestSettlementChange } from "./request-settlement-change";
 
 // The mail server, as the announcements reach it: down while `mailDown` is set.
@@ -45,7 +45,7 @@ const apiKeyAsks = (organizationId: string) =>
 async function taskPass(now: Date) {
   vi.setSystemTime(now);
   try {
-    const task = backgroundTasks.find((candidate) => candidate.name === "deliver-settlement-announcements");
+    const task = backgroundTasks.find((candidate) => candidate.name === "deliver-outbound-emails");
     expect(task).toBeDefined();
     await runTaskOnce(db(), task as (typeof backgroundTasks)[number], "test", AbortSignal.timeout(30_000));
   } finally {
@@ -64,8 +64,8 @@ describe("settlement change announcements (an outbox)", () => {
     }
     expect(await mailTo(member, change.id)).toEqual([]);
     expect(
-      await db().settlementAnnouncement.findMany({
-        where: { settlementChangeId: change.id },
+      await db().outboundEmail.findMany({
+        where: { aboutId: change.id },
         select: { to: true, attempts: true, sentAt: true },
       }),
     ).toEqual(expect.arrayContaining(owners.map((to) => ({ to, attempts: 1, sentAt: expect.any(Date) }))));
@@ -81,7 +81,7 @@ describe("settlement change announcements (an outbox)", () => {
     // The change stands; nobody has heard of it yet, and the outbox knows.
     expect(change.status).toBe("SCHEDULED");
     for (const owner of owners) expect(await mailTo(owner, change.id)).toEqual([]);
-    const waiting = await db().settlementAnnouncement.findMany({ where: { settlementChangeId: change.id } });
+    const waiting = await db().outboundEmail.findMany({ where: { aboutId: change.id } });
     expect(waiting).toHaveLength(owners.length);
     for (const row of waiting) expect(row).toMatchObject({ sentAt: null, attempts: 1, lockedUntil: null });
 
@@ -113,8 +113,8 @@ describe("settlement change announcements (an outbox)", () => {
     mail.down = false;
     await taskPass(due);
     const sentAt = (
-      await db().settlementAnnouncement.findFirstOrThrow({
-        where: { settlementChangeId: change.id, sentAt: { not: null } },
+      await db().outboundEmail.findFirstOrThrow({
+        where: { aboutId: change.id, sentAt: { not: null } },
       })
     ).sentAt as Date;
     expect(await applyDueSettlementChanges(db(), new Date(due.getTime() + minute), organization.id)).toBe(0);
@@ -143,8 +143,8 @@ describe("settlement change announcements (an outbox)", () => {
     const confirmed = await confirmSettlementChange(db(), organization.id, { id: proposal.id, userId });
     mail.down = false;
     const heldUntil = new Date(Date.now() + 2 * minute);
-    await db().settlementAnnouncement.updateMany({
-      where: { settlementChangeId: proposal.id, sentAt: null },
+    await db().outboundEmail.updateMany({
+      where: { aboutId: proposal.id, sentAt: null },
       data: { lockedUntil: heldUntil, nextAttemptAt: new Date() },
     });
     const confirmationMails = async () =>
@@ -167,8 +167,8 @@ describe("settlement change announcements (an outbox)", () => {
     mail.down = true;
     const [change] = await apiKeyAsks(organization.id);
     mail.down = false;
-    const sent = await deliverSettlementAnnouncements(db(), {
-      now: new Date(Date.now() + announcementGiveUpMs + minute),
+    const sent = await deliverOutboundEmails(db(), {
+      now: new Date(Date.now() + outboundEmailGiveUpMs + minute),
     });
     expect(sent).toBe(0);
     for (const owner of owners) expect(await mailTo(owner, change.id)).toEqual([]);

@@ -6,10 +6,10 @@ import { onDeliveriesDue } from "../jobs/deliveries-due";
 import type { PeriodicTask } from "../jobs/periodic-task";
 import { purgeUsedConfirmations } from "../mcp/purge-used-confirmations";
 import { purgeOAuthRecords } from "../oauth/purge-oauth-records";
+import { deliverOutboundEmails } from "../outbox/deliver-outbound-emails";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
 import { expireRefundClaims } from "../refunds/expire-refund-claims";
-import { deliverSettlementAnnouncements } from "../settlement/deliver-settlement-announcements";
 import { processDueSubscriptions } from "../subscriptions/process-due-subscriptions";
 import { reconcileConfiguredNetworks } from "../sweeps/reconcile-deposit-balances";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
@@ -78,14 +78,15 @@ export const backgroundTasks: PeriodicTask[] = [
     cron: "* * * * *",
     run: (database) => resolveStuckX402Settlements(database),
   },
-  // Owners' emails about settlement changes that were not sent right after their commit (a crash,
-  // a mail outage); each pass claims its rows, so every instance runs it.
+  // The outbox's emails (owners' settlement announcements, buyers' receipts) that were not sent
+  // right after their commit (a crash, a mail outage); each pass claims its rows, so every
+  // instance runs it.
   {
-    name: "deliver-settlement-announcements",
+    name: "deliver-outbound-emails",
     intervalMs: 30_000,
     cron: "* * * * *",
     everyInstance: true,
-    run: (database) => deliverSettlementAnnouncements(database),
+    run: (database) => deliverOutboundEmails(database),
   },
   // Hourly purges, at different minutes under Inngest so they don't all start at once.
   {
