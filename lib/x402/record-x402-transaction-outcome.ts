@@ -10,7 +10,7 @@ import { lapsedLease } from "./x402-settler-lease";
 
 /**
  * Records where a payment's transaction stands, as its settler or whoever took it over found it
- * (X402TransactionScheme.follow), in one short statement that only a row still SETTLING (and
+ * (X402TransactionScheme.follow), in one short transaction that only a row still SETTLING (and
  * matching `where`) takes: confirmed ⇒ SETTLED (the watcher pays the invoice by its memo); failed
  * on chain ⇒ FAILED, a fee our fee payer lost (counted), its payer put in a cooldown in the same
  * transaction (x402-payer-cooldown.ts); unseen by the node but paying the invoice as the watcher

@@ -70,7 +70,7 @@ async function followOnChain(
   }
 }
 
-/** Settles a recorded row (its lease held), then records the outcome in one short statement. */
+/** Settles a recorded row (its lease held), then records the outcome (record-x402-transaction-outcome.ts). */
 async function settleRow(database: Db, row: X402Settlement, settling: Settling, now: Date) {
   const signed = recordedX402Transaction(row);
   const progress = signed
