@@ -5,7 +5,18 @@ import type { UnsignedTransaction } from "./sign-transaction";
 /** A replacement pays this much more per gas (nodes require at least 10%). */
 const feeBumpPercent = 125n;
 /** A transaction's fee is never bumped past this multiple of its first fee. */
-const feeCapMultiple = 4n;
+export const feeCapMultiple = 4n;
+
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+
+/** The fees a replacement of a transaction that paid `previous` offers: both a quarter higher. */
+export function bumpedFees(previous: Partial<Fees>): Fees {
+  return {
+    maxFeePerGas: ((previous.maxFeePerGas ?? 0n) * feeBumpPercent) / 100n,
+    // Nodes want both fees raised; a zero tip is raised by one wei.
+    maxPriorityFeePerGas: ((previous.maxPriorityFeePerGas ?? 0n) * feeBumpPercent) / 100n + 1n,
+  };
+}
 
 export type FeeBump = {
   /** The stuck transaction again, with fees a quarter higher (the tip is raised even from zero). */
@@ -19,20 +30,15 @@ export type FeeBump = {
 /** The replacement of `current` (same nonce, signed by the caller), within the cap set by `first`. */
 export function bumpFee(first: SignedTransaction, current: SignedTransaction, fallbackGas: bigint): FeeBump {
   const parsed = parseTransaction(current.raw as Hex);
-  const previousMaxFeePerGas = parsed.maxFeePerGas ?? 0n;
-  const maxFeePerGas = (previousMaxFeePerGas * feeBumpPercent) / 100n;
-  // Nodes want both fees raised; a zero tip is raised by one wei.
-  const maxPriorityFeePerGas = ((parsed.maxPriorityFeePerGas ?? 0n) * feeBumpPercent) / 100n + 1n;
   return {
     unsigned: {
       to: parsed.to as Address,
       value: parsed.value ?? 0n,
       data: parsed.data,
       gas: parsed.gas ?? fallbackGas,
-      maxFeePerGas,
-      maxPriorityFeePerGas,
+      ...bumpedFees(parsed),
     },
-    previousMaxFeePerGas,
+    previousMaxFeePerGas: parsed.maxFeePerGas ?? 0n,
     cap: BigInt(first.maxFeePerGas.toFixed()) * feeCapMultiple,
   };
 }

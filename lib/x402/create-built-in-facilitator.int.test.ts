@@ -131,6 +131,75 @@ describe("the built-in x402 facilitator", () => {
     for (const payer of payers) expect(await devnet.usdcBalance(payer.address)).toBe(parseUnits("3.75", 6));
   });
 
+  it("sends later nonces without awaiting a stuck one, replaces a stuck transfer at its nonce, and frees the nonce of one whose window closed", async () => {
+    // Mined at once, as the devnet does (and the facilitator wallet funded, in its own transaction).
+    expect(await facilitator.settle(await pay(await fundedPayer()), requirements())).toMatchObject({
+      success: true,
+    });
+    const [lasting, closing] = [await fundedPayer(), await fundedPayer()];
+    // The window a transfer stuck for two replacement rounds (5 s each on the devnet) outlives,
+    // and one it does not (x402's facilitator wants 6 s left).
+    const short = requirements({ maxTimeoutSeconds: 9 });
+    const payments = [await pay(lasting), await pay(closing, short)];
+    const merchantBefore = await devnet.usdcBalance(merchant);
+    const ours = async () =>
+      (await devnet.pendingTransactions()).filter(
+        (transaction) => transaction.from === facilitatorWallet.toLowerCase(),
+      );
+    await devnet.rpc("evm_setAutomine", [false]);
+    try {
+      const settling = [
+        facilitator.settle(payments[0], requirements()),
+        facilitator.settle(payments[1], short),
+      ];
+      // Both sent, the second at the next nonce, while the first waits unmined.
+      await expect.poll(async () => (await ours()).length, { timeout: 10_000 }).toBe(2);
+      const stuck = await Promise.all(
+        (await ours()).map((sent) => devnet.client.getTransaction({ hash: sent.hash })),
+      );
+      expect(stuck.map((sent) => sent.nonce)).toEqual([stuck[0].nonce, stuck[0].nonce + 1]);
+      // First the same transfers at higher fees; then, its window closed, a transfer of nothing
+      // to itself in the second's place. The node keeps one transaction a nonce.
+      await expect
+        .poll(async () => (await ours()).find((sent) => sent.to === facilitatorWallet.toLowerCase()), {
+          timeout: 20_000,
+          interval: 250,
+        })
+        .toBeDefined();
+      const replaced = await Promise.all(
+        (await ours()).map((sent) => devnet.client.getTransaction({ hash: sent.hash })),
+      );
+      expect(replaced.map((sent) => [sent.nonce, sent.to])).toEqual([
+        [stuck[0].nonce, devnet.usdc.toLowerCase()],
+        [stuck[1].nonce, facilitatorWallet.toLowerCase()],
+      ]);
+      expect(replaced[0].hash).not.toBe(stuck[0].hash);
+      expect(replaced[0].input).toBe(stuck[0].input);
+      expect(replaced[0].maxFeePerGas).toBeGreaterThan(stuck[0].maxFeePerGas as bigint);
+      await devnet.rpc("evm_setAutomine", [true]);
+      await devnet.mine();
+      // Replaced: the settler decides from the chain (lib/x402/settle-x402-authorization.ts).
+      const results = await Promise.all(settling);
+      expect(results.map((result) => result.errorReason)).toEqual([
+        "settlement_pending",
+        "settlement_pending",
+      ]);
+      for (const sent of stuck)
+        await expect(devnet.client.getTransactionReceipt({ hash: sent.hash })).rejects.toThrow();
+      expect(await devnet.client.getTransactionReceipt({ hash: replaced[0].hash })).toMatchObject({
+        status: "success",
+      });
+      expect((await devnet.usdcBalance(merchant)) - merchantBefore).toBe(parseUnits("1.25", 6));
+      expect(await devnet.usdcBalance(lasting.address)).toBe(parseUnits("3.75", 6));
+      expect(await devnet.usdcBalance(closing.address)).toBe(parseUnits("5", 6));
+    } finally {
+      await devnet.rpc("evm_setAutomine", [true]);
+    }
+    // The freed nonce holds nothing back: the next settlement goes out and lands at once.
+    const next = await facilitator.settle(await pay(await fundedPayer()), requirements());
+    expect(next).toMatchObject({ success: true });
+  }, 60_000);
+
   const refusals: [
     string,
     (payer: PrivateKeyAccount) => Promise<[PaymentPayload, PaymentRequirements]>,

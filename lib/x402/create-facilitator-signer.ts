@@ -12,10 +12,13 @@ import {
 } from "viem";
 import type { NetworkConfig } from "../chains/networks";
 import { evmChainId } from "../chains/networks";
+import { awaitFacilitatorReceipt, type FacilitatorTransaction } from "./await-facilitator-receipt";
 import { fundDevnetFacilitatorWallet } from "./fund-devnet-facilitator-wallet";
 
 /** Receipts are awaited this long before a settlement is reported pending (x402 `settlement_pending`). */
 const confirmationTimeoutMs = 120_000;
+/** A settlement's transaction unmined for this many blocks is replaced at its nonce (at least 5 s). */
+const stuckAfterBlocks = 5;
 
 /**
  * The signer x402's EVM facilitator verifies and settles with on one network: reads through the
@@ -23,9 +26,11 @@ const confirmationTimeoutMs = 120_000;
  *
  * Submissions go through one queue per network (one signer per network in the process): the
  * nonce is chosen, the transaction estimated, signed and broadcast one at a time, and the next
- * nonce kept here, so concurrent settlements never share a nonce. The receipt is awaited outside
- * the queue, so settlements still overlap on chain. The nonce is the larger of the node's pending
- * count and the one kept here (a provider behind a load balancer may not count a transaction it
+ * nonce kept here, so concurrent settlements never share a nonce. Receipts are awaited outside
+ * the queue, concurrently, so nonces go out in order without waiting for the one before to be
+ * mined; a transaction unmined for `stuckAfterBlocks` blocks is replaced at its nonce, so one
+ * stuck settlement does not hold back every later one (lib/x402/await-facilitator-receipt.ts).
+ * The nonce is the larger of the node's pending count and the one kept here (a provider behind a load balancer may not count a transaction it
  * just took). Not lib/signer's database allocation: that exists to re-send a recorded sweep or
  * refund after a crash, while a settlement that fails is only reported, its authorization left
  * unused for the payer's retry. One process per network should settle (docs/operations.md, "x402").
@@ -43,12 +48,21 @@ export function createFacilitatorSigner(
   account: PrivateKeyAccount,
   beforeBroadcast: (transaction: { to: Address; data: Hex; hash: Hex }) => Promise<void>,
 ): FacilitatorEvmSigner {
+  const chainId = evmChainId(network);
+  const blockTimeMs = network.blockTimeMs ?? 4000;
+  const following = {
+    stuckAfterMs: Math.max(5000, stuckAfterBlocks * blockTimeMs),
+    timeoutMs: confirmationTimeoutMs,
+    // A receipt is looked for a few times a block, at most once a second.
+    pollingMs: Math.min(1000, Math.max(100, blockTimeMs / 4)),
+  };
   const client = createPublicClient({
     transport: http(network.rpcUrl),
     cacheTime: 0,
-    // A receipt is looked for a few times a block, at most once a second.
-    pollingInterval: Math.min(1000, Math.max(100, (network.blockTimeMs ?? 4000) / 4)),
+    pollingInterval: following.pollingMs,
   });
+  /** What this signer sent and no one has awaited yet, by hash. */
+  const unawaited = new Map<Hex, FacilitatorTransaction>();
   let queue: Promise<unknown> = Promise.resolve();
   let nextNonce = 0;
   let funded = false;
@@ -73,22 +87,29 @@ export function createFacilitatorSigner(
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
-    const nonce = Math.max(pending, nextNonce);
-    const raw = await account.signTransaction({
+    const unsigned = {
       to,
       data,
-      nonce,
+      nonce: Math.max(pending, nextNonce),
       // Headroom over the estimate: state may change between estimate and inclusion.
       gas: (gas * 6n) / 5n,
       maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      chainId: evmChainId(network),
-      type: "eip1559",
-    });
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas as bigint,
+      chainId,
+    };
+    const raw = await account.signTransaction({ ...unsigned, type: "eip1559" });
     await beforeBroadcast({ to, data, hash: keccak256(raw) });
     const hash = await client.sendRawTransaction({ serializedTransaction: raw });
-    nextNonce = nonce + 1;
+    nextNonce = unsigned.nonce + 1;
+    unawaited.set(hash, { ...unsigned, raw, hash });
     return hash;
+  };
+  const awaitReceipt = (hash: Hex) => {
+    const sent = unawaited.get(hash);
+    unawaited.delete(hash);
+    return sent
+      ? awaitFacilitatorReceipt(client, account, sent, following)
+      : client.waitForTransactionReceipt({ hash, timeout: confirmationTimeoutMs });
   };
   const submit = (to: Address, data: Hex): Promise<Hex> => {
     const sent = queue.then(() => send(to, data));
@@ -117,7 +138,7 @@ export function createFacilitatorSigner(
         return submit(args.address, args.dataSuffix ? concat([data, args.dataSuffix]) : data);
       },
       sendTransaction: (args) => submit(args.to, args.data),
-      waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
+      waitForTransactionReceipt: (args) => awaitReceipt(args.hash),
       getCode: (args) => client.getCode(args),
     },
     { confirmationTimeoutMs },
