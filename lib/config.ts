@@ -452,13 +452,9 @@ export function tokenOn(networkId: string, symbol: string): TokenConfig {
 
 /**
  * The symbol of a configured network's native coin ("ETH", "POL", "SOL"), the unit of gas
- * balances: the coin it lists, else its family's fee coin (Solana lists no SOL to pay with).
+ * balances (ChainFamily.nativeCoin: Solana lists no SOL to pay with).
  */
 export function nativeCoinSymbol(networkId: string): string {
   const network = config().networks.find((candidate) => candidate.id === networkId);
-  return (
-    network?.tokens.find((token) => !token.address)?.symbol ??
-    (network && chainFamily(network).serviceTransfers?.feeCoin.symbol) ??
-    "coin"
-  );
+  return (network && chainFamily(network).nativeCoin(network)?.symbol) ?? "coin";
 }

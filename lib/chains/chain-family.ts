@@ -157,6 +157,9 @@ export interface TransferReader {
 export type ServiceWalletRole = "receiving" | "refund" | "feePayer";
 export type ServiceWallet = { role: ServiceWalletRole; index?: number };
 
+/** A coin fees are paid in. */
+export type FeeCoin = { symbol: string; decimals: number };
+
 /** A token transfer the signing role asks for, from one of its own wallets. */
 export type ServiceTransferRequest = {
   from: ServiceWallet;
@@ -225,7 +228,7 @@ export interface ServiceTransfers {
   /** An address's balance in the token's base units (the native coin for a token without address). */
   balance(network: NetworkConfig, address: string, token?: { address?: string }): Promise<bigint>;
   /** The native coin the fee payer pays fees in (symbol and decimals), for reports. */
-  feeCoin: { symbol: string; decimals: number };
+  feeCoin: FeeCoin;
   /** The most one transfer costs the fee payer (its fee and a new token account's rent), in feeCoin's base units. */
   feeReserve: bigint;
 }
@@ -312,6 +315,20 @@ export interface ChainFamily<Client> {
   caip2(network: NetworkConfig): `${string}:${string}`;
   /** x402 paid by a transaction our facilitator co-signs as fee payer; absent where agents sign an authorization (EVM). */
   readonly x402Transactions?: X402TransactionScheme;
+  /**
+   * The coin the network's fees are paid in (ETH, POL; SOL), as what our wallets spend is priced
+   * (lib/prices/find-usd-price.ts by its symbol) and shown: EVM's is the token without address the
+   * network lists; Solana's is SOL, which its networks do not list (not offered for payment).
+   * Undefined where the network names none.
+   */
+  nativeCoin(network: NetworkConfig): FeeCoin | undefined;
+  /**
+   * The most one x402 settlement can cost the wallet that pays its fee, now, in the native coin's
+   * base units (EVM: a transferWithAuthorization's gas at the fee per gas the facilitator would
+   * offer; Solana: the base fee of the two signatures and the priority fee at the compute caps
+   * our checks allow). Reads the node; throws when it cannot answer.
+   */
+  x402SettlementFee(network: NetworkConfig): Promise<bigint>;
   /** The process's connection to the network's node. */
   client(network: NetworkConfig): Client;
   /** The watcher's chain reader over a connection. */

@@ -34,10 +34,11 @@ export interface X402TransactionScheme {
   /** The requirements' `extra`: who pays the fee, and the memo the transaction must carry. */
   extra(network: NetworkConfig, mnemonic: string, memo: string): Record<string, string>;
   /**
-   * Who signed the agent's transaction (base64) and the id it will have once co-signed, without
-   * the chain (any two copies of it agree); undefined when it is no transaction.
+   * Who signed the agent's transaction (base64), and an id of what it asks us to sign (any two
+   * copies of it agree, and one id lands once), read without the chain and without any key: an
+   * attacker's bytes are never signed before `check`. Undefined when it is no transaction.
    */
-  identify(mnemonic: string, transaction: string): { payer: string; id: string } | undefined;
+  identify(transaction: string): { payer: string; id: string } | undefined;
   /**
    * Checks the agent's transaction (base64) against the terms and the chain (its blockhash still
    * valid, a simulation succeeding) and co-signs it; else a refusal code (x402's SVM codes).

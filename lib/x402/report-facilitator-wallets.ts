@@ -1,3 +1,4 @@
+import { chainFamily } from "../chains/chain-families";
 import { clientFor } from "../chains/evm/evm-client";
 import type { NetworkConfig } from "../chains/networks";
 import { evmChainId } from "../chains/networks";
@@ -6,7 +7,6 @@ import type { PeriodicTask } from "../jobs/periodic-task";
 import { log } from "../log";
 import { fromBaseUnits } from "../money/decimal";
 import { sweeperKeysFromMnemonic } from "../sweeps/sweeper-keys";
-import { settlementGas } from "./x402-gas";
 import { x402Networks } from "./x402-networks";
 
 /** The facilitator wallet warns below what this many settlements cost at current fees. */
@@ -30,11 +30,11 @@ export async function reportFacilitatorWallets(
     const address = keys.facilitatorWallet(evmChainId(network)).address;
     try {
       const client = clientFor(network);
-      const [balance, fees] = await Promise.all([
+      const [balance, fee] = await Promise.all([
         client.getBalance({ address }),
-        client.estimateFeesPerGas(),
+        chainFamily(network).x402SettlementFee(network),
       ]);
-      const threshold = settlementGas * fees.maxFeePerGas * facilitatorWalletWarnSettlements;
+      const threshold = fee * facilitatorWalletWarnSettlements;
       // A devnet's wallet is topped up with test coin when a settlement needs it.
       const low = balance < threshold && !network.devnet;
       const data = {

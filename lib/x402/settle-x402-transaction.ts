@@ -12,7 +12,7 @@ import type { X402ResourceRef } from "./find-x402-resource";
 import { acceptedSchema, checkAcceptedQuote } from "./read-x402-payment";
 import { recordedX402Transaction, recordX402Payment } from "./record-x402-payment";
 import { recordX402TransactionOutcome } from "./record-x402-transaction-outcome";
-import { settlementGasEstimates, settlementGasUsd } from "./x402-gas";
+import { coversSettlementGas, settlementGasEstimates, x402PriceBelowGas } from "./x402-gas";
 import { paymentRefused } from "./x402-payment-errors";
 import { builtInFeePayer, type X402Payable } from "./x402-requirements";
 import { holdingX402Lease } from "./x402-settler-lease";
@@ -111,7 +111,7 @@ export async function settleX402Transaction(
   if (!scheme || !mnemonic || !quote.reference)
     throw paymentRefused("unsupported_payment_method", "This network's x402 payments are not transactions.");
   const { transaction } = parsed.data.payload;
-  const identity = scheme.identify(mnemonic, transaction);
+  const identity = scheme.identify(transaction);
   if (!identity)
     throw paymentRefused(
       "invalid_exact_svm_payload_transaction_could_not_be_decoded",
@@ -146,9 +146,10 @@ export async function settleX402Transaction(
     metrics().x402Verifications.inc({ result: "refusal" in checked ? "invalid" : "valid" });
     if ("refusal" in checked)
       throw paymentRefused(checked.refusal, `The payment is not valid (${checked.refusal}).`);
-    // The organization's gas budget decides inside the recording transaction (reserveX402Gas).
+    // As for an authorization: gas unread is a 503 (never a row whose gas the budget cannot
+    // count), and the organization's budget decides inside the recording transaction.
+    if (!(await coversSettlementGas(asset.network, quote.amountUsd, now))) throw x402PriceBelowGas();
     const gasEstimates = await settlementGasEstimates(now);
-    gasEstimates.set(asset.network.id, await settlementGasUsd(asset.network, now));
     const { row, created } = await recordX402Payment(database, {
       quote,
       asset,

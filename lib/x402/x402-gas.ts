@@ -1,4 +1,4 @@
-import { clientFor } from "../chains/evm/evm-client";
+import { chainFamily } from "../chains/chain-families";
 import type { NetworkConfig } from "../chains/networks";
 import { config } from "../config";
 import type { Db, Tx } from "../db/client";
@@ -7,26 +7,31 @@ import { log } from "../log";
 import { fromBaseUnits, Money } from "../money/decimal";
 import { findUsdPrice } from "../prices/find-usd-price";
 import { processWide } from "../process-wide";
-import { x402Networks } from "./x402-networks";
+import { x402Networks, x402TransactionAssets } from "./x402-networks";
 
-// What x402's gasless payments cost this service: the facilitator wallet pays each settlement's
-// gas, for every tenant. So a network is offered only for prices that cover several settlements'
+// What x402's gasless payments cost this service: the facilitator wallet (Solana: the fee payer)
+// pays each settlement's gas, for every tenant, in the network's native coin
+// (ChainFamily.nativeCoin, priced like any asset; ChainFamily.x402SettlementFee). So a network is offered only for prices that cover several settlements'
 // gas, and each organization's settlements may spend a bounded amount of gas per UTC day
 // (README, "Configuration": SERVICE_X402_GAS_MULTIPLE, SERVICE_X402_DAILY_GAS_BUDGET_USD).
-
-/** Gas of one EIP-3009 transferWithAuthorization, an upper estimate (a fresh payee, signature check). */
-export const settlementGas = 100_000n;
 
 /** A devnet's coin is test money: its gas counts only when told (to rehearse the limits). */
 const countsGas = (network: NetworkConfig) => !network.devnet || config().x402.countDevnetGas;
 
-/** The USD value of `wei` of the network's native coin, or undefined without a fresh price. */
-export async function nativeUsd(network: NetworkConfig, wei: bigint, now: Date): Promise<Money | undefined> {
+/**
+ * The USD value of `units` (base units: wei, lamports) of the network's native coin, or undefined
+ * without a fresh price of it (SOL/USD is none until configured: README, "Networks").
+ */
+export async function nativeUsd(
+  network: NetworkConfig,
+  units: bigint,
+  now: Date,
+): Promise<Money | undefined> {
   if (!countsGas(network)) return new Money(0);
-  const coin = network.tokens.find((token) => !token.address);
+  const coin = chainFamily(network).nativeCoin(network);
   if (!coin) return undefined;
   const price = await findUsdPrice(coin.symbol, network, now).catch(() => undefined);
-  return price && new Money(fromBaseUnits(wei, coin.decimals)).times(price.usd);
+  return price && new Money(fromBaseUnits(units, coin.decimals)).times(price.usd);
 }
 
 const estimates = processWide(
@@ -38,15 +43,16 @@ const estimateTtlMs = 60_000;
 
 /**
  * What one settlement's gas costs on `network` now, in USD, at the fees the facilitator would
- * offer; undefined when the fees or the coin's price cannot be read (then nothing is offered).
+ * offer (ChainFamily.x402SettlementFee); undefined when the fees or the coin's price cannot be
+ * read (then nothing is offered on it).
  */
 export function settlementGasUsd(network: NetworkConfig, now = new Date()): Promise<Money | undefined> {
   const cached = estimates.get(network.id);
   if (cached && now.getTime() - cached.at < estimateTtlMs) return cached.usd;
   const usd = (async () => {
     if (!countsGas(network)) return new Money(0);
-    const fees = await clientFor(network).estimateFeesPerGas();
-    const value = await nativeUsd(network, settlementGas * fees.maxFeePerGas, now);
+    const fee = await chainFamily(network).x402SettlementFee(network);
+    const value = await nativeUsd(network, fee, now);
     if (!value) throw new Error("no fresh price of the network's coin");
     return value;
   })().catch((error) => {
@@ -100,7 +106,7 @@ export type SettlementGasEstimates = Map<string, Money | undefined>;
 
 /** One settlement's gas now, per x402 network id (undefined where unreadable): read ahead of a transaction. */
 export async function settlementGasEstimates(now = new Date()): Promise<SettlementGasEstimates> {
-  const networks = new Set(x402Networks().map((asset) => asset.networkId));
+  const networks = new Set([...x402Networks(), ...x402TransactionAssets()].map((asset) => asset.networkId));
   const settled = config().networks.filter((network) => networks.has(network.id));
   return new Map(
     await Promise.all(

@@ -79,16 +79,34 @@ export async function x402Agent(devnet: TestDevnet, usdc = "100") {
 export const sendX402Payment = (url: string, payment: PaymentPayload) =>
   fetch(url, { headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payment) } });
 
-/** A devnet and the x402 routes for a test file's tests: started before them, stopped after. */
-export function x402TestBed(): { devnet: TestDevnet; app: X402App } {
-  const bed = {} as { devnet: TestDevnet; app: X402App };
+/**
+ * A chain (`start`ed, with its `stop`) and the x402 routes for a test file's tests: started before
+ * them, stopped after; read its fields inside the tests.
+ */
+export function x402ChainTestBed<Chain extends { stop: () => Promise<void> }>(
+  start: () => Promise<Chain>,
+): { chain: Chain; app: X402App } {
+  const bed = {} as { chain: Chain; app: X402App };
   beforeAll(async () => {
-    bed.devnet = await startTestDevnet({ confirmations: 1 });
+    bed.chain = await start();
     bed.app = await serveX402App();
   }, 120_000);
   afterAll(async () => {
     await bed.app?.close();
-    await bed.devnet?.stop();
+    await bed.chain?.stop();
   });
   return bed;
+}
+
+/** A devnet and the x402 routes for a test file's tests: started before them, stopped after. */
+export function x402TestBed(): { devnet: TestDevnet; app: X402App } {
+  const bed = x402ChainTestBed(() => startTestDevnet({ confirmations: 1 }));
+  return {
+    get devnet() {
+      return bed.chain;
+    },
+    get app() {
+      return bed.app;
+    },
+  };
 }

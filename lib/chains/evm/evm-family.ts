@@ -2,6 +2,7 @@ import { BaseError, type PublicClient } from "viem";
 import type { ChainFamily } from "../chain-family";
 import { evmChainId } from "../networks";
 import { evmDepositAddresses } from "./derive-deposit-address";
+import { estimateX402SettlementFee } from "./estimate-x402-settlement-fee";
 import { evmAddresses } from "./evm-addresses";
 import { clientFor } from "./evm-client";
 import { evmPaymentUri } from "./evm-payment-uri";
@@ -21,6 +22,8 @@ export const evmFamily: ChainFamily<PublicClient> = {
   positionName: "block",
   sends: true,
   caip2: (network) => `eip155:${evmChainId(network)}`,
+  nativeCoin: (network) => network.tokens.find((token) => !token.address),
+  x402SettlementFee: estimateX402SettlementFee,
   client: clientFor,
   transferReader: evmTransferReader,
   isRpcError: (error) => error instanceof BaseError,

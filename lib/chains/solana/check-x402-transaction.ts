@@ -25,10 +25,14 @@ export type DecodedX402Transaction = {
   instructions: readonly CompiledInstruction[];
 };
 
-/** The base64 transaction decoded, or undefined when it is not one. */
+/** The most bytes a transaction may have: one network packet's payload (nodes refuse larger ones). */
+const maxTransactionBytes = 1232;
+
+/** The base64 transaction decoded, or undefined when it is not one a node would take. */
 export function decodeX402Transaction(transaction: string): DecodedX402Transaction | undefined {
   try {
     const bytes = getBase64Encoder().encode(transaction);
+    if (bytes.length > maxTransactionBytes) return undefined;
     const decoded = getTransactionDecoder().decode(bytes);
     const message = getCompiledTransactionMessageDecoder().decode(decoded.messageBytes);
     if (message.version !== 0 && message.version !== "legacy") return undefined;

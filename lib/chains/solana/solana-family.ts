@@ -6,12 +6,13 @@ import type { NetworkConfig } from "../networks";
 import { buildWalletTransfer, walletStandardChain } from "./build-wallet-transfer";
 import { checkSolanaDestination } from "./check-solana-destination";
 import { confirmSolanaPayer } from "./confirm-solana-payer";
+import { estimateX402SettlementFee } from "./estimate-x402-settlement-fee";
 import { payFromLocalTestWallet } from "./pay-from-local-test-wallet";
 import { type SolanaRpc, solanaTransferReader } from "./read-solana-transfers";
 import { solanaAddresses } from "./solana-addresses";
 import { solanaServiceKey } from "./solana-keys";
 import { solanaPaymentUri } from "./solana-payment-uri";
-import { notWallets, solanaServiceTransfers } from "./solana-service-transfers";
+import { notWallets, solanaServiceTransfers, solCoin } from "./solana-service-transfers";
 import { solanaX402Scheme } from "./solana-x402-scheme";
 import { topUpLocalWallet } from "./top-up-local-wallet";
 
@@ -83,6 +84,9 @@ export const solanaFamily: ChainFamily<SolanaRpc> = {
   },
   caip2: (network) => `solana:${(network.genesisHash ?? "").slice(0, 32)}`,
   x402Transactions: solanaX402Scheme((network) => solanaFamily.client(network)),
+  // Priced from a configured SOL/USD source (a feed on an EVM network, SERVICE_RATES): README.
+  nativeCoin: () => solCoin,
+  x402SettlementFee: (network) => estimateX402SettlementFee(solanaFamily.client(network)),
   client(network) {
     let client = clients.get(network.id);
     if (!client) {

@@ -1,5 +1,5 @@
 import { type Address, fetchEncodedAccount } from "@solana/kit";
-import type { ServiceTransfers } from "../chain-family";
+import type { FeeCoin, ServiceTransfers } from "../chain-family";
 import type { NetworkConfig } from "../networks";
 import type { SolanaDestinationCheck } from "./check-solana-destination";
 import { followTokenTransfer } from "./follow-token-transfer";
@@ -10,6 +10,9 @@ import { solanaServiceKey } from "./solana-keys";
 import { readTokenAccount } from "./token-amounts";
 
 /** What an address that is no wallet is instead: tokens sent to it as an owner reach nobody. */
+/** Solana's native coin, in which every fee is paid (lamports: 10^-9 SOL). */
+export const solCoin: FeeCoin = { symbol: "SOL", decimals: 9 };
+
 export const notWallets: Record<Exclude<SolanaDestinationCheck, "ok">, string> = {
   invalid_address: "not a Solana address (base58 of 32 bytes)",
   token_account: "a token account, not a wallet: enter the wallet that owns it",
@@ -90,7 +93,7 @@ export function solanaServiceTransfers(clientOf: (network: NetworkConfig) => Sol
       const account = await fetchEncodedAccount(rpc, tokenAccount, { commitment: "confirmed" });
       return readTokenAccount(account)?.amount ?? 0n;
     },
-    feeCoin: { symbol: "SOL", decimals: 9 },
+    feeCoin: solCoin,
     // Two signatures (fee payer and source) at 5,000 lamports, and a 165-byte token account's rent.
     feeReserve: 2n * 5_000n + 2_039_280n,
   };

@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { base58 } from "@scure/base";
-import type { Blockhash } from "@solana/kit";
+import { type Blockhash, isSolanaError, SOLANA_ERROR__JSON_RPC__INVALID_PARAMS } from "@solana/kit";
 import type { NetworkConfig } from "../networks";
 import type { X402CosignedTransaction, X402TransactionScheme } from "../x402-transaction-scheme";
 import {
@@ -48,6 +49,12 @@ async function cosignDecoded(
 }
 
 /**
+ * Whether a node's JSON-RPC error is about the transaction itself (invalid params: it cannot read
+ * it): the agent's to fix, a 402, where an outage is a 503 (the agent would send it again).
+ */
+const refusedByNode = (error: unknown) => isSolanaError(error, SOLANA_ERROR__JSON_RPC__INVALID_PARAMS);
+
+/**
  * x402's `exact` scheme on Solana (the x402 SVM specification): the agent signs a TransferChecked
  * that our fee payer (solana-keys.ts, "feePayer") pays the fee of, co-signs and sends; the agent
  * needs no SOL. The memo binds the transaction to one quote.
@@ -55,11 +62,15 @@ async function cosignDecoded(
 export function solanaX402Scheme(client: (network: NetworkConfig) => SolanaRpc): X402TransactionScheme {
   return {
     extra: (_network, mnemonic, memo) => ({ feePayer: feePayerOf(mnemonic).address, memo }),
-    identify(mnemonic, transaction) {
+    // The message's hash: our co-signature (the transaction's id on chain) signs exactly it, so
+    // one id is one transaction; signing to name it would sign bytes nobody has checked.
+    identify(transaction) {
       const decoded = decodeX402Transaction(transaction);
       if (!decoded || decoded.keys.length < 2) return undefined;
-      const signature = ed25519.sign(decoded.messageBytes, feePayerOf(mnemonic).secretKey);
-      return { payer: decoded.keys[1], id: base58.encode(signature) };
+      return {
+        payer: decoded.keys[1],
+        id: base58.encode(createHash("sha256").update(decoded.messageBytes).digest()),
+      };
     },
     async check(network, mnemonic, transaction, terms) {
       const decoded = decodeX402Transaction(transaction);
@@ -79,7 +90,12 @@ export function solanaX402Scheme(client: (network: NetworkConfig) => SolanaRpc):
           replaceRecentBlockhash: false,
           commitment: "processed",
         })
-        .send();
+        .send()
+        .catch((error: unknown) => {
+          if (refusedByNode(error)) return { refusal: "invalid_exact_svm_transaction_simulation_failed" };
+          throw error;
+        });
+      if ("refusal" in simulated) return simulated;
       if (simulated.value.err !== null) return { refusal: "invalid_exact_svm_transaction_simulation_failed" };
       return cosigned;
     },
