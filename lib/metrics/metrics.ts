@@ -61,7 +61,7 @@ function createMetrics() {
     }),
     sweepsDeferred: new Counter({
       name: "checkout_sweeps_deferred_total",
-      help: "Sweeps the sweeper deferred instead of signing, by reason (destination_not_in_force, destination_not_pinned, no_wallet_in_force).",
+      help: "Sweeps the sweeper deferred instead of signing, by reason (destination_not_in_force, destination_not_pinned, destination_is_service_wallet, no_wallet_in_force).",
       labelNames: ["reason"] as const,
       registers,
     }),

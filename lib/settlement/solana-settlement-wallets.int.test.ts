@@ -5,8 +5,13 @@ import { type Address, generateKeyPairSigner } from "@solana/kit";
 import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUT as putOrganization } from "@/app/api/private/organization/current/route";
+import type { ServiceTransfers } from "@/lib/chains/chain-family";
+import type { NetworkConfig } from "@/lib/chains/networks";
 import { associatedTokenAccount } from "@/lib/chains/solana/prepare-solana-transaction";
+import { solanaFamily } from "@/lib/chains/solana/solana-family";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { reportFeePayer } from "@/lib/sweeps/report-fee-payer";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
@@ -70,6 +75,53 @@ describe("a Solana settlement wallet", () => {
     const refused = await put(merchant.auth, await address());
     expect(refused.status, refused.text).toBe(400);
     expect(refused.json.error.code).toBe(code);
+    expect(await db().settlementChange.count({ where: { organizationId: merchant.organization.id } })).toBe(
+      0,
+    );
+  });
+
+  it.each([
+    ["the receiving wallet every invoice pays", async () => solana.receiver],
+    [
+      "the fee payer, as the signer reported it",
+      async () => {
+        const network = config().networks.find(
+          (candidate) => candidate.id === "solana-local",
+        ) as NetworkConfig;
+        const transfers = solanaFamily.serviceTransfers as ServiceTransfers;
+        return (await reportFeePayer(db(), network, transfers, config().hdMnemonic as string)).address;
+      },
+    ],
+    [
+      "another organization's refund wallet, as the signer reported it",
+      async () => {
+        const other = await createTestOrganization();
+        const address = (await generateKeyPairSigner()).address;
+        await db().refundWallet.create({
+          data: {
+            organizationId: other.organization.id,
+            network: "solana-local",
+            address,
+            coinBalance: "0",
+            tokenBalances: {},
+            queued: {},
+            low: false,
+            checkedAt: new Date(),
+          },
+        });
+        return address;
+      },
+    ],
+  ])("refuses %s: 400 address_is_service_wallet, changing nothing", async (_case, address) => {
+    const merchant = await createTestOrganization();
+    const own = await address();
+    const refused = await put(merchant.auth, own);
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.json.error).toMatchObject({
+      code: "address_is_service_wallet",
+      param: "settlementWallets",
+    });
+    expect(refused.json.error.message).toContain(own);
     expect(await db().settlementChange.count({ where: { organizationId: merchant.organization.id } })).toBe(
       0,
     );

@@ -1,14 +1,19 @@
 import type { AlongsideWork, Db } from "../db/client";
+import { invalidRequest } from "../errors";
 import { getOrganization } from "../organizations/get-organization";
 import type { UpdateOrganizationInput } from "../organizations/organization-schemas";
 import { updateOrganization } from "../organizations/update-organization";
 import { checkWalletAddress } from "../refunds/check-wallet-address";
+import { findServiceWallet } from "../sweeps/find-service-wallet";
 import { requestSettlementChange, type SettlementChangeRequest } from "./request-settlement-change";
 
 /**
- * Refuses (400 address_not_wallet; 503 when the node cannot answer) a new wallet the chain shows
- * is no wallet (a Solana token account, mint or program), read before any transaction opens;
- * wallets already in force are not read again.
+ * Refuses a new wallet that is one of the service's own (400 address_is_service_wallet: a deposit
+ * or receiving address, a gas or fee payer, facilitator or refund wallet, find-service-wallet.ts),
+ * whose funds would come back to the service, and one the chain shows is no wallet (400
+ * address_not_wallet: a Solana token account, mint or program; 503 when the node cannot answer),
+ * read before any transaction opens; wallets already in force are not read again. The signer
+ * checks both again before it pays one (lib/sweeps/check-sweep-destination.ts).
  */
 async function checkNewWallets(
   database: Db,
@@ -18,7 +23,15 @@ async function checkNewWallets(
   const inForce = await database.settlementWallet.findMany({ where: { organizationId } });
   for (const wallet of wallets) {
     const same = inForce.some((held) => held.network === wallet.network && held.address === wallet.address);
-    if (!same) await checkWalletAddress(wallet.network, wallet.address, "settlementWallets");
+    if (same) continue;
+    const own = await findServiceWallet(database, wallet.network, wallet.address);
+    if (own)
+      throw invalidRequest(
+        "address_is_service_wallet",
+        `Invalid settlementWallets: ${wallet.address} is this service's own ${own}, not a wallet of yours; funds sent there would come back to the service.`,
+        "settlementWallets",
+      );
+    await checkWalletAddress(wallet.network, wallet.address, "settlementWallets");
   }
 }
 

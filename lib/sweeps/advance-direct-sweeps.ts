@@ -9,7 +9,7 @@ import {
   markServiceTransferReplaced,
 } from "../signer/follow-service-transfer";
 import { signServiceTransfer } from "../signer/sign-service-transfer";
-import { checkSweepDestination } from "./check-sweep-destination";
+import { checkSweepDestination, type DerivedServiceWallets } from "./check-sweep-destination";
 import { type AdvanceResult, loadOpenSweeps } from "./load-open-sweeps";
 import { nextSweepStatus, type SweepStatus } from "./sweep-state";
 import {
@@ -89,9 +89,18 @@ async function followTransfer(context: Context, sweep: Sweep, token: TokenConfig
   }
 }
 
+/** The service's own wallets on the network (ServiceTransfers.wallet), none of which a sweep may pay. */
+const derivedWallets =
+  ({ transfers, network, mnemonic }: Context): DerivedServiceWallets =>
+  (refundWalletIndex) => [
+    { kind: "receiving wallet", address: transfers.wallet(network, mnemonic, "receiving") },
+    { kind: "fee payer", address: transfers.wallet(network, mnemonic, "feePayer") },
+    { kind: "refund wallet", address: transfers.wallet(network, mnemonic, "refund", refundWalletIndex) },
+  ];
+
 /** Signs, records and sends a planned (or deferred, or expired) sweep's transfer. */
 async function start(context: Context, planned: Sweep, token: TokenConfig): Promise<SweepStatus> {
-  const sweep = await checkSweepDestination(context, planned, context.destinations);
+  const sweep = await checkSweepDestination(context, planned, context.destinations, derivedWallets(context));
   if (!sweep) return "DEFERRED";
   const { transfers, network } = context;
   const units = toBaseUnits(sweep.amount.toFixed(), token.decimals);

@@ -4,7 +4,7 @@ import { evmChainId, findToken, type NetworkConfig, type TokenConfig } from "../
 import type { Db } from "../db/client";
 import { fromBaseUnits, toBaseUnits } from "../money/decimal";
 import { estimateTransferGas, nativeTransferGas } from "../signer/estimate-transfer-gas";
-import { checkSweepDestination } from "./check-sweep-destination";
+import { checkSweepDestination, type DerivedServiceWallets } from "./check-sweep-destination";
 import { type AdvanceResult, loadOpenSweeps } from "./load-open-sweeps";
 import type { SweepStatus } from "./sweep-state";
 import {
@@ -42,6 +42,18 @@ export type AdvanceOptions = {
 type Context = SweepContext & { destinations?: Record<string, string[]> };
 
 const smaller = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** The signer's own wallets on this chain (sweeper-keys.ts), none of which a sweep may pay. */
+const derivedWallets =
+  ({ keys, network }: Context): DerivedServiceWallets =>
+  (refundWalletIndex) => {
+    const chainId = evmChainId(network);
+    return [
+      { kind: "gas wallet", address: keys.gasWallet(chainId).address },
+      { kind: "facilitator wallet", address: keys.facilitatorWallet(chainId).address },
+      { kind: "refund wallet", address: keys.refundWallet(refundWalletIndex, chainId).address },
+    ];
+  };
 
 /** One pass over the network's open sweeps; returns how many ended the pass in each status. */
 export async function advanceSweeps(
@@ -95,7 +107,7 @@ async function advanceSweep(context: Context, sweep: Sweep): Promise<SweepStatus
 
 /** Starts a planned (or deferred) sweep: the native transfer, or the ERC-20 sweep's gas top-up. */
 async function start(context: Context, planned: Sweep, token: TokenConfig): Promise<SweepStatus> {
-  const sweep = await checkSweepDestination(context, planned, context.destinations);
+  const sweep = await checkSweepDestination(context, planned, context.destinations, derivedWallets(context));
   if (!sweep) return "DEFERRED";
   const { client } = context;
   const from = sweep.fromAddress as Address;
@@ -166,7 +178,7 @@ async function start(context: Context, planned: Sweep, token: TokenConfig): Prom
 
 /** The ERC-20 transfer from the (funded) deposit address to the settlement wallet. */
 async function sendTokenTransfer(context: Context, funded: Sweep, token: TokenConfig): Promise<SweepStatus> {
-  const sweep = await checkSweepDestination(context, funded, context.destinations);
+  const sweep = await checkSweepDestination(context, funded, context.destinations, derivedWallets(context));
   if (!sweep) return "DEFERRED";
   const amount = toBaseUnits(sweep.amount.toFixed(), token.decimals);
   const gas = await estimateTransferGas(context.client, {

@@ -1,6 +1,36 @@
+import { chainFamily } from "../chains/chain-families";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
+import { findServiceWallet, type ServiceWalletKind } from "./find-service-wallet";
 import { type Sweep, type SweepStore, transitionSweep } from "./sweep-transactions";
+
+/**
+ * The service's own wallets on the network as the signer derives them from its keys (gas wallet or
+ * fee payer, facilitator, receiving wallet, and the organization's refund wallet at its
+ * Organization.refundWalletIndex): what the database may not know yet.
+ */
+export type DerivedServiceWallets = (
+  refundWalletIndex: number,
+) => { kind: ServiceWalletKind; address: string }[];
+
+/**
+ * Why the destination is one of the service's own wallets, or null: derived by the signer, or known
+ * to the database (find-service-wallet.ts). Paid there, the funds would come back to the service.
+ */
+async function serviceWalletRefusal(context: SweepStore, sweep: Sweep, derived: DerivedServiceWallets) {
+  const { database, network } = context;
+  const { key } = chainFamily(network).addresses;
+  const organization = await database.organization.findUniqueOrThrow({
+    where: { id: sweep.organizationId },
+    select: { refundWalletIndex: true },
+  });
+  const kind =
+    derived(organization.refundWalletIndex).find((own) => key(own.address) === key(sweep.toAddress))?.kind ??
+    (await findServiceWallet(database, network.id, sweep.toAddress));
+  return kind
+    ? `Refused to pay ${sweep.toAddress}: it is this service's own ${kind}, not the organization's; funds sent there would come back to the service.`
+    : null;
+}
 
 /**
  * The signer's own check, made right before it signs a transfer: the destination must be the
@@ -9,12 +39,15 @@ import { type Sweep, type SweepStore, transitionSweep } from "./sweep-transactio
  * (applied after the sweep was planned) is re-targeted to the wallet now in force: that change
  * was confirmed and waited out its delay, and the old wallet is exactly what it replaced. Any
  * other destination is refused: the sweep is deferred with the reason, an alert-level log line
- * and a metric, and nothing is sent. Returns the sweep to sign, or null when deferred.
+ * and a metric, and nothing is sent, as is a destination that is one of the service's own wallets
+ * (a wallet in force from before that was refused on request, or a database changed behind the
+ * web tier's back). Returns the sweep to sign, or null when deferred.
  */
 export async function checkSweepDestination(
   context: SweepStore,
   sweep: Sweep,
   pinned: Record<string, string[]> | undefined,
+  derived: DerivedServiceWallets,
 ): Promise<Sweep | null> {
   const { database, network } = context;
   const inForce = await database.settlementWallet.findUnique({
@@ -63,8 +96,9 @@ export async function checkSweepDestination(
             `Refused to pay ${target.toAddress}: it is not among the operator's SERVICE_SWEEP_DESTINATIONS for ${network.id}.`,
           ]
         : null;
-  if (!refusal) return target;
-  const [reason, message] = refusal;
+  const own = refusal ? null : await serviceWalletRefusal(context, target, derived);
+  if (!refusal && !own) return target;
+  const [reason, message] = refusal ?? ["destination_is_service_wallet", own as string];
   if (target.status !== "DEFERRED" || target.failureReason !== message) {
     await transitionSweep(context, target, "defer", { failureReason: message });
     metrics().sweepsDeferred.inc({ reason });

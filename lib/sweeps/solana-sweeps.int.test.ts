@@ -118,6 +118,32 @@ describe("a Solana sweep", () => {
     expect(await usdcOf(wallet)).toBe(2_000_000n);
   });
 
+  it.each([
+    ["receiving wallet", () => solana.receiver],
+    ["fee payer", () => transfers.wallet(network, mnemonic, "feePayer")],
+    ["refund wallet", (index: number) => transfers.wallet(network, mnemonic, "refund", index)],
+  ])(
+    "refuses to pay the service's own %s, even as the wallet in force: deferred, nothing sent",
+    async (kind, own) => {
+      const merchant = await createTestOrganization();
+      const { refundWalletIndex } = await db().organization.findUniqueOrThrow({
+        where: { id: merchant.organization.id },
+      });
+      const address = own(refundWalletIndex);
+      // Put in force directly: the web tier refuses it (solana-settlement-wallets.int.test.ts).
+      await setTestSettlementWallets(merchant.organization.id, [{ network: network.id, address }]);
+      const invoice = await paidSolanaInvoice(solana, 1.5, merchant);
+      await planSweeps(db(), network, solana.rpc, {});
+      const receivingBefore = await usdcOf(solana.receiver);
+      await advance();
+      const refused = await sweepOf(invoice.id);
+      expect(refused).toMatchObject({ status: "DEFERRED", transactions: [] });
+      expect(refused.failureReason).toContain(`${address}: it is this service's own ${kind}`);
+      await sleep(900);
+      expect(await usdcOf(solana.receiver)).toBe(receivingBefore);
+    },
+  );
+
   it("crashing between the record and the send, is sent by the next pass and pays once", async () => {
     const { wallet, invoice } = await paidInvoiceWithWallet(1.5);
     await planSweeps(db(), network, solana.rpc, {});

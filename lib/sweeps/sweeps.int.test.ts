@@ -387,6 +387,91 @@ describe("where sweeps may go", () => {
     );
   });
 
+  it.each([
+    [
+      "an invoice's deposit address",
+      async () => (await invoiceFor("1.00", "USDC", false)).invoice.depositAddress,
+    ],
+    [
+      "a deposit address in lower case",
+      async () => (await invoiceFor("1.00", "USDC", false)).invoice.depositAddress.toLowerCase(),
+    ],
+    [
+      "a facilitator wallet the signer reported",
+      async () => {
+        const address = keys.facilitatorWallet(network.chainId).address;
+        // A network of its own: this file's devnet keeps its real rows.
+        await db().facilitatorWallet.create({
+          data: {
+            network: `own-${crypto.randomUUID()}`,
+            address,
+            balance: "1",
+            threshold: "0",
+            low: false,
+            checkedAt: new Date(),
+          },
+        });
+        return address;
+      },
+    ],
+  ])(
+    "refuses %s as a settlement wallet: 400 address_is_service_wallet, changing nothing",
+    async (_case, own) => {
+      const { organization } = await createTestOrganization();
+      const refused = await callRoute(putOrganization, "/api/private/organization/current", {
+        method: "PUT",
+        headers: (await createTestAgentCredential(organization.id, "write")).auth,
+        body: { settlementWallets: [{ network: "devnet", address: await own() }] },
+      });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.json.error).toMatchObject({
+        code: "address_is_service_wallet",
+        param: "settlementWallets",
+      });
+      expect(await db().settlementChange.count({ where: { organizationId: organization.id } })).toBe(0);
+    },
+  );
+
+  it.each([
+    ["gas wallet", async () => keys.gasWallet(network.chainId).address],
+    ["facilitator wallet", async () => keys.facilitatorWallet(network.chainId).address],
+    [
+      "refund wallet",
+      async (organizationId: string) => {
+        const { refundWalletIndex } = await db().organization.findUniqueOrThrow({
+          where: { id: organizationId },
+        });
+        return keys.refundWallet(refundWalletIndex, network.chainId).address;
+      },
+    ],
+    ["deposit address", async () => (await invoiceFor("1.00", "USDC", false)).invoice.depositAddress],
+  ])(
+    "refuses to sweep to the service's own %s, even as the wallet in force: deferred, nothing sent",
+    async (kind, own) => {
+      const { organization, invoice } = await invoiceFor("50.00", "USDC");
+      await devnet.mintUsdc(invoice.depositAddress, "50");
+      await confirmPayments();
+      await plan();
+      // As if that wallet had been put in force behind the web tier's back (which refuses it).
+      const address = await own(organization.id);
+      await db().settlementWallet.updateMany({
+        where: { organizationId: organization.id },
+        data: { address },
+      });
+      await db().sweep.updateMany({ where: { invoiceId: invoice.id }, data: { toAddress: address } });
+      const before = await deferrals("destination_is_service_wallet");
+      await advanceSweeps(db(), network, devnet.client, { keys });
+      const deferred = await db().sweep.findFirstOrThrow({
+        where: { invoiceId: invoice.id },
+        include: { transactions: true },
+      });
+      expect(deferred).toMatchObject({ status: "DEFERRED", transactions: [] });
+      expect(deferred.failureReason).toContain(`${address}: it is this service's own ${kind}`);
+      expect(await deferrals("destination_is_service_wallet")).toBe(before + 1);
+      expect(await devnet.usdcBalance(invoice.depositAddress)).toBe(parseUnits("50", 6));
+    },
+  );
+
   it("re-targets a sweep planned before a change took effect to the wallet now in force", async () => {
     const { organization, invoice, settlement } = await invoiceFor("20.00", "USDC");
     await devnet.mintUsdc(invoice.depositAddress, "20");
