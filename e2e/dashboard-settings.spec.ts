@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import { appSql, expect, signIn, test } from "./fixtures";
 
 const screenshotDir = path.resolve(import.meta.dirname, "../test-results/screenshots");
 const widths = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
@@ -216,6 +216,20 @@ test("settings: the owner renames the organization, sets a checksum-checked wall
     refundAgentDailyCapUsd: "250.50",
     autoRefundOverpayments: true,
   });
+
+  // Last month's report by email, to one owner (the session signed in moments ago: recent enough).
+  const monthly = card("Monthly report");
+  await monthly.getByLabel("Email last month's payments report on the 1st of each month").check();
+  const sendTo = monthly.getByRole("combobox", { name: "Send to" });
+  const owner = (await sendTo.locator("option").nth(1).getAttribute("value")) as string;
+  await sendTo.selectOption(owner);
+  await monthly.getByRole("button", { name: "Save monthly report" }).click();
+  await expect(monthly.getByRole("status")).toHaveText("Saved.");
+  expect(
+    await appSql(`SELECT "monthlyReportEmail", "monthlyReportTo" FROM "Organization" WHERE "id" = $1`, [
+      merchant.organizationId,
+    ]),
+  ).toEqual([{ monthlyReportEmail: true, monthlyReportTo: owner }]);
 
   await page.reload();
   await expect(page.getByLabel("Local devnet")).toHaveValue(address);

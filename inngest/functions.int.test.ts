@@ -49,6 +49,7 @@ describe("Inngest functions (same domain functions as the in-process engine)", (
       ["purge-oauth-records", [{ cron: "23 * * * *" }]],
       ["purge-agent-setups", [{ cron: "29 * * * *" }]],
       ["purge-used-confirmations", [{ cron: "41 * * * *" }]],
+      ["send-monthly-reports", [{ cron: "47 * * * *" }]],
       ["reconcile-deposit-balances", [{ cron: "17 3 * * *" }]],
       ["deliver-webhook", [{ event: deliveryDueEvent }]],
     ]);

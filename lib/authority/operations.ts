@@ -77,6 +77,15 @@ const rows = {
   "refunds.read": { ...read, ...member },
   // The books: payments and refunds reports (lib/reports/), members too.
   "reports.read": { ...read, ...member },
+  // Last month's payments report emailed each month: it sends payers' addresses and amounts out of
+  // the service, so only an owner signed in (recently) turns it on, and it goes only to owners.
+  "reports.schedule": {
+    ...write,
+    ...owner,
+    sessionOnly: true,
+    recentSignIn: true,
+    dashboard: ["updateMonthlyReport"],
+  },
   // A refund's claim link (`claimUrl`) moves money to whoever types an address into it: the
   // serializer shows it only to those who decide (lib/refunds/serialize-refund.ts). MCP tool
   // results and webhook events never carry it, whoever the credential is.

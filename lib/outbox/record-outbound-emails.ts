@@ -4,7 +4,7 @@ import { newId } from "../ids";
 export type OutboundEmailInput = {
   /** Whose it is: every read of the outbox is scoped by it, and it goes with the organization. */
   organizationId: string;
-  /** What it reports: "settlement_change", "payment_receipt", "refund_receipt". */
+  /** What it reports: "settlement_change", "payment_receipt", "refund_receipt", "monthly_report". */
   kind: string;
   /** The row it is about. */
   aboutId: string;

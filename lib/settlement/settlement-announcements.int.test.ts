@@ -3,9 +3,8 @@ process.env.SERVICE_DEV_MAILBOX = "true";
 
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
-import { runTaskOnce } from "@/lib/jobs/periodic-task";
 import { deliverOutboundEmails, outboundEmailGiveUpMs } from "@/lib/outbox/deliver-outbound-emails";
-import { backgroundTasks } from "@/lib/tasks/background-tasks";
+import { runBackgroundTaskAt } from "@/scripts/test-support/background-task";
 import { createTestTeam } from "@/scripts/test-support/fixtures";
 import { applyDueSettlementChanges } from "./apply-due-settlement-changes";
 import { confirmSettlementChange } from "./confirm-settlement-change";
@@ -42,16 +41,7 @@ const apiKeyAsks = (organizationId: string) =>
   });
 
 /** The task both job engines run (in process, and Inngest's cron), one pass at `now`. */
-async function taskPass(now: Date) {
-  vi.setSystemTime(now);
-  try {
-    const task = backgroundTasks.find((candidate) => candidate.name === "deliver-outbound-emails");
-    expect(task).toBeDefined();
-    await runTaskOnce(db(), task as (typeof backgroundTasks)[number], "test", AbortSignal.timeout(30_000));
-  } finally {
-    vi.useRealTimers();
-  }
-}
+const taskPass = (now: Date) => runBackgroundTaskAt("deliver-outbound-emails", now);
 
 describe("settlement change announcements (an outbox)", () => {
   it("are written with the change and sent once to every owner right after the commit", async () => {

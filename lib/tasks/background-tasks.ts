@@ -10,6 +10,7 @@ import { deliverOutboundEmails } from "../outbox/deliver-outbound-emails";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
 import { expireRefundClaims } from "../refunds/expire-refund-claims";
+import { sendMonthlyReports } from "../reports/send-monthly-reports";
 import { processDueSubscriptions } from "../subscriptions/process-due-subscriptions";
 import { reconcileConfiguredNetworks } from "../sweeps/reconcile-deposit-balances";
 import { deliverDueWebhooks } from "../webhooks/deliver-due-webhooks";
@@ -112,6 +113,14 @@ export const backgroundTasks: PeriodicTask[] = [
     intervalMs: 60 * 60_000,
     cron: "41 * * * *",
     run: (database) => purgeUsedConfirmations(database),
+  },
+  // Last month's payments report to the owners who asked, on the 1st (and the days after, for a
+  // service that was down then); the MonthlyReport row keeps it to once per organization and month.
+  {
+    name: "send-monthly-reports",
+    intervalMs: 60 * 60_000,
+    cron: "47 * * * *",
+    run: (database) => sendMonthlyReports(database),
   },
   // Daily: deposit addresses' on-chain balances against the ledger (differences are logged).
   {

@@ -21,6 +21,7 @@ import {
   removeMemberSchema,
 } from "@/lib/organizations/team-schemas";
 import { updateOrganization } from "@/lib/organizations/update-organization";
+import { configureMonthlyReport, monthlyReportFormSchema } from "@/lib/reports/configure-monthly-report";
 import { updateOrganizationAndWallets } from "@/lib/settlement/update-organization-and-wallets";
 
 export const renameOrganizationAction = memberAction(
@@ -78,6 +79,12 @@ export const updateRefundSettingsAction = memberAction(
     const organization = await updateOrganization(db(), member.organization.id, input);
     return { autoRefundOverpayments: organization.autoRefundOverpayments };
   },
+);
+
+export const updateMonthlyReportAction = memberAction(
+  "reports.schedule",
+  monthlyReportFormSchema,
+  async (member, input) => configureMonthlyReport(db(), member.organization.id, input),
 );
 
 export const updateBrandingAction = memberAction(

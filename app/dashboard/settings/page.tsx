@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { BrandingCard } from "@/components/dashboard/settings/branding-card";
+import { MonthlyReportCard } from "@/components/dashboard/settings/monthly-report-card";
 import { OrganizationCard } from "@/components/dashboard/settings/organization-card";
 import { RefundSettingsCard } from "@/components/dashboard/settings/refund-settings-card";
 import { SettlementWalletsCard } from "@/components/dashboard/settings/settlement-wallets-card";
@@ -19,6 +20,7 @@ import {
   removeMemberAction,
   renameOrganizationAction,
   updateBrandingAction,
+  updateMonthlyReportAction,
   updateRefundSettingsAction,
   updateSettlementWalletsAction,
   updateSubscriptionGraceAction,
@@ -65,6 +67,11 @@ export default async function SettingsPage() {
           capUsd={shown.refundAgentDailyCapUsd}
           autoRefundOverpayments={organization.autoRefundOverpayments}
           update={isOwner ? updateRefundSettingsAction : undefined}
+        />
+        <MonthlyReportCard
+          setting={organization}
+          owners={team.members.filter((each) => each.role === "OWNER").map((each) => each.user.email)}
+          update={isOwner ? updateMonthlyReportAction : undefined}
         />
         <SubscriptionGraceCard
           graceDays={organization.subscriptionGraceDays}
