@@ -1,20 +1,25 @@
-// `npx tsx bench/x402.ts`: agents paying a paylink over x402 against `npm start` on PostgreSQL
-// with its devnet, each with x402's official client (@x402/fetch, @x402/evm) and a key of its own
-// holding test USDC. BENCH_AGENTS (default 4) agents pay BENCH_PAYMENTS (default 40) times in all,
-// one payment after another each; printed: request-to-200 latency p50/p99 (the 402, the signature
-// and the paid request that settles on chain) and settlements per second. The baseline, in the
-// same run at the same concurrency: the 402 alone (a quote, nothing settled). Each payment is
-// checked to have answered 200 with a settled PAYMENT-RESPONSE. BENCH_PORT (default 9380; its
-// devnet takes the next port).
+// `npx tsx bench/x402.ts`: agents paying one paylink over x402 and over MPP against `npm start` on
+// PostgreSQL with its devnet. Each agent has a key of its own holding test USDC and pays with its
+// protocol's official client: x402's (@x402/fetch, @x402/evm) or MPP's (mppx with its EVM charge
+// method). For each protocol and each concurrency in BENCH_AGENTS (default "4,32"), in one run,
+// that many agents pay BENCH_PAYMENTS_PER_AGENT (default 10) times each, one payment after
+// another; printed: request-to-200 latency p50/p99 (the 402, the signature and the paid request
+// that settles on chain) and settlements per second, and the ratio of each concurrency's rate to
+// the first's. The baseline, at the same concurrency: the 402 alone (a quote, nothing settled).
+// Each payment is checked to have answered 200 with a settled PAYMENT-RESPONSE (x402) or a
+// Payment-Receipt (MPP); any other answer is printed and fails the run. BENCH_PORT (default 9380;
+// its devnet takes the next port, the local Solana chain the one after).
 import { decodePaymentResponseHeader } from "@x402/core/http";
+import { Receipt } from "mppx";
 import { createWalletClient, type Hex, http, parseAbi, parseUnits } from "viem";
-import { generatePrivateKey } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { devnetFunder } from "../lib/chains/devnet-account";
+import { mppBuyer } from "../scripts/test-support/mpp-buyer";
 import { probeX402, x402Buyer } from "../scripts/test-support/x402-buyer";
 import { createMerchant, startApp } from "./support";
 
-const agents = Number(process.env.BENCH_AGENTS ?? 4);
-const payments = Number(process.env.BENCH_PAYMENTS ?? 40);
+const concurrencies = (process.env.BENCH_AGENTS ?? "4,32").split(",").map(Number);
+const perAgent = Number(process.env.BENCH_PAYMENTS_PER_AGENT ?? 10);
 const port = Number(process.env.BENCH_PORT ?? 9380);
 
 const percentile = (sorted: number[], p: number) =>
@@ -40,6 +45,19 @@ async function timed(total: number, workers: number, one: (worker: number) => Pr
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), perSecond: total / seconds };
 }
 
+/** Whether a paid answer is a settled 200 in its protocol's terms. */
+const protocols = {
+  x402: {
+    buyer: (key: Hex, usdc: Hex) => x402Buyer(key, usdc).pay,
+    settled: (paid: Response) =>
+      decodePaymentResponseHeader(paid.headers.get("PAYMENT-RESPONSE") ?? "").success,
+  },
+  mpp: {
+    buyer: (key: Hex) => mppBuyer(privateKeyToAccount(key)).pay,
+    settled: (paid: Response) => Receipt.fromResponse(paid).status === "success",
+  },
+} as const;
+
 const app = await startApp({
   port,
   env: {
@@ -52,7 +70,7 @@ const app = await startApp({
     SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000",
   },
 });
-let failed = false;
+let failed = 0;
 try {
   const { apiKey } = createMerchant(app);
   const created = await (
@@ -68,53 +86,60 @@ try {
   const usdc = paymentRequired?.accepts[0]?.asset as Hex | undefined;
   if (response.status !== 402 || !usdc) throw new Error(`no x402 quote: ${response.status}`);
 
-  // Each agent a fresh key with test USDC (anyone may mint it); Hardhat's node assigns the
-  // funder's nonces, so the mints can go out at once.
+  // A fresh key for every agent of every round, with test USDC (anyone may mint it); Hardhat's
+  // node assigns the funder's nonces, so the mints can go out at once.
   const funder = createWalletClient({
     account: devnetFunder.address,
     transport: http(`http://127.0.0.1:${port + 1}`),
   });
-  const buyers = await Promise.all(
-    Array.from({ length: agents }, async () => {
-      const key = generatePrivateKey();
-      const buyer = x402Buyer(key, usdc);
-      await funder.writeContract({
-        address: usdc,
-        abi: parseAbi(["function mint(address to, uint256 amount)"]),
-        functionName: "mint",
-        args: [buyer.address, parseUnits("100", 6)],
-        chain: null,
+  const fundedKey = async () => {
+    const key = generatePrivateKey();
+    await funder.writeContract({
+      address: usdc,
+      abi: parseAbi(["function mint(address to, uint256 amount)"]),
+      functionName: "mint",
+      args: [privateKeyToAccount(key).address, parseUnits("100", 6)],
+      chain: null,
+    });
+    return key;
+  };
+
+  await timed(8, 4, async () => void (await probeX402(url)));
+  const rows: [string, Awaited<ReturnType<typeof timed>>][] = [];
+  const ratios: string[] = [];
+  for (const [name, protocol] of Object.entries(protocols)) {
+    let first: number | undefined;
+    for (const agents of concurrencies) {
+      const payments = agents * perAgent;
+      const pays = await Promise.all(
+        Array.from({ length: agents }, async () => protocol.buyer(await fundedKey(), usdc)),
+      );
+      const quotes = await timed(payments, agents, async () => {
+        const probe = await probeX402(url);
+        if (probe.response.status !== 402) throw new Error(`probe answered ${probe.response.status}`);
       });
-      return buyer;
-    }),
-  );
-
-  await timed(agents * 2, agents, async () => void (await probeX402(url)));
-  const quotes = await timed(payments, agents, async () => {
-    const probe = await probeX402(url);
-    if (probe.response.status !== 402) throw new Error(`probe answered ${probe.response.status}`);
-  });
-  const settled = await timed(payments, agents, async (worker) => {
-    const paid = await (buyers[worker] as (typeof buyers)[number]).pay(url);
-    const settlement = decodePaymentResponseHeader(paid.headers.get("PAYMENT-RESPONSE") ?? "");
-    if (paid.status !== 200 || !settlement.success) {
-      failed = true;
-      console.log(`payment answered ${paid.status}: ${await paid.text()}`);
+      const settled = await timed(payments, agents, async (worker) => {
+        const paid = await (pays[worker] as (typeof pays)[number])(url);
+        if (paid.status !== 200 || !protocol.settled(paid)) {
+          failed += 1;
+          console.log(`${name} payment answered ${paid.status}: ${await paid.text()}`);
+        }
+      });
+      rows.push([`${name}, ${agents} agents: 402 quote alone`, quotes]);
+      rows.push([`${name}, ${agents} agents: paid request to 200`, settled]);
+      first ??= settled.perSecond;
+      ratios.push(`${name} ${agents} agents: ${(settled.perSecond / first).toFixed(2)}x`);
     }
-  });
+  }
 
-  console.log(
-    `\nx402 on the devnet, ${agents} agents, ${payments} of each     p50 ms   p99 ms    per second`,
-  );
-  for (const [name, row] of [
-    ["402 quote alone (baseline)", quotes],
-    ["paid request to 200 (settled)", settled],
-  ] as const)
+  console.log(`\non the devnet, ${perAgent} payments per agent          p50 ms   p99 ms   per second`);
+  for (const [name, row] of rows)
     console.log(
-      `${name.padEnd(44)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)} ${row.perSecond.toFixed(2).padStart(13)}`,
+      `${name.padEnd(44)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)} ${row.perSecond.toFixed(2).padStart(12)}`,
     );
-  console.log(`settlements per second: ${settled.perSecond.toFixed(2)} (price 0.01 USD each)`);
+  console.log(`settlements per second against the first concurrency: ${ratios.join(", ")}`);
+  console.log(`failed payments: ${failed} (price 0.01 USD each)`);
 } finally {
   await app.stop();
 }
-process.exit(failed ? 1 : 0);
+process.exit(failed > 0 ? 1 : 0);

@@ -9,9 +9,7 @@
 process.env.SERVICE_SWEEPER = "in-process";
 process.env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE = "1000";
 
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import {
   type Address,
   type Base64EncodedWireTransaction,
@@ -29,13 +27,13 @@ import { type SolanaKeyPair, solanaKeyPair, solanaServiceKey } from "@/lib/chain
 import { topUpLocalWallet } from "@/lib/chains/solana/top-up-local-wallet";
 import { db } from "@/lib/db/client";
 import { metrics } from "@/lib/metrics/metrics";
+import { crashedX402Settlement } from "@/scripts/test-support/crashed-x402-settlement";
 import { scanLocalSolana } from "@/scripts/test-support/solana-invoices";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
 import { sendX402Payment, serveX402App, type X402App } from "@/scripts/test-support/x402-app";
 import { resolveStuckX402Settlements, stuckSettlementMs } from "./resolve-stuck-x402-settlements";
 import { x402PayerCooldownMs } from "./x402-payer-cooldown";
 
-const root = path.resolve(import.meta.dirname, "../..");
 /** How far the test has moved the chain's clock ahead of the real one. */
 let ahead = 0;
 const slotMs = 400;
@@ -82,29 +80,12 @@ async function agentPayment(payer: SolanaKeyPair = localSolanaBuyer) {
 /** The payment settled by a process of its own, SIGKILLed at `crash`; its row, recorded and SETTLING. */
 async function crashedSettlement(crash: "before-send" | "after-send", payer?: SolanaKeyPair) {
   const paid = await agentPayment(payer);
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "scripts/test-support/x402-transaction-pass.ts"],
-    {
-      cwd: root,
-      stdio: "ignore",
-      env: {
-        ...process.env,
-        LOG_LEVEL: "silent",
-        X402_CRASH: crash,
-        X402_PAYMENT: JSON.stringify(paid.payment),
-        X402_RESOURCE: JSON.stringify({ kind: "paylink", id: paid.paylink.id }),
-      },
-    },
-  );
-  const signal = await new Promise((resolve) =>
-    child.once("exit", (_code, exitSignal) => resolve(exitSignal)),
-  );
-  expect(signal).toBe("SIGKILL");
-  const row = await db().x402Settlement.findFirstOrThrow({
-    where: { invoice: { checkoutSession: { paylinkId: paid.paylink.id } } },
+  const row = await crashedX402Settlement({
+    family: "solana",
+    crash,
+    payment: paid.payment,
+    paylinkId: paid.paylink.id,
   });
-  expect(row).toMatchObject({ status: "SETTLING", transaction: expect.any(String) });
   return { ...paid, row };
 }
 
