@@ -85,7 +85,7 @@ export function authorize(actor: Actor, operation: OperationId): Decision {
     );
   }
   if (requirement.decidersOnly && (actor.kind === "agent" || actor.kind === "oauth")) {
-    throw forbidden("deciders_only", "Only an owner signed in to the dashboard or the API key can see this.");
+    throw forbidden("deciders_only", "Only an owner signed in to the dashboard or the API key can do this.");
   }
   if (requirement.routesMoney && (actor.kind === "agent" || actor.kind === "oauth")) return "propose";
   return "allow";

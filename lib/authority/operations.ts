@@ -78,11 +78,13 @@ const rows = {
   // The books: payments and refunds reports (lib/reports/), members too.
   "reports.read": { ...read, ...member },
   // Last month's payments report emailed each month: it sends payers' addresses and amounts out of
-  // the service, so only an owner signed in (recently) turns it on, and it goes only to owners.
+  // the service, so only an owner (recently signed in to the dashboard) or the API key turns it on,
+  // never an agent credential or OAuth token (lib/reports/assert-may-schedule-reports.ts), and it
+  // goes only to owners. PUT /api/private/organization/current with monthlyReportEmail/To.
   "reports.schedule": {
     ...write,
     ...owner,
-    sessionOnly: true,
+    decidersOnly: true,
     recentSignIn: true,
     dashboard: ["updateMonthlyReport"],
   },

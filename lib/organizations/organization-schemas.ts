@@ -1,4 +1,9 @@
-import { configureRefunds, configureSettlement, updateOrganization } from "crypto-checkout-agent/contracts";
+import {
+  configureRefunds,
+  configureReports,
+  configureSettlement,
+  updateOrganization,
+} from "crypto-checkout-agent/contracts";
 import { z } from "zod";
 import { apiVersionField } from "../api-version/api-versions";
 import { chainFamilyById } from "../chains/chain-families";
@@ -56,7 +61,12 @@ const settlementWallet = z
  * null clears a branding field. Its fields are its contract's and its parts'.
  */
 export const updateOrganizationSchema = refineContractInput(
-  [updateOrganization.input.body, configureSettlement.input.body, configureRefunds.input.body],
+  [
+    updateOrganization.input.body,
+    configureSettlement.input.body,
+    configureRefunds.input.body,
+    configureReports.input.body,
+  ],
   {
     name: text(255).optional(),
     settlementWallets: z
@@ -79,6 +89,18 @@ export const updateOrganizationSchema = refineContractInput(
       .boolean({ error: "must be true or false" })
       .optional()
       .meta({ description: "Refund the overpaid part of a confirmed invoice to its payer automatically" }),
+    monthlyReportEmail: z.boolean({ error: "must be true or false" }).optional().meta({
+      description:
+        "Email last month's totals and payments report link to the owners on the 1st (owners and API keys only)",
+    }),
+    monthlyReportTo: z
+      .string({ error: "must be an owner's email, or null for every owner" })
+      .trim()
+      .max(320)
+      .transform((email) => email || null)
+      .nullable()
+      .optional()
+      .meta({ description: "Only this owner's email gets it; null for every owner" }),
     ...brandingFields,
   },
 ).meta({ id: "UpdateOrganization" });

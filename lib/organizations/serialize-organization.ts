@@ -48,6 +48,8 @@ export function serializeOrganization(
     subscriptionGraceDays: organization.subscriptionGraceDays,
     refundAgentDailyCapUsd: formatAmount(organization.refundAgentDailyCapUsd, 2),
     autoRefundOverpayments: organization.autoRefundOverpayments,
+    monthlyReportEmail: organization.monthlyReportEmail,
+    monthlyReportTo: organization.monthlyReportTo,
     branding: {
       displayName: organization.brandDisplayName,
       color: organization.brandColor,

@@ -7,8 +7,8 @@ type Setting = { monthlyReportEmail: boolean; monthlyReportTo: string | null };
 /**
  * Whether last month's payments report is emailed to the owners early each month, and to which
  * owner. The report holds payers' addresses and amounts, so it goes only to owners, and only an
- * owner who signed in recently changes this (lib/authority/operations.ts reports.schedule). For
- * members (no `update`) it is shown read-only.
+ * owner who signed in recently (or an API key) changes this (lib/authority/operations.ts
+ * reports.schedule). For members (no `update`) it is shown read-only.
  */
 export function MonthlyReportCard<T>(props: { setting: Setting; owners: string[]; update?: FormAction<T> }) {
   const { monthlyReportEmail: enabled, monthlyReportTo: to } = props.setting;

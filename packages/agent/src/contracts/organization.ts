@@ -162,6 +162,29 @@ export const configureRefunds = defineContract({
   authority: { row: "refunds.configure", access: "write", role: "owner", routesMoney: true },
 });
 
+/**
+ * No tool: the monthly report sends payers' addresses out of the service, so only an owner or an
+ * API key turns it on (lib/reports/assert-may-schedule-reports.ts), and it goes only to owners.
+ */
+export const configureReports = defineContract({
+  ...updatePart,
+  input: {
+    body: z.object({
+      monthlyReportEmail: z
+        .boolean()
+        .optional()
+        .describe("Email last month's totals and payments report link to the owners on the 1st"),
+      monthlyReportTo: z
+        .string()
+        .nullable()
+        .optional()
+        .describe("Only this owner's email gets it; null for every owner"),
+    }),
+  },
+  result: organizationObject,
+  authority: { row: "reports.schedule", access: "write", role: "owner" },
+});
+
 export const listSweeps = defineContract({
   operationId: "listSweeps",
   method: "get",
@@ -198,6 +221,7 @@ export const organizationContracts = [
   updateOrganization,
   configureSettlement,
   configureRefunds,
+  configureReports,
   listSweeps,
 ];
 export const sweepTools = [toolOf(listSweeps)] as const;

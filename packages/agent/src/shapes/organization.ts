@@ -53,6 +53,12 @@ export const organizationObject = z
     autoRefundOverpayments: z
       .boolean()
       .meta({ description: "The overpaid part of a confirmed invoice goes back to its payer automatically" }),
+    monthlyReportEmail: z.boolean().meta({
+      description: "Last month's totals and payments report link are emailed to the owners on the 1st",
+    }),
+    monthlyReportTo: z.string().nullable().meta({
+      description: "The one owner's email it goes to; null for every owner",
+    }),
     branding: brandingObject,
     createdAt: isoTimestamp,
   })

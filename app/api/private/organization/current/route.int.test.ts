@@ -27,6 +27,8 @@ describe("API key authentication (GET /api/private/organization/current)", () =>
         subscriptionGraceDays: 3,
         refundAgentDailyCapUsd: "100.00",
         autoRefundOverpayments: false,
+        monthlyReportEmail: false,
+        monthlyReportTo: null,
         branding: { displayName: null, color: null, logoUrl: null },
         createdAt: first.organization.createdAt.toISOString(),
       },

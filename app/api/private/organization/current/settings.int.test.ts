@@ -53,6 +53,8 @@ describe("PUT /api/private/organization/current", () => {
       subscriptionGraceDays: 3,
       refundAgentDailyCapUsd: "100.00",
       autoRefundOverpayments: false,
+      monthlyReportEmail: false,
+      monthlyReportTo: null,
       branding: { displayName: null, color: null, logoUrl: null },
       createdAt: organization.createdAt.toISOString(),
     });
@@ -135,6 +137,37 @@ describe("PUT /api/private/organization/current", () => {
       body: { name: "Agent-renamed" },
     });
     expect(renamed.status).toBe(200);
+  });
+
+  it("sets the monthly report email with an API key, to an owner only; refuses an agent credential", async () => {
+    const { auth, organization } = await createTestOrganization();
+    const owner = await db().membership.findFirstOrThrow({
+      where: { organizationId: organization.id, role: "OWNER" },
+      select: { user: { select: { email: true } } },
+    });
+    const put = (headers: Record<string, string>, body: unknown) =>
+      callRoute(PUT, path, { method: "PUT", headers, body });
+    const on = await put(auth, { monthlyReportEmail: true, monthlyReportTo: owner.user.email.toUpperCase() });
+    expect(on.status).toBe(200);
+    expect(on.json.data).toMatchObject({ monthlyReportEmail: true, monthlyReportTo: owner.user.email });
+    const stranger = await put(auth, { monthlyReportTo: "someone@example.com", name: "Not renamed" });
+    expect([stranger.status, stranger.json.error.code, stranger.json.error.param]).toEqual([
+      400,
+      "not_an_owner",
+      "monthlyReportTo",
+    ]);
+    const agent = await createTestAgentCredential(organization.id, "write");
+    for (const body of [{ monthlyReportEmail: false }, { monthlyReportTo: null }]) {
+      const refused = await put(agent.auth, body);
+      expect([refused.status, refused.json.error.code]).toEqual([403, "deciders_only"]);
+    }
+    expect((await callRoute(GET, path, { headers: auth })).json.data).toMatchObject({
+      name: organization.name,
+      monthlyReportEmail: true,
+      monthlyReportTo: owner.user.email,
+    });
+    const everyOwner = await put(auth, { monthlyReportTo: "" });
+    expect(everyOwner.json.data).toMatchObject({ monthlyReportEmail: true, monthlyReportTo: null });
   });
 
   it.each<[string, unknown, string, string]>([
