@@ -6,20 +6,26 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { createSolanaRpc } from "@solana/kit";
 import { devnetBuyer, devnetBuyerKey, devnetTestWallet } from "../lib/chains/devnet-account";
+import { findToken } from "../lib/chains/networks";
 import { localSolanaBuyer, walletSecret } from "../lib/chains/solana/local-solana-accounts";
 import { localSolanaNetwork, localSolanaNetworkId } from "../lib/chains/solana/local-solana-network";
+import type { SolanaRpc } from "../lib/chains/solana/read-solana-transfers";
 import { solanaServiceKey } from "../lib/chains/solana/solana-keys";
 import {
   type LocalSolana,
   localSolanaBuyerFunds,
   startLocalSolana,
 } from "../lib/chains/solana/start-local-solana";
+import { topUpLocalWallet } from "../lib/chains/solana/top-up-local-wallet";
 import { closeDb, createDb, type Db } from "../lib/db/client";
 import type { EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { applyMigrations } from "../lib/db/schema-engine";
+import { Money, toBaseUnits } from "../lib/money/decimal";
 import { type DemoCredentials, ensureDemoOrganization } from "../lib/organizations/ensure-demo-organization";
 import { failOpenSweeps } from "../lib/sweeps/forget-devnet-chain";
+import { receivingWalletLedger } from "../lib/sweeps/reconcile-receiving-wallets";
 import { buildIfNeeded } from "./build-if-needed";
 import { configOrExit } from "./config-or-exit";
 import { startRecordedEmbeddedPostgres } from "./database";
@@ -150,10 +156,32 @@ async function startSolanaChain(database: Db, mnemonic: string): Promise<LocalSo
       localSolanaNetworkId,
       "The local Solana chain was restarted; its funds are gone.",
     );
+    await restoreReceivingWallet(database, started, receiver);
     return started;
   } catch (error) {
     console.warn(`The local Solana chain did not start (${(error as Error).message}).`);
     return undefined;
+  }
+}
+
+/**
+ * A fresh local Solana chain holds nothing, while the database keeps what the last one's receiving
+ * wallet held by the ledger (payments less confirmed sweeps, the sweeps just failed counting as not
+ * moved): the test USDC is minted back to it, so ledger and chain agree again and unswept funds can
+ * still be swept, as the devnet's deposit addresses are restored (lib/sweeps/restore-devnet-deposits.ts).
+ */
+async function restoreReceivingWallet(database: Db, started: LocalSolana, receiver: string) {
+  const network = localSolanaNetwork({ rpcUrl: started.url });
+  const rpc = createSolanaRpc(started.url) as SolanaRpc;
+  for (const row of await receivingWalletLedger(database, network.id)) {
+    const token = findToken(network, row.token);
+    const held = new Money(row.held);
+    if (!token?.address || row.receiver !== receiver || !held.gt(0)) continue;
+    await topUpLocalWallet(rpc, receiver, {
+      mint: token.address,
+      decimals: token.decimals,
+      units: toBaseUnits(held.toFixed(), token.decimals),
+    });
   }
 }
 

@@ -7,6 +7,7 @@ import { sendingNetworks } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { fromBaseUnits, Money } from "../money/decimal";
+import { type ReceivingWalletDifference, reconcileReceivingWallets } from "./reconcile-receiving-wallets";
 
 export type LedgerRow = {
   invoiceId: string;
@@ -89,14 +90,20 @@ export async function reconcileDepositBalances(
 }
 
 /**
- * The daily reconciliation over every configured network with a deposit address per invoice; a
- * family whose invoices share one receiving wallet (service transfers) has no address to compare.
+ * The daily reconciliation over every configured network: each deposit address where invoices have
+ * their own, the shared receiving wallet where a family's invoices share one and the service sends
+ * from it (service transfers, reconcile-receiving-wallets.ts).
  */
 export async function reconcileConfiguredNetworks(database: Db) {
-  const differences: BalanceDifference[] = [];
-  for (const network of sendingNetworks())
-    if (!chainFamily(network).serviceTransfers)
-      differences.push(...(await reconcileDepositBalances(database, network, clientFor(network))));
+  const differences: (BalanceDifference | ReceivingWalletDifference)[] = [];
+  for (const network of sendingNetworks()) {
+    const transfers = chainFamily(network).serviceTransfers;
+    differences.push(
+      ...(transfers
+        ? await reconcileReceivingWallets(database, network, transfers)
+        : await reconcileDepositBalances(database, network, clientFor(network))),
+    );
+  }
   log.info({ differences: differences.length }, "deposit balances reconciled");
   return differences;
 }
