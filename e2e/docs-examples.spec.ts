@@ -2,10 +2,12 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
+import { promisify, stripVTControlCharacters } from "node:util";
+import { createSolanaRpc, type Address as SolanaAddress } from "@solana/kit";
 import { type Address, createPublicClient, erc20Abi, http } from "viem";
 import { createAgentCredential } from "../lib/agent-access/create-agent-credential";
 import { devnetBuyerKey, devnetTestWallet } from "../lib/chains/devnet-account";
+import { associatedTokenAccount } from "../lib/chains/solana/prepare-solana-transaction";
 import { closeDb, createDb } from "../lib/db/client";
 // The shared fixtures' `test`, though this test uses none of them: Playwright queues the files of
 // another fixture set after all the others, which left this, one of the longest files, running
@@ -155,6 +157,15 @@ test("the README's and docs' examples run as written against npm start on anothe
     const organizationId = /Demo merchant (org_\S+)/.exec(banner)?.[1] as string;
     const usdc = /test USDC (0x[0-9a-fA-F]{40})/.exec(banner)?.[1] as Address;
     expect(apiKey && organizationId && usdc).toBeTruthy();
+    // The local Solana chain's line and its test buyer's, as the banner prints them.
+    const [, solanaUrl, solanaMint] = /solana: +(http\S+) .* test USDC (\w+)/.exec(banner) ?? [];
+    const [, solanaBuyer, solanaBuyerKey] = /buyer: +(\w+) holds \S+ SOL .*; key (\w+)/.exec(banner) ?? [];
+    expect(solanaUrl && solanaMint && solanaBuyer && solanaBuyerKey).toBeTruthy();
+    const solanaRpc = createSolanaRpc(solanaUrl);
+    const solanaUsdcOf = async (owner: string) => {
+      const account = await associatedTokenAccount(owner as SolanaAddress, solanaMint as SolanaAddress);
+      return BigInt((await solanaRpc.getTokenAccountBalance(account).send()).value.amount);
+    };
     const chain = createPublicClient({ transport: http(`http://127.0.0.1:${devnetPort}`) });
     const usdcOf = (address: Address) =>
       chain.readContract({ address: usdc, abi: erc20Abi, functionName: "balanceOf", args: [address] });
@@ -270,7 +281,10 @@ test("the README's and docs' examples run as written against npm start on anothe
         .replaceAll("we_…", endpointId)
         .replaceAll("evt_…", event.id)
         .replaceAll("0x59c6…690d", devnetBuyerKey)
-        .replaceAll("0x5fbd…0aa3", usdc);
+        .replaceAll("0x5fbd…0aa3", usdc)
+        .replaceAll("2GE2…gXF7", solanaBuyerKey)
+        .replaceAll("8mcr…kSdb", solanaMint)
+        .replaceAll("http://127.0.0.1:8899", solanaUrl);
     };
 
     // The x402 example's script, saved as the reader would (docs/agents.md, "Agents that pay").
@@ -282,6 +296,25 @@ test("the README's and docs' examples run as written against npm start on anothe
     const mppScript = /^```js\n((?:(?!^```)[\s\S])*?mppx\/client(?:(?!^```)[\s\S])*?)^```/m.exec(agents)?.[1];
     expect(mppScript).toBeTruthy();
     await writeFile(path.join(work, "pay-mpp.mjs"), mppScript as string);
+    // And the Solana one's (docs/agents.md, "On Solana, with `@x402/svm`"), run as written; a
+    // preloaded module notes the payment it sends, for the replay below.
+    const solanaScript = /^```js\n((?:(?!^```)[\s\S])*?@x402\/svm(?:(?!^```)[\s\S])*?)^```/m.exec(
+      agents,
+    )?.[1];
+    expect(solanaScript).toBeTruthy();
+    await writeFile(path.join(work, "pay-solana.mjs"), solanaScript as string);
+    const paymentsSent = path.join(work, "payments-sent.txt");
+    await writeFile(
+      path.join(work, "note-payments.mjs"),
+      `import { appendFileSync } from "node:fs";
+const send = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const payment = new Request(input, init).headers.get("PAYMENT-SIGNATURE");
+  if (payment) appendFileSync(${JSON.stringify(paymentsSent)}, payment + "\\n");
+  return send(input, init);
+};
+`,
+    );
 
     // The banner's own "Try it" commands first, then the docs'.
     const tried = banner
@@ -296,9 +329,11 @@ test("the README's and docs' examples run as written against npm start on anothe
     expect(examples.length).toBeGreaterThan(40);
     // What the test wallet holds before the refund example sends some back.
     const before = await usdcOf(devnetTestWallet.address);
+    const solanaBefore = await solanaUsdcOf(solanaBuyer);
     const skipped = new Set<string>();
     const failures: string[] = [];
     const outputs: string[] = [];
+    let solanaPaid = "";
     for (const { where, command } of examples) {
       const reason = Object.keys(notRun).find((start) => command.startsWith(start));
       if (reason) {
@@ -311,7 +346,14 @@ test("the README's and docs' examples run as written against npm start on anothe
       const script = filled.replace(/^curl /gm, `curl -sS -w '\\n%{http_code}' `);
       const result = await run("bash", ["-c", script], {
         cwd: work,
-        env: { ...terminal, BASE: baseUrl, SERVICE_API_KEY: apiKey },
+        env: {
+          ...terminal,
+          BASE: baseUrl,
+          SERVICE_API_KEY: apiKey,
+          ...(command.startsWith("node pay-solana.mjs")
+            ? { NODE_OPTIONS: `--import ${path.join(work, "note-payments.mjs")}` }
+            : {}),
+        },
       }).then(
         ({ stdout }) => ({ ok: true, stdout }),
         (error: { stdout?: string; stderr?: string }) => ({
@@ -322,15 +364,37 @@ test("the README's and docs' examples run as written against npm start on anothe
       // curl's status on its last line; the x402 and MPP scripts print the paid retry's status first.
       const status = command.startsWith("curl")
         ? Number(result.stdout.trim().split("\n").at(-1))
-        : /^node pay(-mpp)?\.mjs/.test(command)
+        : /^node pay(-mpp|-solana)?\.mjs/.test(command)
           ? Number(result.stdout.split(" ")[0])
           : 0;
       outputs.push(result.stdout);
+      // Without the colours console.log adds when the terminal asks for them (FORCE_COLOR).
+      if (command.startsWith("node pay-solana.mjs")) solanaPaid = stripVTControlCharacters(result.stdout);
       if (!result.ok || status >= 400)
         failures.push(`${where}: ${command}\n  -> ${result.stdout.slice(-400)}`);
     }
     expect(failures).toEqual([]);
     expect([...skipped].sort()).toEqual(Object.keys(notRun).sort());
+
+    // The Solana x402 example paid the paylink's 1.00 test USDC once; its payment sent again
+    // answers the same 200 and moves nothing, and the watcher confirms the session's invoice.
+    expect(solanaPaid).toMatch(/^200 \{\s+success: true,\s+transaction: '\w+'/);
+    const signature = /transaction: '(\w+)'/.exec(solanaPaid)?.[1];
+    expect(await solanaUsdcOf(solanaBuyer)).toBe(solanaBefore - 1_000_000n);
+    const sent = (await readFile(paymentsSent, "utf8")).trim().split("\n");
+    expect(sent).toHaveLength(1);
+    const replay = await fetch(`${baseUrl}/api/x402/paylinks/${paylink.id}`, {
+      headers: { "PAYMENT-SIGNATURE": sent[0] },
+    });
+    expect(replay.status).toBe(200);
+    const replayed = JSON.parse(
+      Buffer.from(replay.headers.get("PAYMENT-RESPONSE") ?? "", "base64").toString(),
+    );
+    expect(replayed).toMatchObject({ success: true, transaction: signature, payer: solanaBuyer });
+    const paid = (await replay.json()) as { checkoutSession: { status: string }; payment: { id: string } };
+    expect(paid.checkoutSession.status).toBe("COMPLETED");
+    await confirmed(paid.payment.id);
+    expect(await solanaUsdcOf(solanaBuyer)).toBe(solanaBefore - 1_000_000n);
 
     // The refund example (docs/api.md) sends 16.5 USDC back to the test wallet, which paid.
     const refund = outputs.map((output) => /"id":\s*"(rfd_\w+)"/.exec(output)?.[1]).find(Boolean);
