@@ -16,7 +16,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { mppBuyer } from "../scripts/test-support/mpp-buyer";
 import { probeX402, x402Buyer } from "../scripts/test-support/x402-buyer";
-import { createMerchant, startApp } from "./support";
+import { createMerchant, serverCpuMs, startApp } from "./support";
 
 const concurrencies = (process.env.BENCH_AGENTS ?? "4,32").split(",").map(Number);
 const perAgent = Number(process.env.BENCH_PAYMENTS_PER_AGENT ?? 10);
@@ -25,10 +25,14 @@ const port = Number(process.env.BENCH_PORT ?? 9380);
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 
-/** Runs `total` calls of `one` over `workers` loops; each call's milliseconds and the wall time. */
+/**
+ * Runs `total` calls of `one` over `workers` loops; each call's milliseconds, the wall time, and
+ * the server's CPU milliseconds per call (CPU-bound when that times the rate nears the cores it gets).
+ */
 async function timed(total: number, workers: number, one: (worker: number) => Promise<void>) {
   const latencies: number[] = [];
   let next = 0;
+  const cpuBefore = serverCpuMs(port);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
@@ -42,7 +46,12 @@ async function timed(total: number, workers: number, one: (worker: number) => Pr
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), perSecond: total / seconds };
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    perSecond: total / seconds,
+    cpuMs: (serverCpuMs(port) - cpuBefore) / total,
+  };
 }
 
 /** Whether a paid answer is a settled 200 in its protocol's terms. */
@@ -132,10 +141,12 @@ try {
     }
   }
 
-  console.log(`\non the devnet, ${perAgent} payments per agent          p50 ms   p99 ms   per second`);
+  console.log(
+    `\non the devnet, ${perAgent} payments per agent          p50 ms   p99 ms   per second   server CPU ms each`,
+  );
   for (const [name, row] of rows)
     console.log(
-      `${name.padEnd(44)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)} ${row.perSecond.toFixed(2).padStart(12)}`,
+      `${name.padEnd(44)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)} ${row.perSecond.toFixed(2).padStart(12)} ${row.cpuMs.toFixed(1).padStart(19)}`,
     );
   console.log(`settlements per second against the first concurrency: ${ratios.join(", ")}`);
   console.log(`failed payments: ${failed} (price 0.01 USD each)`);

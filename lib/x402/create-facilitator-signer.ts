@@ -1,9 +1,10 @@
-import { type FacilitatorEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
+import { eip3009ABI, type FacilitatorEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
 import {
   type Abi,
   type Address,
   concat,
   createPublicClient,
+  decodeFunctionData,
   encodeFunctionData,
   type Hex,
   http,
@@ -17,6 +18,15 @@ import { fundDevnetFacilitatorWallet } from "./fund-devnet-facilitator-wallet";
 
 /** Receipts are awaited this long before a settlement is reported pending (x402 `settlement_pending`). */
 const confirmationTimeoutMs = 120_000;
+/** The authorization's payer a transfer's `data` names ("" for anything else: one line for all). */
+function payerOf(data: Hex): string {
+  try {
+    return String(decodeFunctionData({ abi: eip3009ABI, data }).args[0]).toLowerCase();
+  } catch {
+    return "";
+  }
+}
+
 /** A settlement's transaction unmined for this many blocks is replaced at its nonce (at least 5 s). */
 const stuckAfterBlocks = 5;
 
@@ -24,16 +34,18 @@ const stuckAfterBlocks = 5;
  * The signer x402's EVM facilitator verifies and settles with on one network: reads through the
  * network's RPC, and writes signed by the facilitator wallet, which pays their gas.
  *
- * Submissions go through one queue per network (one signer per network in the process): the
- * nonce is chosen, the transaction estimated, signed and broadcast one at a time, and the next
- * nonce kept here, so concurrent settlements never share a nonce. Receipts are awaited outside
- * the queue, concurrently, so nonces go out in order without waiting for the one before to be
- * mined; a transaction unmined for `stuckAfterBlocks` blocks is replaced at its nonce, so one
- * stuck settlement does not hold back every later one (lib/x402/await-facilitator-receipt.ts).
- * The nonce is the larger of the node's pending count and the one kept here (a provider behind a load balancer may not count a transaction it
- * just took). Not lib/signer's database allocation: that exists to re-send a recorded sweep or
- * refund after a crash, while a settlement that fails is only reported, its authorization left
- * unused for the payer's retry. One process per network should settle (docs/operations.md, "x402").
+ * Submissions are estimated concurrently (each payer's after its previous one was broadcast),
+ * then go through one queue per network (one signer per network in the process) that only
+ * chooses the nonce, signs, records and broadcasts, one at a time, the next nonce kept here, so
+ * concurrent settlements never share a nonce. Receipts are awaited outside the queue,
+ * concurrently, so nonces go out in order without waiting for the one before to be mined; a
+ * transaction unmined for `stuckAfterBlocks` blocks is replaced at its nonce, so one stuck
+ * settlement does not hold back every later one (lib/x402/await-facilitator-receipt.ts). The
+ * node's pending count is read only when no nonce is kept (at first, after a failed broadcast):
+ * a provider behind a load balancer may not count a transaction it just took. Not lib/signer's
+ * database allocation: that exists to re-send a recorded sweep or refund after a crash, while a
+ * settlement that fails is only reported, its authorization left unused for the payer's retry.
+ * One process per network should settle (docs/operations.md, "x402").
  *
  * Reads and estimates are at the `pending` block: a payer's balance that a transfer waiting in
  * the mempool already spends (another settlement's, or the payer's own) does not pass verify's
@@ -63,22 +75,26 @@ export function createFacilitatorSigner(
   });
   /** What this signer sent and no one has awaited yet, by hash. */
   const unawaited = new Map<Hex, FacilitatorTransaction>();
+  /** Each payer's last submission, broadcast or failed. */
+  const payerTurns = new Map<string, Promise<unknown>>();
   let queue: Promise<unknown> = Promise.resolve();
-  let nextNonce = 0;
-  let funded = false;
+  /** Unknown at first and after a failed broadcast: then the node's pending count says. */
+  let nextNonce: number | undefined;
+  let funding: Promise<unknown> | undefined;
 
-  const send = async (to: Address, data: Hex): Promise<Hex> => {
-    if (!funded) {
-      await fundDevnetFacilitatorWallet(network, client, account.address);
-      funded = true;
-    }
-    const [pending, fees] = await Promise.all([
-      client.getTransactionCount({ address: account.address, blockTag: "pending" }),
-      client.estimateFeesPerGas(),
-    ]);
-    // A transfer that would revert (an authorization used meanwhile, an expired window) fails
-    // here, before it costs gas; estimated at the fees it is sent with, as a node otherwise runs
-    // it at gas price 0, where a signature checked by code (an EIP-7702 delegate's) may differ.
+  /**
+   * Fees and gas, outside the queue. A transfer that would revert (an authorization used
+   * meanwhile, an expired window) fails here, before it costs gas; estimated at the fees it is
+   * sent with, as a node otherwise runs it at gas price 0, where a signature checked by code (an
+   * EIP-7702 delegate's) may differ.
+   */
+  const prepare = async (to: Address, data: Hex) => {
+    funding ??= fundDevnetFacilitatorWallet(network, client, account.address).catch((error) => {
+      funding = undefined;
+      throw error;
+    });
+    await funding;
+    const fees = await client.estimateFeesPerGas();
     const gas = await client.estimateGas({
       account: account.address,
       to,
@@ -87,10 +103,15 @@ export function createFacilitatorSigner(
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
+    return { fees, gas };
+  };
+  /** The queue's turn: a nonce, the signature, the record, the broadcast. */
+  const broadcast = async (to: Address, data: Hex, { fees, gas }: Awaited<ReturnType<typeof prepare>>) => {
     const unsigned = {
       to,
       data,
-      nonce: Math.max(pending, nextNonce),
+      nonce:
+        nextNonce ?? (await client.getTransactionCount({ address: account.address, blockTag: "pending" })),
       // Headroom over the estimate: state may change between estimate and inclusion.
       gas: (gas * 6n) / 5n,
       maxFeePerGas: fees.maxFeePerGas,
@@ -99,7 +120,11 @@ export function createFacilitatorSigner(
     };
     const raw = await account.signTransaction({ ...unsigned, type: "eip1559" });
     await beforeBroadcast({ to, data, hash: keccak256(raw) });
-    const hash = await client.sendRawTransaction({ serializedTransaction: raw });
+    const hash = await client.sendRawTransaction({ serializedTransaction: raw }).catch((error) => {
+      // The node may have taken it all the same: its pending count says which nonce is next.
+      nextNonce = undefined;
+      throw error;
+    });
     nextNonce = unsigned.nonce + 1;
     unawaited.set(hash, { ...unsigned, raw, hash });
     return hash;
@@ -112,9 +137,19 @@ export function createFacilitatorSigner(
       : client.waitForTransactionReceipt({ hash, timeout: confirmationTimeoutMs });
   };
   const submit = (to: Address, data: Hex): Promise<Hex> => {
-    const sent = queue.then(() => send(to, data));
-    // A failed submission gives its turn to the next one.
-    queue = sent.catch(() => undefined);
+    // A payer's next transfer is estimated once its last one is broadcast, so the pending block
+    // that the estimate reads holds it (a balance it spends is not spent twice).
+    const payer = payerOf(data);
+    const sent = (payerTurns.get(payer) ?? Promise.resolve()).then(async () => {
+      const prepared = await prepare(to, data);
+      const turn = queue.then(() => broadcast(to, data, prepared));
+      // A failed submission gives its turn to the next one.
+      queue = turn.catch(() => undefined);
+      return turn;
+    });
+    const settled = sent.catch(() => undefined);
+    payerTurns.set(payer, settled);
+    settled.then(() => payerTurns.get(payer) === settled && payerTurns.delete(payer));
     return sent;
   };
 
