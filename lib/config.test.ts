@@ -37,28 +37,33 @@ const localSolana = {
 };
 
 describe("parseConfig", () => {
-  it("gives a Solana network the receiving wallet the mnemonic derives, and refuses another", () => {
+  // m/44'/501'/0'/1'/0' and m/44'/501'/0'/3'/0' of the test mnemonic (lib/chains/solana/solana-keys.ts):
+  // the invoices' recipient and the 402's extra.feePayer.
+  it.each([
+    ["receiver", "receiving"],
+    ["feePayer", "fee payer"],
+  ] as const)("gives a Solana network the %s the mnemonic derives, and refuses another", (field, name) => {
     const derived = parseConfig({
       SERVICE_HD_MNEMONIC: devMnemonic,
       SERVICE_NETWORKS: JSON.stringify([localSolana]),
     });
-    // m/44'/501'/0'/1'/0' of the test mnemonic (lib/chains/solana/solana-keys.ts, role receiving).
-    const receiver = derived.networks[0].receiver as string;
-    expect(receiver).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    const wallet = derived.networks[0][field] as string;
+    expect(wallet).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    expect(derived.networks[0].receiver).not.toBe(derived.networks[0].feePayer);
     const same = parseConfig({
       SERVICE_HD_MNEMONIC: devMnemonic,
-      SERVICE_NETWORKS: JSON.stringify([{ ...localSolana, receiver }]),
+      SERVICE_NETWORKS: JSON.stringify([{ ...localSolana, [field]: wallet }]),
     });
-    expect(same.networks[0].receiver).toBe(receiver);
+    expect(same.networks[0][field]).toBe(wallet);
     expect(() =>
       parseConfig({
         SERVICE_HD_MNEMONIC: devMnemonic,
         SERVICE_NETWORKS: JSON.stringify([
-          { ...localSolana, receiver: "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD" },
+          { ...localSolana, [field]: "AqynRZwvVqUPRwRJXvm6odUb3t93fDjnWe3p6BeuUFxD" },
         ]),
       }),
     ).toThrow(
-      `network solana-local's "receiver" is not the receiving wallet of SERVICE_HD_MNEMONIC (${receiver})`,
+      `network solana-local's "${field}" is not the ${name} wallet of SERVICE_HD_MNEMONIC (${wallet})`,
     );
   });
 

@@ -37,6 +37,7 @@ await withDatabase(async (url) => {
           networks: settings.networks,
           ownsPayee: ownX402Payee(database),
           recordsBroadcast: recordX402Broadcast(database),
+          database: () => database,
         }),
         ...served,
         token: settings.x402.facilitatorToken,

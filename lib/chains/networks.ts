@@ -80,6 +80,12 @@ export const networkSchema = z
      * holds no key is given it (SERVICE_NETWORKS).
      */
     receiver: base58Address.optional(),
+    /**
+     * The service's fee payer on a Solana network, which co-signs agents' x402 transactions (the
+     * requirements' `extra.feePayer`): derived from the mnemonic when absent, so a web tier that
+     * holds no key and settles through the signing role's facilitator is given it.
+     */
+    feePayer: base58Address.optional(),
     rpcUrl: z.url(),
     confirmations: z.number().int().min(1).max(200),
     tokens: z
@@ -133,12 +139,15 @@ export const networkSchema = z
       // A confirmed block may still be dropped; only the local chain, which drops none, counts at it.
       if (network.commitment === "confirmed" && !network.devnet)
         problem("commitment", "must be finalized on a real Solana network");
-      if (network.receiver && "problem" in solanaAddresses.parse(network.receiver))
-        problem("receiver", `must be ${solanaAddresses.format}`);
+      for (const key of ["receiver", "feePayer"] as const) {
+        const value = network[key];
+        if (value && "problem" in solanaAddresses.parse(value))
+          problem(key, `must be ${solanaAddresses.format}`);
+      }
       return;
     }
     if (network.chainId === undefined) problem("chainId", "an EVM network needs its chain id");
-    for (const key of ["genesisHash", "commitment", "receiver"] as const)
+    for (const key of ["genesisHash", "commitment", "receiver", "feePayer"] as const)
       if (network[key] !== undefined) problem(key, "is for Solana networks");
     for (const [index, token] of network.tokens.entries())
       if (token.address !== undefined && !token.address.startsWith("0x"))

@@ -31,8 +31,11 @@ export type X402TransactionProgress = "confirmed" | "failed" | "pending" | "expi
  * (EVM's EIP-3009). The fee payer's key derives from the service mnemonic, passed in.
  */
 export interface X402TransactionScheme {
-  /** The requirements' `extra`: who pays the fee, and the memo the transaction must carry. */
-  extra(network: NetworkConfig, mnemonic: string, memo: string): Record<string, string>;
+  /**
+   * The requirements' `extra`: who pays the fee (the network's `feePayer`, configured or derived,
+   * so a tier without the key offers it too), and the memo the transaction must carry.
+   */
+  extra(network: NetworkConfig, memo: string): Record<string, string>;
   /**
    * Who signed the agent's transaction (base64), and an id of what it asks us to sign (any two
    * copies of it agree, and one id lands once), read without the chain and without any key: an

@@ -12,6 +12,7 @@ import { evmChainId } from "../chains/networks";
 import type { Db } from "../db/client";
 import { sweeperKeysFromMnemonic } from "../sweeps/sweeper-keys";
 import { createFacilitatorSigner } from "./create-facilitator-signer";
+import { createTransactionFacilitator } from "./create-transaction-facilitator";
 import { x402Networks } from "./x402-networks";
 
 /** The authorization a settlement would carry out, and where to. */
@@ -61,7 +62,14 @@ export function createBuiltInFacilitator(options: {
   networks: NetworkConfig[];
   ownsPayee: (payment: X402PayeeCheck) => Promise<boolean>;
   recordsBroadcast: (key: X402AuthorizationKey, transaction: string) => Promise<boolean>;
+  /**
+   * The database its web tier records payments in: given, payments by transaction (Solana) are
+   * settled too, for a web tier without keys (lib/x402/create-transaction-facilitator.ts).
+   */
+  database?: () => Db;
 }): FacilitatorClient {
+  const { database } = options;
+  const transactions = database && createTransactionFacilitator({ ...options, database });
   const keys = sweeperKeysFromMnemonic(options.mnemonic);
   const assets = x402Networks(options.networks);
   const facilitator = new x402Facilitator();
@@ -158,11 +166,13 @@ export function createBuiltInFacilitator(options: {
 
   return {
     verify: async (payload, requirements) => {
+      if (transactions?.handles(requirements)) return transactions.verify(payload, requirements);
       const reason = refusal(payload, requirements) ?? (await payerRefusal(payload, requirements));
       if (reason) return { isValid: false, invalidReason: reason };
       return facilitator.verify(payload, requirements);
     },
     settle: async (payload, requirements) => {
+      if (transactions?.handles(requirements)) return transactions.settle(payload, requirements);
       const reason = refusal(payload, requirements) ?? (await payerRefusal(payload, requirements));
       if (reason)
         return { success: false, errorReason: reason, transaction: "", network: requirements.network };
@@ -175,6 +185,9 @@ export function createBuiltInFacilitator(options: {
         };
       return facilitator.settle(payload, requirements);
     },
-    getSupported: async () => facilitator.getSupported() as SupportedResponse,
+    getSupported: async () => {
+      const supported = facilitator.getSupported() as SupportedResponse;
+      return { ...supported, kinds: [...supported.kinds, ...(transactions?.kinds() ?? [])] };
+    },
   };
 }

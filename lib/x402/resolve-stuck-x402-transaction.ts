@@ -2,7 +2,6 @@ import type { NetworkConfig } from "../chains/networks";
 import type { X402TransactionScheme } from "../chains/x402-transaction-scheme";
 import type { Db } from "../db/client";
 import type { X402Settlement } from "../generated/prisma/client";
-import { log } from "../log";
 import { recordedX402Transaction } from "./record-x402-payment";
 import { recordX402TransactionOutcome } from "./record-x402-transaction-outcome";
 
@@ -12,7 +11,8 @@ import { recordX402TransactionOutcome } from "./record-x402-transaction-outcome"
  * network's commitment, it is sent again while it can still land (the same bytes, so at most
  * once) and stays SETTLING; landed it is SETTLED (the watcher pays the invoice by its memo),
  * failed on chain FAILED, and unseen once the chain finalized past its last valid height FAILED
- * `settlement_expired` (recordX402TransactionOutcome). Only a row still stale takes the decision,
+ * `settlement_expired` (recordX402TransactionOutcome), as is one with none recorded once its
+ * window closed. Only a row still stale takes the decision,
  * so a settler that took it over meanwhile wins. Throws when the node cannot answer. Returns
  * whether it decided the row.
  */
@@ -24,14 +24,17 @@ export async function resolveStuckX402Transaction(
   options: { staleBefore: Date; now: Date },
 ): Promise<boolean> {
   const signed = recordedX402Transaction(row);
+  const where = { updatedAt: { lt: options.staleBefore } };
   if (!signed) {
-    log.warn({ settlementId: row.id }, "stuck x402 settlement has no recorded transaction");
-    return false;
+    // Left before the signing role's facilitator recorded one (a web tier without keys): nothing
+    // was sent, and none is recorded once the row's window closed, so it can never be.
+    if (row.validBefore.getTime() > options.now.getTime()) return false;
+    return recordX402TransactionOutcome(database, row, "expired", {
+      network,
+      now: options.now,
+      where: { ...where, signedTransaction: null },
+    });
   }
   const progress = await scheme.follow(network, signed);
-  return recordX402TransactionOutcome(database, row, progress, {
-    network,
-    now: options.now,
-    where: { updatedAt: { lt: options.staleBefore } },
-  });
+  return recordX402TransactionOutcome(database, row, progress, { network, now: options.now, where });
 }

@@ -1,3 +1,10 @@
+import type { FacilitatorClient } from "@x402/core/server";
+import {
+  type PaymentPayload,
+  type PaymentRequirements,
+  VerifyError,
+  type VerifyResponse,
+} from "@x402/core/types";
 import { z } from "zod";
 import { chainFamily } from "../chains/chain-families";
 import type { X402CosignedTransaction, X402TransactionScheme } from "../chains/x402-transaction-scheme";
@@ -7,13 +14,16 @@ import type { X402Settlement } from "../generated/prisma/client";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
 import { processWide } from "../process-wide";
+import { askX402TransactionSettlement } from "./ask-x402-transaction-settlement";
 import { awaitX402Settlement, type X402Settled, x402SettlementResult } from "./await-x402-settlement";
+import { x402FacilitatorClient } from "./facilitator-client";
 import type { X402ResourceRef } from "./find-x402-resource";
+import { followX402Transaction } from "./follow-x402-transaction";
 import { acceptedSchema, checkAcceptedQuote } from "./read-x402-payment";
 import { recordedX402Transaction, recordX402Payment } from "./record-x402-payment";
 import { recordX402TransactionOutcome } from "./record-x402-transaction-outcome";
 import { coversSettlementGas, settlementGasEstimates, x402PriceBelowGas } from "./x402-gas";
-import { paymentRefused } from "./x402-payment-errors";
+import { paymentRefused, x402ErrorCode } from "./x402-payment-errors";
 import { builtInFeePayer, type X402Payable } from "./x402-requirements";
 import { holdingX402Lease } from "./x402-settler-lease";
 
@@ -29,13 +39,8 @@ const transactionPaymentSchema = z.object({
 export const carriesTransaction = (received: unknown) =>
   typeof (received as { payload?: { transaction?: unknown } } | null)?.payload?.transaction === "string";
 
-/** How long one request follows its transaction before answering 503 `settlement_pending`. */
-const followForMs = 60_000;
-const followEveryMs = 400;
 /** A transaction is tried for at most a blockhash's life (about a minute): the row's validBefore. */
 const transactionLifeMs = 120_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A node that cannot answer is an outage (503), never a refusal that would have the agent pay again. */
 async function fromChain<T>(read: () => Promise<T>): Promise<T> {
@@ -49,32 +54,13 @@ async function fromChain<T>(read: () => Promise<T>): Promise<T> {
 
 type Settling = { scheme: X402TransactionScheme; asset: X402Payable };
 
-/**
- * Sends and follows the row's co-signed transaction until the chain decides it or `followForMs`
- * passes. It was recorded (with its id) before anything was sent: a takeover sends the same
- * bytes, so it lands at most once however many settlers send it.
- */
-async function followOnChain(
-  row: X402Settlement,
-  signed: X402CosignedTransaction,
-  { scheme, asset }: Settling,
-) {
-  const until = Date.now() + followForMs;
-  for (;;) {
-    const progress = await scheme.follow(asset.network, signed).catch((error) => {
-      log.warn({ err: error, settlementId: row.id }, "x402 transaction not followed");
-      return "pending" as const;
-    });
-    if (progress !== "pending" || Date.now() > until) return progress;
-    await sleep(followEveryMs);
-  }
-}
-
 /** Settles a recorded row (its lease held), then records the outcome (record-x402-transaction-outcome.ts). */
 async function settleRow(database: Db, row: X402Settlement, settling: Settling, now: Date) {
   const signed = recordedX402Transaction(row);
   const progress = signed
-    ? await holdingX402Lease(database, row.id, () => followOnChain(row, signed, settling))
+    ? await holdingX402Lease(database, row.id, () =>
+        followX402Transaction(settling.scheme, settling.asset.network, signed, row.id),
+      )
     : "pending";
   await recordX402TransactionOutcome(database, row, progress, {
     network: settling.asset.network,
@@ -82,6 +68,20 @@ async function settleRow(database: Db, row: X402Settlement, settling: Settling, 
     handBack: true,
   });
   return database.x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
+}
+
+/** The signing role's facilitator's check of the transaction (over HTTP): a refusal, or who pays. */
+async function verifyRemotely(
+  facilitator: FacilitatorClient,
+  { payload, requirements }: { payload: PaymentPayload; requirements: PaymentRequirements },
+): Promise<{ refusal: string } | { payer: string }> {
+  const verified = await facilitator.verify(payload, requirements).catch((error): VerifyResponse => {
+    if (error instanceof VerifyError) return { isValid: false, invalidReason: error.invalidReason };
+    log.warn({ err: error }, "x402 facilitator verify failed");
+    throw serviceUnavailable(5);
+  });
+  if (verified.isValid) return { payer: verified.payer ?? "" };
+  return { refusal: x402ErrorCode(verified.invalidReason, "invalid_payment") };
 }
 
 /** Copies of one transaction arriving together at this process share one attempt. */
@@ -105,10 +105,12 @@ export async function settleX402Transaction(
   const parsed = transactionPaymentSchema.safeParse(received);
   if (!parsed.success)
     throw paymentRefused("invalid_payment", "PAYMENT-SIGNATURE is not an x402 v2 exact payment.");
-  const { quote, asset } = checkAcceptedQuote(parsed.data.accepted, ref);
+  const { quote, asset, requirements } = checkAcceptedQuote(parsed.data.accepted, ref);
   const scheme = chainFamily(asset.network).x402Transactions;
   const mnemonic = builtInFeePayer();
-  if (!scheme || !mnemonic || !quote.reference)
+  // Without the key here, the signing role's facilitator checks, co-signs and sends, over HTTP.
+  const facilitator = mnemonic ? undefined : x402FacilitatorClient();
+  if (!scheme || !(mnemonic || facilitator) || !quote.reference)
     throw paymentRefused("unsupported_payment_method", "This network's x402 payments are not transactions.");
   const { transaction } = parsed.data.payload;
   const identity = scheme.identify(transaction);
@@ -123,6 +125,18 @@ export async function settleX402Transaction(
   const running = inFlight.get(flightKey);
   if (running) return running;
   const settling = { scheme, asset };
+  const forwarded = {
+    payload: { x402Version: 2, accepted: requirements, payload: { transaction } } as PaymentPayload,
+    requirements,
+  };
+  // A row the facilitator recorded no transaction for is asked to it (again); one it did is followed here.
+  const settle = async (row: X402Settlement) => {
+    const asked =
+      facilitator && !recordedX402Transaction(row)
+        ? await askX402TransactionSettlement(database, row, facilitator, forwarded, now)
+        : row;
+    return asked.status === "SETTLING" ? settleRow(database, asked, settling, now) : asked;
+  };
   const attempt = (async () => {
     const key = {
       network: asset.network.id,
@@ -130,7 +144,7 @@ export async function settleX402Transaction(
       payer: identity.payer,
       nonce: identity.id,
     };
-    const recover = (row: X402Settlement) => settleRow(database, row, settling, now);
+    const recover = settle;
     const known = await database.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
     if (known) return awaitX402Settlement(database, known, ref, quote, recover);
     if (now.getTime() > new Date(quote.expiresAt).getTime())
@@ -142,10 +156,14 @@ export async function settleX402Transaction(
       decimals: asset.token.decimals,
       memo: quote.reference as string,
     };
-    const checked = await fromChain(() => scheme.check(asset.network, mnemonic, transaction, terms));
+    const checked = mnemonic
+      ? await fromChain(() => scheme.check(asset.network, mnemonic, transaction, terms))
+      : await verifyRemotely(facilitator as FacilitatorClient, forwarded);
     metrics().x402Verifications.inc({ result: "refusal" in checked ? "invalid" : "valid" });
     if ("refusal" in checked)
       throw paymentRefused(checked.refusal, `The payment is not valid (${checked.refusal}).`);
+    // Co-signed here when this process holds the key; else the facilitator co-signs it when settling.
+    const cosigned = "signed" in checked ? (checked as X402CosignedTransaction) : undefined;
     // As for an authorization: gas unread is a 503 (never a row whose gas the budget cannot
     // count), and the organization's budget decides inside the recording transaction.
     if (!(await coversSettlementGas(asset.network, quote.amountUsd, now))) throw x402PriceBelowGas();
@@ -157,14 +175,14 @@ export async function settleX402Transaction(
       signed: {
         amount: quote.amount,
         validBefore: new Date(now.getTime() + transactionLifeMs),
-        hash: checked.id,
-        transaction: checked,
+        hash: cosigned?.id ?? identity.id,
+        transaction: cosigned,
       },
       gasEstimates,
       now,
     });
     if (!created) return awaitX402Settlement(database, row, ref, quote, recover);
-    return x402SettlementResult(database, await settleRow(database, row, settling, now));
+    return x402SettlementResult(database, await settle(row));
   })().finally(() => inFlight.delete(flightKey));
   inFlight.set(flightKey, attempt);
   return attempt;

@@ -81,7 +81,10 @@ const facilitatorCodes = new Set([
   "payer_not_supported",
 ]);
 
+/** x402's SVM `exact` codes (and ours in their words: lib/chains/solana/check-x402-transaction.ts). */
+const svmCode = /^invalid_exact_svm_[a-z_]{1,100}$/;
+
 /** A facilitator's reason as x402 clients get it: a code of the list above, else `fallback`. */
 export function x402ErrorCode(reason: string | undefined, fallback: string): string {
-  return reason && facilitatorCodes.has(reason) ? reason : fallback;
+  return reason && (facilitatorCodes.has(reason) || svmCode.test(reason)) ? reason : fallback;
 }

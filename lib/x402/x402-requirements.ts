@@ -14,7 +14,7 @@ export type X402Payable = { network: NetworkConfig; token: TokenConfig; x402: X4
 /** The configured tokens x402's `exact` scheme can move (lib/x402/x402-networks.ts). */
 export function x402Payables(): X402Payable[] {
   const { networks } = config();
-  const assets = [...x402Networks(networks), ...(builtInFeePayer() ? x402TransactionAssets(networks) : [])];
+  const assets = [...x402Networks(networks), ...x402TransactionAssets(cosignedNetworks(networks))];
   return assets.flatMap((x402) => {
     const network = networks.find((candidate) => candidate.id === x402.networkId);
     const token = network && findToken(network, x402.symbol);
@@ -23,8 +23,19 @@ export function x402Payables(): X402Payable[] {
 }
 
 /**
- * The service mnemonic, when this process's built-in facilitator may pay fees with it: only it
- * co-signs agents' transactions (lib/x402/settle-x402-transaction.ts).
+ * The networks whose agents' transactions a facilitator of ours co-signs: with a fee payer known
+ * (derived here, or configured for a web tier without keys), where this process's built-in
+ * facilitator pays fees or the signing role's serves over HTTP (SERVICE_X402_FACILITATOR_URL).
+ */
+function cosignedNetworks(networks: NetworkConfig[]): NetworkConfig[] {
+  if (!builtInFeePayer() && !config().x402.facilitatorUrl) return [];
+  return networks.filter((network) => network.feePayer);
+}
+
+/**
+ * The service mnemonic, when this process's built-in facilitator may pay fees with it: it then
+ * co-signs agents' transactions here; else the signing role's facilitator does, over HTTP
+ * (lib/x402/settle-x402-transaction.ts).
  */
 export function builtInFeePayer(): string | undefined {
   const settings = config();
@@ -43,8 +54,7 @@ export function findX402Payable(networkId: string, symbol: string): X402Payable 
  */
 function schemeExtra(quote: X402Quote, { network, x402 }: X402Payable): Record<string, string> {
   const scheme = chainFamily(network).x402Transactions;
-  const mnemonic = builtInFeePayer();
-  if (scheme && mnemonic && quote.reference) return scheme.extra(network, mnemonic, quote.reference);
+  if (scheme && quote.reference) return scheme.extra(network, quote.reference);
   return { name: x402.eip712?.name ?? "", version: x402.eip712?.version ?? "" };
 }
 

@@ -24,6 +24,12 @@ function receiverOf(network: NetworkConfig): string {
   return network.receiver;
 }
 
+/** The service wallets a network's configuration may name, for a tier that holds no key. */
+const configuredWallets = [
+  ["receiver", "receiving", "receiving"],
+  ["feePayer", "feePayer", "fee payer"],
+] as const;
+
 /**
  * Solana (mainnet-beta, and the zero-setup `solana-local` chain), spoken through @solana/kit's
  * JSON-RPC client. Invoices pay one receiving wallet per network, each with a reference of its own
@@ -38,18 +44,25 @@ export const solanaFamily: ChainFamily<SolanaRpc> = {
     indexes.map(() => ({ address: receiverOf(network), reference: base58.encode(randomBytes(32)) })),
   paymentUri: (_network, request) => solanaPaymentUri(request),
   completeNetwork(network, keys) {
-    const derived = keys.hdMnemonic && solanaServiceKey(keys.hdMnemonic, "receiving").address;
-    // A configured receiver must be the signing role's own wallet: the mnemonic's, where it is here.
-    if (network.receiver && derived && network.receiver !== derived)
-      throw new Error(
-        `network ${network.id}'s "receiver" is not the receiving wallet of SERVICE_HD_MNEMONIC (${derived})`,
-      );
-    if (network.receiver) return network;
-    if (!keys.hdMnemonic)
+    const mnemonic = keys.hdMnemonic;
+    // Configured wallets must be the signing role's own: the mnemonic's, where it is here.
+    for (const [field, role, name] of configuredWallets) {
+      const derived = mnemonic && solanaServiceKey(mnemonic, role).address;
+      if (network[field] && derived && network[field] !== derived)
+        throw new Error(
+          `network ${network.id}'s "${field}" is not the ${name} wallet of SERVICE_HD_MNEMONIC (${derived})`,
+        );
+    }
+    if (!network.receiver && !mnemonic)
       throw new Error(
         `network ${network.id} needs "receiver", the receiving wallet's address (the signing role derives it from the mnemonic)`,
       );
-    return { ...network, receiver: derived || undefined };
+    if (!mnemonic) return network;
+    return {
+      ...network,
+      receiver: solanaServiceKey(mnemonic, "receiving").address,
+      feePayer: solanaServiceKey(mnemonic, "feePayer").address,
+    };
   },
   positionName: "slot",
   sends: true,

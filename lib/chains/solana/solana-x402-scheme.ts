@@ -61,7 +61,7 @@ const refusedByNode = (error: unknown) => isSolanaError(error, SOLANA_ERROR__JSO
  */
 export function solanaX402Scheme(client: (network: NetworkConfig) => SolanaRpc): X402TransactionScheme {
   return {
-    extra: (_network, mnemonic, memo) => ({ feePayer: feePayerOf(mnemonic).address, memo }),
+    extra: (network, memo) => ({ feePayer: network.feePayer ?? "", memo }),
     // The message's hash: our co-signature (the transaction's id on chain) signs exactly it, so
     // one id is one transaction; signing to name it would sign bytes nobody has checked.
     identify(transaction) {
