@@ -4,6 +4,7 @@ import { useLocale, useTranslations } from "next-intl";
 import type { PublicPayment } from "@/lib/payments/serialize-public-payment";
 import { ExplorerLink } from "./explorer-link";
 import { formatDateTime, formatDecimal, shorten } from "./format";
+import { PrintButton } from "./print-button";
 
 /** What the buyer keeps after a confirmed payment; printing leaves out the page around it. */
 export function Receipt(props: {
@@ -65,13 +66,7 @@ export function Receipt(props: {
           ))}
         </div>
       </dl>
-      <button
-        type="button"
-        onClick={() => window.print()}
-        className="self-start rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 print:hidden dark:border-slate-600 dark:hover:bg-slate-800"
-      >
-        {t("receipt.print")}
-      </button>
+      <PrintButton label={t("receipt.print")} />
     </section>
   );
 }

@@ -60,6 +60,7 @@ export async function buildCheckoutSession(
     merchantOrderId: request.merchantOrderId ?? null,
     customerEmail: request.customerEmail ?? null,
     customerName: request.customerName ?? null,
+    locale: null,
     clientReferenceId: request.clientReferenceId ?? null,
     metadata: request.metadata ?? {},
     successUrl: request.successUrl?.replaceAll(sessionIdPlaceholder, id) ?? null,

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
 import { hasIdPrefix } from "../ids";
+import { publicBrandSelect } from "../organizations/serialize-organization";
 import { applySessionExpiry } from "./apply-session-expiry";
 
 /** A session as the hosted checkout page sees it, by id alone. */
@@ -8,16 +9,7 @@ export async function getPublicCheckoutSession(database: Db, id: string, now = n
   const session = hasIdPrefix("checkoutSession", id)
     ? await database.checkoutSession.findUnique({
         where: { id },
-        include: {
-          organization: {
-            select: {
-              name: true,
-              brandDisplayName: true,
-              brandColor: true,
-              brandLogo: { select: { id: true } },
-            },
-          },
-        },
+        include: { organization: { select: publicBrandSelect } },
       })
     : null;
   if (!session) throw notFound("checkout session");

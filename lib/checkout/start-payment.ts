@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { conflict, invalidRequest, notFound } from "../errors";
 import { transactWithEvents } from "../events/transact-with-events";
 import type { CheckoutSession, Invoice } from "../generated/prisma/client";
+import type { Locale } from "../i18n/locales";
 import { allocateDepositAddresses } from "../payments/allocate-deposit-address";
 import type { StartPaymentInput } from "../payments/payment-schemas";
 import { priceInvoice } from "../payments/price-invoice";
@@ -42,9 +43,15 @@ const withSessionStatus = { checkoutSession: { select: { status: true } } } as c
 /**
  * The buyer starts paying a session: one invoice per session, with its own deposit address and a
  * frozen quote (amount, rate, USD amount, time and source). The session row is locked, so two starts cannot both create an invoice; a repeat
- * of the same choice returns the invoice already made.
+ * of the same choice returns the invoice already made. `locale`, the buyer's language on the
+ * hosted page, is kept on the session for their receipts.
  */
-export async function startPayment(database: Db, input: StartPaymentInput, now = new Date()) {
+export async function startPayment(
+  database: Db,
+  input: StartPaymentInput,
+  now = new Date(),
+  locale: Locale | null = null,
+) {
   const { network, token } = paymentChoice(input);
 
   const existing = await database.invoice.findUnique({
@@ -74,6 +81,7 @@ export async function startPayment(database: Db, input: StartPaymentInput, now =
       include: withSessionStatus,
     });
     if (raced) return sameChoice(raced, network, token);
+    if (locale) await tx.checkoutSession.update({ where: { id: session.id }, data: { locale } });
     return createSessionInvoice(tx, {
       session,
       network,

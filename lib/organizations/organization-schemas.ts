@@ -12,7 +12,7 @@ import {
   settlementNetworkFamilies,
   settlementNetworks,
 } from "../chains/settlement-networks";
-import { text } from "../validation/fields";
+import { recipientEmailField, text } from "../validation/fields";
 import { refineContractInput } from "../validation/refine-contract-input";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
 import { brandingFields } from "./brand-schemas";
@@ -43,6 +43,47 @@ const subscriptionGraceDays = z
   .min(0, { error: graceDaysError })
   .max(30, { error: graceDaysError })
   .meta({ description: "Days a PAST_DUE subscription waits for its renewal payment before it is cancelled" });
+
+/**
+ * The merchant as its receipts name it; null clears a field. The support email is checked as
+ * every address we show or send to is.
+ */
+const merchantDetails = {
+  legalName: text(200),
+  legalAddress: text(500),
+  taxId: text(50),
+  supportEmail: recipientEmailField,
+};
+const merchantDetailsFields = {
+  legalName: merchantDetails.legalName.nullable().optional(),
+  legalAddress: merchantDetails.legalAddress.nullable().optional(),
+  taxId: merchantDetails.taxId.nullable().optional(),
+  supportEmail: merchantDetails.supportEmail.nullable().optional(),
+  receiptEmails: z.boolean({ error: "must be true or false" }).optional(),
+};
+
+/** A form's text input for a nullable field: empty (or blank) is null, which clears it. */
+const emptyClears = (field: z.ZodType<string, string>) =>
+  z
+    .string({ error: "must be text" })
+    .trim()
+    .transform((value) => value || null)
+    .pipe(field.nullable());
+
+/**
+ * The dashboard's receipts form (owners): empty inputs clear their field, and the checkbox is
+ * sent as "on" when ticked and left out when not.
+ */
+export const receiptSettingsFormSchema = z.strictObject({
+  legalName: emptyClears(merchantDetails.legalName),
+  legalAddress: emptyClears(merchantDetails.legalAddress),
+  taxId: emptyClears(merchantDetails.taxId),
+  supportEmail: emptyClears(merchantDetails.supportEmail),
+  receiptEmails: z
+    .literal("on", { error: "must be ticked or left out" })
+    .optional()
+    .transform((ticked) => ticked === "on"),
+});
 
 const settlementWallet = z
   .strictObject({
@@ -102,6 +143,7 @@ export const updateOrganizationSchema = refineContractInput(
       .optional()
       .meta({ description: "Only this owner's email gets it; null for every owner" }),
     ...brandingFields,
+    ...merchantDetailsFields,
   },
 ).meta({ id: "UpdateOrganization" });
 

@@ -1,12 +1,32 @@
-import type { organizationObject } from "crypto-checkout-agent/shapes";
+import type { merchantDetailsObject, organizationObject } from "crypto-checkout-agent/shapes";
 import type { z } from "zod";
 import { config } from "../config";
 import type { Organization, SettlementChange, SettlementWallet } from "../generated/prisma/client";
 import { formatAmount } from "../money/decimal";
 
+/** What of an organization a buyer's page shows: its name and brand. */
+export const publicBrandSelect = {
+  name: true,
+  brandDisplayName: true,
+  brandColor: true,
+  brandLogo: { select: { id: true } },
+} as const;
+
 /** Where a stored logo is served, on our own origin. */
 export function logoPath(logoId: string): string {
   return `/api/public/logos/${logoId}`;
+}
+
+/** The merchant as its receipts and the payments report name it. */
+export function merchantDetailsOf(
+  organization: Pick<Organization, "legalName" | "legalAddress" | "taxId" | "supportEmail">,
+): z.output<typeof merchantDetailsObject> {
+  return {
+    legalName: organization.legalName,
+    address: organization.legalAddress,
+    taxId: organization.taxId,
+    supportEmail: organization.supportEmail,
+  };
 }
 
 /** The public shape of an organization and its settings. */
@@ -55,6 +75,8 @@ export function serializeOrganization(
       color: organization.brandColor,
       logoUrl: organization.brandLogo ? `${config().baseUrl}${logoPath(organization.brandLogo.id)}` : null,
     },
+    merchantDetails: merchantDetailsOf(organization),
+    receiptEmails: organization.receiptEmails,
     createdAt: organization.createdAt.toISOString(),
   };
 }

@@ -29,6 +29,11 @@ export async function updateOrganization(
         autoRefundOverpayments: input.autoRefundOverpayments,
         brandDisplayName: input.brandDisplayName,
         brandColor: input.brandColor,
+        legalName: input.legalName,
+        legalAddress: input.legalAddress,
+        taxId: input.taxId,
+        supportEmail: input.supportEmail,
+        receiptEmails: input.receiptEmails,
       },
     });
     if (input.logo !== undefined) {

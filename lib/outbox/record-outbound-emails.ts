@@ -1,6 +1,14 @@
 import type { Tx } from "../db/client";
 import { newId } from "../ids";
 
+// The emails written in a transaction, by transaction, for the caller that sends them on commit.
+const written = new WeakMap<Tx, string[]>();
+
+/** Called where a transaction starts: the ids of the emails it writes are pushed onto `ids`. */
+export function collectOutboundEmails(tx: Tx, ids: string[]) {
+  written.set(tx, ids);
+}
+
 export type OutboundEmailInput = {
   /** Whose it is: every read of the outbox is scoped by it, and it goes with the organization. */
   organizationId: string;
@@ -24,7 +32,7 @@ export type OutboundEmailInput = {
  */
 export async function recordOutboundEmails(tx: Tx, emails: OutboundEmailInput[], now: Date) {
   if (emails.length === 0) return [];
-  const written = await tx.outboundEmail.createManyAndReturn({
+  const rows = await tx.outboundEmail.createManyAndReturn({
     data: emails.map((email) => ({
       id: newId("outboundEmail"),
       ...email,
@@ -34,5 +42,7 @@ export async function recordOutboundEmails(tx: Tx, emails: OutboundEmailInput[],
     skipDuplicates: true,
     select: { id: true },
   });
-  return written.map((row) => row.id);
+  const ids = rows.map((row) => row.id);
+  written.get(tx)?.push(...ids);
+  return ids;
 }

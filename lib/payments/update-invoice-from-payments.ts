@@ -2,6 +2,7 @@ import type { Tx } from "../db/client";
 import { recordEvent } from "../events/record-event";
 import { serializeInvoiceEvent } from "../events/serialize-invoice-event";
 import { Money } from "../money/decimal";
+import { recordReceiptEmail } from "../receipts/record-receipt-email";
 import { lockSubscriptionOf, recordRecurringPayment } from "../recurring/record-recurring-payment";
 import { subscriptionEventObject } from "../recurring/subscription-event-object";
 import { refundOverpayment } from "../refunds/refund-overpayment";
@@ -68,6 +69,9 @@ export async function updateInvoiceFromPayments(tx: Tx, invoiceId: string, now: 
     if (type)
       await recordEvent(tx, { organizationId: invoice.organizationId, type, invoiceId: invoice.id, data });
   }
-  if (next.emitPaymentConfirmed) await refundOverpayment(tx, invoice, next.overpaid, now);
+  if (next.emitPaymentConfirmed) {
+    await recordReceiptEmail(tx, invoice.id, { kind: "payment" }, now);
+    await refundOverpayment(tx, invoice, next.overpaid, now);
+  }
   return next;
 }

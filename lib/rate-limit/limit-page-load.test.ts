@@ -12,6 +12,7 @@ describe("isLimitedPageLoad", () => {
     ["GET", "/agent/setup", true],
     ["GET", "/agent/register/confirm", true],
     ["GET", "/refund/Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eA", true],
+    ["GET", "/receipt/inv_abc.Zm9vYmFy", true],
     // Routes count in their own wrappers; server actions of these pages are not page loads.
     ["GET", "/pay/ycs_abc/start", false],
     ["POST", "/agent/setup", false],

@@ -4,13 +4,15 @@ import { consumeRateLimit } from "./rate-limit";
 // Pages that do work for whoever asks, signed in or not, and so spend the client's public
 // budget like the public API does: the OAuth authorization request (it may fetch a client's
 // metadata document), the hosted pay page and a paylink's pay address (a session looked up or
-// opened), the agent pages that look up a code or a link's token, and a refund's claim page.
+// opened), the agent pages that look up a code or a link's token, a refund's claim page and a
+// buyer's receipt.
 const limitedPages = [
   /^\/oauth\/authorize$/,
   /^\/pay\/[^/]+$/,
   /^\/agent\/setup$/,
   /^\/agent\/register\/confirm$/,
   /^\/refund\/[^/]+$/,
+  /^\/receipt\/[^/]+$/,
 ];
 
 /** Whether this request loads a page that counts against the public budget. */

@@ -4,13 +4,14 @@ import type { Db } from "../db/client";
 import { transactWithEvents } from "../events/transact-with-events";
 import type { Refund, SignedTransaction } from "../generated/prisma/client";
 import { log } from "../log";
+import { formatDecimal } from "../money/decimal";
+import { recordReceiptEmail } from "../receipts/record-receipt-email";
 import { bumpFee, withinFeeCap } from "../signer/bump-fee";
 import { nativeTransferGas } from "../signer/estimate-transfer-gas";
 import { followTransactions } from "../signer/follow-transactions";
 import { signTransaction, type UnsignedTransaction } from "../signer/sign-transaction";
 import { recordRefundEvent } from "./record-refund-event";
 import { nextRefundStatus, type RefundEvent } from "./refund-state";
-import { sendRefundReceipt } from "./send-refund-receipt";
 
 // A refund's transaction and changes of status, on the signing role's one implementation
 // (lib/signer/): the transfer is recorded with the refund's move to SUBMITTED before it is
@@ -81,7 +82,7 @@ export async function finishRefund(
   outcome: { event: "confirm"; txHash: string } | { event: "fail"; failureReason: string },
 ) {
   const status = next(refund, outcome.event);
-  const finished = await transactWithEvents(context.database, async (tx) => {
+  await transactWithEvents(context.database, async (tx) => {
     const moved = await tx.refund.updateMany({
       where: { id: refund.id, organizationId: refund.organizationId, status: refund.status },
       data:
@@ -89,12 +90,20 @@ export async function finishRefund(
           ? { status, txHash: outcome.txHash, confirmedAt: context.now }
           : { status, failureReason: outcome.failureReason, pendingReason: null },
     });
-    if (moved.count !== 1) return null;
+    if (moved.count !== 1) return;
     const updated = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
     await recordRefundEvent(tx, updated, outcome.event === "confirm" ? "refund.succeeded" : "refund.failed");
-    return updated;
+    // The buyer's receipt, with this refund on it; a claim refund's buyer was promised it on the
+    // claim page, whatever the organization's receipt setting.
+    if (updated.status === "SUCCEEDED")
+      await recordReceiptEmail(
+        tx,
+        updated.invoiceId,
+        { kind: "refund", refundId: updated.id, amount: formatDecimal(updated.amount) },
+        context.now,
+        { force: updated.destination === "CLAIM", to: updated.claimEmail },
+      );
   });
-  if (finished) await sendRefundReceipt(context.database, finished);
 }
 
 /** Follows the refund's transfer (lib/signer/follow-transactions.ts). */

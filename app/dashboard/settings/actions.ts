@@ -9,6 +9,7 @@ import { brandingFormSchema } from "@/lib/organizations/brand-schemas";
 import { cancelInvitation } from "@/lib/organizations/cancel-invitation";
 import { inviteMember } from "@/lib/organizations/invite-member";
 import {
+  receiptSettingsFormSchema,
   refundSettingsFormSchema,
   settlementWalletsFormSchema,
   subscriptionGraceFormSchema,
@@ -85,6 +86,15 @@ export const updateMonthlyReportAction = memberAction(
   "reports.schedule",
   monthlyReportFormSchema,
   async (member, input) => configureMonthlyReport(db(), member.organization.id, input),
+);
+
+export const updateReceiptSettingsAction = memberAction(
+  "organization.update",
+  receiptSettingsFormSchema,
+  async (member, input) => {
+    const organization = await updateOrganization(db(), member.organization.id, input);
+    return { receiptEmails: organization.receiptEmails };
+  },
 );
 
 export const updateBrandingAction = memberAction(

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { BrandingCard } from "@/components/dashboard/settings/branding-card";
 import { MonthlyReportCard } from "@/components/dashboard/settings/monthly-report-card";
 import { OrganizationCard } from "@/components/dashboard/settings/organization-card";
+import { ReceiptSettingsCard } from "@/components/dashboard/settings/receipt-settings-card";
 import { RefundSettingsCard } from "@/components/dashboard/settings/refund-settings-card";
 import { SettlementWalletsCard } from "@/components/dashboard/settings/settlement-wallets-card";
 import { SubscriptionGraceCard } from "@/components/dashboard/settings/subscription-grace-card";
@@ -21,6 +22,7 @@ import {
   renameOrganizationAction,
   updateBrandingAction,
   updateMonthlyReportAction,
+  updateReceiptSettingsAction,
   updateRefundSettingsAction,
   updateSettlementWalletsAction,
   updateSubscriptionGraceAction,
@@ -51,6 +53,11 @@ export default async function SettingsPage() {
           organizationName={organization.name}
           branding={shown.branding}
           update={isOwner ? updateBrandingAction : undefined}
+        />
+        <ReceiptSettingsCard
+          details={shown.merchantDetails}
+          receiptEmails={shown.receiptEmails}
+          update={isOwner ? updateReceiptSettingsAction : undefined}
         />
         <WebhookUrlCard
           webhookUrl={organization.webhookUrl}

@@ -11,6 +11,7 @@ import type { Db } from "../../db/client";
 import { listReport } from "../../reports/list-report";
 import { readPaymentReport } from "../../reports/read-payment-report";
 import { readRefundReport } from "../../reports/read-refund-report";
+import { readReportMerchant } from "../../reports/read-report-merchant";
 import type { ReportReader } from "../../reports/report-reader";
 import { type ReportRange, reportQuerySchema } from "../../reports/report-schemas";
 import { listPage } from "../../validation/list-page";
@@ -23,9 +24,16 @@ type ReadReport = (
   range: ReportRange,
 ) => { read: ReportReader<unknown>; count: () => Promise<number> };
 
-/** A report's tool: a page of its rows for the caller's organization, and its CSV link for the range. */
+/**
+ * A report's tool: a page of its rows for the caller's organization, and its CSV link for the
+ * range; `envelope` adds what REST's JSON page carries beside the rows.
+ */
 const reportTool =
-  (contract: ReportContract, readReport: ReadReport) =>
+  (
+    contract: ReportContract,
+    readReport: ReadReport,
+    envelope: (database: Db, organizationId: string) => Promise<Record<string, unknown>> = async () => ({}),
+  ) =>
   async (
     { from, to, page, rows }: { from: string; to: string; page?: number; rows?: number },
     { db, caller }: ToolContext,
@@ -39,13 +47,19 @@ const reportTool =
     });
     const report = readReport(db, caller.organizationId, query);
     const { rows: data, total } = await listReport(report.read, report.count, query);
-    const answer = listPage(data, query, total);
+    const answer = { ...listPage(data, query, total), ...(await envelope(db, caller.organizationId)) };
     const csvUrl = new URL(contract.path, config().baseUrl);
     csvUrl.search = new URLSearchParams({ from, to, format: "csv" }).toString();
     return toolResult(answer, reportNote(answer, csvUrl.toString()));
   };
 
 export const reportTools: ToolHandlers<"service_reports_"> = {
-  service_reports_payments: reportTool(reportPayments, readPaymentReport),
+  service_reports_payments: reportTool(
+    reportPayments,
+    readPaymentReport,
+    async (database, organizationId) => ({
+      merchant: await readReportMerchant(database, organizationId),
+    }),
+  ),
   service_reports_refunds: reportTool(reportRefunds, readRefundReport),
 };

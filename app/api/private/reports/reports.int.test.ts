@@ -218,6 +218,14 @@ describe("GET /api/private/reports/payments", () => {
     const json = await report("payments", "from=2026-03-01&to=2026-04-01&format=json", auth);
     expect(json.status).toBe(200);
     expect(json.json.data).toMatchObject({ object: "list", page: 1, rows: 1000, total: 2, hasMore: false });
+    // Beside the rows, the merchant as its receipts name it (not set here); the CSV has no such column.
+    expect(json.json.data.merchant).toEqual({
+      name: expect.any(String),
+      legalName: null,
+      address: null,
+      taxId: null,
+      supportEmail: null,
+    });
     // The same rows: the JSON keeps the order id as it is (no spreadsheet reads it).
     const asCsv = json.json.data.data.map((row: Record<string, string | null>) =>
       header.map((column) =>

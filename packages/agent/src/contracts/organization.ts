@@ -74,6 +74,32 @@ export const updateOrganization = defineContract({
         })
         .nullable()
         .optional(),
+
+      legalName: z
+        .string()
+        .max(200)
+        .nullable()
+        .optional()
+        .describe("The merchant's legal name, shown on buyers' receipts and in the payments report"),
+      legalAddress: z
+        .string()
+        .max(500)
+        .nullable()
+        .optional()
+        .describe("Postal address on receipts; lines separated by newlines"),
+      taxId: z.string().max(50).nullable().optional().describe("VAT or other tax id shown on receipts"),
+      supportEmail: z
+        .string()
+        .max(254)
+        .nullable()
+        .optional()
+        .describe("Where buyers write with questions, shown on receipts"),
+      receiptEmails: z
+        .boolean()
+        .optional()
+        .describe(
+          "Email buyers their receipts (payment confirmed, refund succeeded) when the session has their email",
+        ),
     }),
   },
   result: organizationObject,

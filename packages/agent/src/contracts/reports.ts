@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listOf, paymentReportRow, refundReportRow, reportFormats } from "../shapes";
+import { listOf, paymentReportPage, refundReportRow, reportFormats } from "../shapes";
 import { defineContract, read, toolOf } from "./contract";
 
 const readRow = { row: "reports.read", access: "read", role: "member" } as const;
@@ -81,11 +81,11 @@ const reportDoors = <const N extends string>(name: N, words: ReportWords) => ({
   },
 });
 
-/** The contract of a report of `row`s at /api/private/reports/{name}, with its tool and command. */
-const reportContract = <const N extends string, const O extends string, R extends z.ZodType>(
+/** The contract of the report at /api/private/reports/{name} whose JSON is `page`, with its tool and command. */
+const reportContract = <const N extends string, const O extends string, P extends z.ZodObject>(
   name: N,
   operationId: O,
-  row: R,
+  page: P,
   words: ReportWords,
 ) =>
   defineContract({
@@ -93,19 +93,19 @@ const reportContract = <const N extends string, const O extends string, R extend
     method: "get",
     path: `/api/private/reports/${name}`,
     input: { query: reportQuery },
-    result: listOf(row),
+    result: page,
     authority: readRow,
     ...reportDoors(name, words),
   });
 
-export const reportPayments = reportContract("payments", "reportPayments", paymentReportRow, {
+export const reportPayments = reportContract("payments", "reportPayments", paymentReportPage, {
   title: "Payments report (the books)",
   what: "The merchant's books",
   row: "one row per invoice confirmed in [from, to)",
   columns:
     "paid_at, invoice and session ids, merchant order id, network, token, token amount received, transaction hash, payer, the session's amount and currency, the locked quote's USD amount, rate and source, and the amount refunded so far",
 });
-export const reportRefunds = reportContract("refunds", "reportRefunds", refundReportRow, {
+export const reportRefunds = reportContract("refunds", "reportRefunds", listOf(refundReportRow), {
   title: "Refunds report",
   what: "What went back to buyers",
   row: "one row per refund created in [from, to), whatever its status",

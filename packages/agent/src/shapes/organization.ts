@@ -9,6 +9,18 @@ export const brandingObject = z
   })
   .meta({ id: "Branding" });
 
+export const merchantDetailsObject = z
+  .object({
+    legalName: z.string().nullable(),
+    address: z.string().nullable().meta({ description: "Postal address, lines separated by newlines" }),
+    taxId: z.string().nullable().meta({ description: "VAT or other tax id" }),
+    supportEmail: z.string().nullable().meta({ description: "Where buyers write with questions" }),
+  })
+  .meta({
+    id: "MerchantDetails",
+    description: "The merchant as buyers' receipts name it; null when not set",
+  });
+
 export const pendingSettlementWallet = z
   .object({
     id: z.string().meta({ example: "stc_…" }),
@@ -60,6 +72,11 @@ export const organizationObject = z
       description: "The one owner's email it goes to; null for every owner",
     }),
     branding: brandingObject,
+    merchantDetails: merchantDetailsObject,
+    receiptEmails: z.boolean().meta({
+      description:
+        "Buyers are emailed their receipts (payment confirmed, refund succeeded) when the session has their email",
+    }),
     createdAt: isoTimestamp,
   })
   .meta({ id: "Organization" });

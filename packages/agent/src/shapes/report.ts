@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { decimalString, isoTimestamp } from "./common";
+import { decimalString, isoTimestamp, listOf } from "./common";
+import { merchantDetailsObject } from "./organization";
 import { refundStatusValues } from "./refund";
 
 // The rows of the merchant's books. Their keys, in this order, are the CSV columns as well as the
@@ -29,6 +30,18 @@ export const paymentReportRow = z
     refunded_amount: decimalString.meta({ description: "Refunds succeeded so far, in the token" }),
   })
   .meta({ id: "PaymentReportRow" });
+
+/** The payments report's JSON page: its rows and, beside them, the merchant the books are of. */
+export const paymentReportPage = listOf(paymentReportRow).extend({
+  merchant: merchantDetailsObject
+    .extend({ name: z.string().meta({ description: "The organization's name" }) })
+    .optional()
+    .meta({
+      id: "ReportMerchant",
+      description:
+        "The merchant as its receipts name it (REST's JSON format; not in CSV, whose columns are fixed)",
+    }),
+});
 
 export const refundReportRow = z
   .object({

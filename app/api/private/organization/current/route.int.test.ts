@@ -30,6 +30,8 @@ describe("API key authentication (GET /api/private/organization/current)", () =>
         monthlyReportEmail: false,
         monthlyReportTo: null,
         branding: { displayName: null, color: null, logoUrl: null },
+        merchantDetails: { legalName: null, address: null, taxId: null, supportEmail: null },
+        receiptEmails: true,
         createdAt: first.organization.createdAt.toISOString(),
       },
     });

@@ -13,6 +13,45 @@ const path = "/api/private/organization/current";
 const address = "0x52908400098527886E0F7030069857D2E4169EE7"; // EIP-55 test vector
 
 describe("PUT /api/private/organization/current", () => {
+  it("sets the merchant's details for receipts and the receipt emails switch; null clears a detail", async () => {
+    const { auth } = await createTestOrganization();
+    const details = {
+      legalName: "Acme GmbH",
+      legalAddress: "Hauptstr. 1\n10115 Berlin",
+      taxId: "DE123456789",
+      supportEmail: " Help@Acme.Example ",
+      receiptEmails: false,
+    };
+    const set = await callRoute(PUT, path, { method: "PUT", headers: auth, body: details });
+    expect(set.status).toBe(200);
+    expect(set.json.data).toMatchObject({
+      merchantDetails: {
+        legalName: "Acme GmbH",
+        address: "Hauptstr. 1\n10115 Berlin",
+        taxId: "DE123456789",
+        supportEmail: "help@acme.example",
+      },
+      receiptEmails: false,
+    });
+    const cleared = await callRoute(PUT, path, { method: "PUT", headers: auth, body: { taxId: null } });
+    expect(cleared.json.data.merchantDetails).toMatchObject({ legalName: "Acme GmbH", taxId: null });
+  });
+
+  it.each([
+    ["a support email that is two addresses", { supportEmail: "a@x.com,b@y.com" }, "supportEmail"],
+    ["a support email that is no address", { supportEmail: "help" }, "supportEmail"],
+    ["an empty legal name", { legalName: "  " }, "legalName"],
+    ["a tax id over 50 characters", { taxId: "D".repeat(51) }, "taxId"],
+    ["a switch that is not a boolean", { receiptEmails: "yes" }, "receiptEmails"],
+  ])("refuses %s with a 400 naming the field, changing nothing", async (_case, body, field) => {
+    const { auth, organization } = await createTestOrganization();
+    const response = await callRoute(PUT, path, { method: "PUT", headers: auth, body });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.json)).toContain(field);
+    const stored = await db().organization.findUniqueOrThrow({ where: { id: organization.id } });
+    expect(stored).toMatchObject({ legalName: null, taxId: null, supportEmail: null, receiptEmails: true });
+  });
+
   it("updates name and the default webhook URL at once; settlement wallets (checksummed) after the delay", async () => {
     const { auth, organization } = await createTestOrganization();
     const response = await callRoute(PUT, path, {
@@ -56,6 +95,8 @@ describe("PUT /api/private/organization/current", () => {
       monthlyReportEmail: false,
       monthlyReportTo: null,
       branding: { displayName: null, color: null, logoUrl: null },
+      merchantDetails: { legalName: null, address: null, taxId: null, supportEmail: null },
+      receiptEmails: true,
       createdAt: organization.createdAt.toISOString(),
     });
     expect((await callRoute(GET, path, { headers: auth })).json.data).toEqual(response.json.data);

@@ -3,9 +3,16 @@ import { readQuery } from "@/lib/http/read-query";
 import { reportReply } from "@/lib/http/report-reply";
 import { apiKeyOrMemberRoute } from "@/lib/http/route";
 import { paymentReportColumns, readPaymentReport } from "@/lib/reports/read-payment-report";
+import { readReportMerchant } from "@/lib/reports/read-report-merchant";
 import { reportQuerySchema } from "@/lib/reports/report-schemas";
 
 export const GET = apiKeyOrMemberRoute("reports.read", async ({ request, organizationId }) => {
   const query = readQuery(request, reportQuerySchema);
-  return reportReply("payments", query, paymentReportColumns, readPaymentReport(db(), organizationId, query));
+  return reportReply(
+    "payments",
+    query,
+    paymentReportColumns,
+    readPaymentReport(db(), organizationId, query),
+    async () => ({ merchant: await readReportMerchant(db(), organizationId) }),
+  );
 });
