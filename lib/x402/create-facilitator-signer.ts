@@ -41,11 +41,11 @@ const stuckAfterBlocks = 5;
  * concurrently, so nonces go out in order without waiting for the one before to be mined; a
  * transaction unmined for `stuckAfterBlocks` blocks is replaced at its nonce, so one stuck
  * settlement does not hold back every later one (lib/x402/await-facilitator-receipt.ts). The
- * node's pending count is read only when no nonce is kept (at first, after a failed broadcast):
- * a provider behind a load balancer may not count a transaction it just took. Not lib/signer's
- * database allocation: that exists to re-send a recorded sweep or refund after a crash, while a
- * settlement that fails is only reported, its authorization left unused for the payer's retry.
- * One process per network should settle (docs/operations.md, "x402").
+ * nonce is the larger of the node's pending count and the one kept here (a provider behind a
+ * load balancer may not count a transaction it just took; another signer of the wallet may have
+ * sent one). Not lib/signer's database allocation: that exists to re-send a recorded sweep or
+ * refund after a crash, while a settlement that fails is only reported, its authorization left
+ * unused for the payer's retry. One process per network should settle (docs/operations.md, "x402").
  *
  * Reads and estimates are at the `pending` block: a payer's balance that a transfer waiting in
  * the mempool already spends (another settlement's, or the payer's own) does not pass verify's
@@ -78,8 +78,7 @@ export function createFacilitatorSigner(
   /** Each payer's last submission, broadcast or failed. */
   const payerTurns = new Map<string, Promise<unknown>>();
   let queue: Promise<unknown> = Promise.resolve();
-  /** Unknown at first and after a failed broadcast: then the node's pending count says. */
-  let nextNonce: number | undefined;
+  let nextNonce = 0;
   let funding: Promise<unknown> | undefined;
 
   /**
@@ -105,13 +104,15 @@ export function createFacilitatorSigner(
     });
     return { fees, gas };
   };
-  /** The queue's turn: a nonce, the signature, the record, the broadcast. */
+  /** The queue's turn: the nonce, the signature, the record, the broadcast. */
   const broadcast = async (to: Address, data: Hex, { fees, gas }: Awaited<ReturnType<typeof prepare>>) => {
     const unsigned = {
       to,
       data,
-      nonce:
-        nextNonce ?? (await client.getTransactionCount({ address: account.address, blockTag: "pending" })),
+      nonce: Math.max(
+        await client.getTransactionCount({ address: account.address, blockTag: "pending" }),
+        nextNonce,
+      ),
       // Headroom over the estimate: state may change between estimate and inclusion.
       gas: (gas * 6n) / 5n,
       maxFeePerGas: fees.maxFeePerGas,
@@ -120,11 +121,7 @@ export function createFacilitatorSigner(
     };
     const raw = await account.signTransaction({ ...unsigned, type: "eip1559" });
     await beforeBroadcast({ to, data, hash: keccak256(raw) });
-    const hash = await client.sendRawTransaction({ serializedTransaction: raw }).catch((error) => {
-      // The node may have taken it all the same: its pending count says which nonce is next.
-      nextNonce = undefined;
-      throw error;
-    });
+    const hash = await client.sendRawTransaction({ serializedTransaction: raw });
     nextNonce = unsigned.nonce + 1;
     unawaited.set(hash, { ...unsigned, raw, hash });
     return hash;
