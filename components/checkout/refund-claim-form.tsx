@@ -20,6 +20,7 @@ export type RefundClaimTexts = {
     | "addressInvalid"
     | "addressChecksum"
     | "notWallet"
+    | "serviceWallet"
     | "mismatch"
     | "used"
     | "expired"
@@ -59,6 +60,7 @@ function explain(
     address_invalid: texts.errors.addressInvalid,
     address_checksum: texts.errors.addressChecksum,
     address_not_wallet: texts.errors.notWallet,
+    address_is_service_wallet: texts.errors.serviceWallet,
     address_mismatch: texts.errors.mismatch,
     claim_used: texts.errors.used,
     claim_expired: texts.errors.expired,

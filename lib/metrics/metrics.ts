@@ -67,7 +67,7 @@ function createMetrics() {
     }),
     refundsRefused: new Counter({
       name: "checkout_refunds_refused_total",
-      help: "Refunds the signer refused to sign and failed, by reason (not_the_payer, payer_not_on_chain, not_claimed, address_not_decided_by_owner, exceeds_payment, no_destination, not_positive, token_not_listed).",
+      help: "Refunds the signer refused to sign and failed, by reason (not_the_payer, payer_not_on_chain, not_claimed, address_not_decided_by_owner, exceeds_payment, no_destination, not_positive, token_not_listed, destination_is_service_wallet).",
       labelNames: ["reason"] as const,
       registers,
     }),

@@ -20,6 +20,7 @@ import type { UnsignedTransaction } from "../signer/sign-transaction";
 import { announceRefundProposal } from "./announce-refund-proposal";
 import { checkPayerOnChain } from "./check-payer-on-chain";
 import { checkRefundDestination } from "./check-refund-destination";
+import { checkRefundNotServiceWallet } from "./check-refund-not-service-wallet";
 import { fundDevnetRefundWallet } from "./fund-devnet-refund-wallet";
 import { refuseRefund, tokenNotListed, waitRefund } from "./refund-pass-outcomes";
 import { nextRefundStatus, type RefundStatus } from "./refund-state";
@@ -234,7 +235,8 @@ async function startRefund(
   const refusal =
     checkRefundDestination(refund, refund.invoice, chainFamily(network).addresses) ??
     // The row says who paid; the chain must say so too.
-    (refund.destination === "PAYER" ? await checkPayerOnChain(context.client, token, refund) : null);
+    (refund.destination === "PAYER" ? await checkPayerOnChain(context.client, token, refund) : null) ??
+    (await checkRefundNotServiceWallet(context.database, context.network, refund, context.wallet.address));
   if (refusal) return refuseRefund(context, refund, refusal);
   // Read on chain here, whatever the row says: nobody asked for this refund, so money goes to a
   // contract only once an owner has looked at it.

@@ -12,6 +12,7 @@ import {
 import { serviceTransfersOf, signServiceTransfer } from "../signer/sign-service-transfer";
 import type { AdvanceRefundsResult } from "./advance-refunds";
 import { checkRefundDestination, type RefundRefusal } from "./check-refund-destination";
+import { checkRefundNotServiceWallet } from "./check-refund-not-service-wallet";
 import { devnetRefundWalletFunds } from "./fund-devnet-refund-wallet";
 import { type RefundPassContext, refuseRefund, tokenNotListed, waitRefund } from "./refund-pass-outcomes";
 import { nextRefundStatus, type RefundStatus } from "./refund-state";
@@ -188,7 +189,8 @@ async function startRefund(
   const refusal =
     checkRefundDestination(refund, refund.invoice, chainFamily(context.network).addresses) ??
     // The row says who paid; the chain must say so too.
-    (refund.destination === "PAYER" ? await checkPayerOnChain(context.network, token, refund) : null);
+    (refund.destination === "PAYER" ? await checkPayerOnChain(context.network, token, refund) : null) ??
+    (await checkRefundNotServiceWallet(context.database, context.network, refund, context.wallet));
   if (refusal) return refuseRefund(context, refund, refusal);
   if (blocked.has(token.symbol))
     return waitRefund(

@@ -3,6 +3,7 @@ import type { AddressRules } from "../chains/chain-family";
 import { chainFamilyOf } from "../config";
 import type { Db } from "../db/client";
 import { conflict, gone, invalidRequest, notFound, type ServiceError } from "../errors";
+import { refuseServiceWallet } from "../wallets/find-service-wallet";
 import { announceRefundProposal } from "./announce-refund-proposal";
 import { mayClaimWithoutOwner } from "./check-refund-destination";
 import { checkWalletAddress } from "./check-wallet-address";
@@ -91,6 +92,7 @@ export async function claimRefund(
     );
   }
   // Before the transaction: the chain is read, and no transaction waits on it.
+  await refuseServiceWallet(database, refund.network, toAddress, "address");
   await checkWalletAddress(refund.network, toAddress, "address");
   // One transaction under the row's lock: the link must still be the refund's current one (a link
   // retired by a re-send meanwhile never wins), and the code is checked, counted and spent there.

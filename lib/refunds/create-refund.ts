@@ -4,6 +4,7 @@ import { invalidRequest } from "../errors";
 import type { Refund } from "../generated/prisma/client";
 import { type IdempotencyClaim, replayIdempotentResponse } from "../idempotency/replay-idempotent-response";
 import { consumeRateLimit } from "../rate-limit/rate-limit";
+import { refuseServiceWallet } from "../wallets/find-service-wallet";
 import { announceRefundProposal } from "./announce-refund-proposal";
 import { checkWalletAddress } from "./check-wallet-address";
 import { insertRefund, type RefundRequest, type RefundRequester } from "./insert-refund";
@@ -91,6 +92,7 @@ async function checkNamedAddress(database: Db, organizationId: string, request: 
       `Invalid destination: this invoice was paid on ${networkName(invoice.network)}, so a refund goes to "payer", "claim" or ${addresses.format}.`,
       "destination",
     );
+  await refuseServiceWallet(database, invoice.network, parsed.address, "destination");
   await checkWalletAddress(invoice.network, parsed.address, "destination");
 }
 

@@ -31,8 +31,10 @@ import { newId } from "@/lib/ids";
 import { metrics } from "@/lib/metrics/metrics";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
-import { createTestInvoice, createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestInvoice, createTestOrganization, reportTestWallet } from "@/scripts/test-support/fixtures";
 import { type AdvanceRefundsOptions, advanceRefunds } from "./advance-refunds";
+import { claimRefund, claimRefundSchema } from "./claim-refund";
+import { claimLinkLifetimeMs, claimTokenFor, hashClaimToken } from "./claim-token";
 import { createRefund as createRefundAsked } from "./create-refund";
 import { decideRefund } from "./decide-refund";
 import { devnetRefundWalletFunds } from "./fund-devnet-refund-wallet";
@@ -587,6 +589,94 @@ describe("where refunds may go", () => {
       expect(await eventCount(refund.id, "refund.failed")).toBe(1);
       expect(await refused()).toBe(before + 1);
       expect(await usdcBalance(input.toAddress ?? payer)).toBe(0n);
+    },
+  );
+
+  // The service's own wallet an owner named (or a buyer claimed) → a refund there must not be sent:
+  // it would come back as a payment of that address's invoice (lib/refunds/check-refund-not-service-wallet.ts).
+  const ownWallets: [string, (organizationId: string) => Promise<string>][] = [
+    ["another organization's invoice's deposit address", async () => (await paidInvoice("1")).depositAddress],
+    [
+      "its own refund wallet",
+      async (organizationId) => {
+        const { refundWalletIndex } = await db().organization.findUniqueOrThrow({
+          where: { id: organizationId },
+        });
+        return keys.refundWallet(refundWalletIndex, network.chainId).address;
+      },
+    ],
+  ];
+
+  it.each(ownWallets)(
+    "refuses an owner's refund to %s: failed with the reason, nothing sent",
+    async (_, own) => {
+      const invoice = await paidInvoice("40", payer);
+      const to = await own(invoice.organizationId);
+      const before = await usdcBalance(to);
+      const refund = await createRefund(invoice, {
+        amount: "5",
+        destination: "ADDRESS",
+        toAddress: to,
+        requestedByKind: "user",
+      });
+      await pass();
+      await mine(1);
+      await pass();
+      const failed = await db().refund.findUniqueOrThrow({
+        where: { id: refund.id },
+        include: { transactions: true },
+      });
+      expect(failed.status).toBe("FAILED");
+      expect(failed.failureReason).toMatch(/^Refused to pay .*: it is this service's own/);
+      expect(failed.transactions).toHaveLength(0);
+      expect(await usdcBalance(to)).toBe(before);
+    },
+  );
+
+  // As the web tier knows them: rows and the configuration (lib/wallets/find-service-wallet.ts).
+  const knownWallets: [string, () => Promise<string>][] = [
+    ["another organization's invoice's deposit address", async () => (await paidInvoice("1")).depositAddress],
+    ["a gas wallet the signer reported", () => reportTestWallet("gasWallet", freshAddress())],
+  ];
+
+  it.each(knownWallets)(
+    "refuses a refund asked for to %s: 400 address_is_service_wallet, nothing created",
+    async (_, own) => {
+      const invoice = await paidInvoice("40", payer);
+      const to = await own();
+      await expect(
+        createRefundAsked(db(), {
+          organizationId: invoice.organizationId,
+          request: { invoiceId: invoice.id, amount: "5", destination: to },
+          requestedBy: { kind: "user", name: "Owner", decision: "allow" },
+          idempotency: null,
+        }),
+      ).rejects.toMatchObject({ code: "address_is_service_wallet", param: "destination" });
+      expect(await db().refund.count({ where: { invoiceId: invoice.id } })).toBe(0);
+    },
+  );
+
+  it.each(knownWallets)(
+    "refuses %s typed on a claim page: 400 address_is_service_wallet, the claim stays open",
+    async (_, own) => {
+      const invoice = await paidInvoice("40", payer);
+      const claimExpiresAt = new Date(Date.now() + claimLinkLifetimeMs);
+      const refund = await db().refund.update({
+        where: {
+          id: (await createRefund(invoice, { amount: "5", destination: "CLAIM", toAddress: null })).id,
+        },
+        data: { status: "PENDING_CLAIM", requestedByKind: "user", claimExpiresAt },
+      });
+      const token = claimTokenFor(refund.id, claimExpiresAt);
+      await db().refund.update({ where: { id: refund.id }, data: { claimTokenHash: hashClaimToken(token) } });
+      const to = await own();
+      await expect(
+        claimRefund(db(), claimRefundSchema.parse({ token, address: to, confirmAddress: to })),
+      ).rejects.toMatchObject({ code: "address_is_service_wallet", param: "address" });
+      expect(await db().refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
+        status: "PENDING_CLAIM",
+        toAddress: null,
+      });
     },
   );
 

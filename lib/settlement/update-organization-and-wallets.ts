@@ -1,10 +1,9 @@
 import type { AlongsideWork, Db } from "../db/client";
-import { invalidRequest } from "../errors";
 import { getOrganization } from "../organizations/get-organization";
 import type { UpdateOrganizationInput } from "../organizations/organization-schemas";
 import { updateOrganization } from "../organizations/update-organization";
 import { checkWalletAddress } from "../refunds/check-wallet-address";
-import { findServiceWallet } from "../sweeps/find-service-wallet";
+import { refuseServiceWallet } from "../wallets/find-service-wallet";
 import { requestSettlementChange, type SettlementChangeRequest } from "./request-settlement-change";
 
 /**
@@ -24,13 +23,7 @@ async function checkNewWallets(
   for (const wallet of wallets) {
     const same = inForce.some((held) => held.network === wallet.network && held.address === wallet.address);
     if (same) continue;
-    const own = await findServiceWallet(database, wallet.network, wallet.address);
-    if (own)
-      throw invalidRequest(
-        "address_is_service_wallet",
-        `Invalid settlementWallets: ${wallet.address} is this service's own ${own}, not a wallet of yours; funds sent there would come back to the service.`,
-        "settlementWallets",
-      );
+    await refuseServiceWallet(database, wallet.network, wallet.address, "settlementWallets");
     await checkWalletAddress(wallet.network, wallet.address, "settlementWallets");
   }
 }

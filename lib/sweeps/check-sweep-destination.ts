@@ -1,7 +1,7 @@
 import { chainFamily } from "../chains/chain-families";
 import { log } from "../log";
 import { metrics } from "../metrics/metrics";
-import { findServiceWallet, type ServiceWalletKind } from "./find-service-wallet";
+import { findServiceWallet, type ServiceWalletKind } from "../wallets/find-service-wallet";
 import { type Sweep, type SweepStore, transitionSweep } from "./sweep-transactions";
 
 /**

@@ -32,6 +32,7 @@ import { callRoute } from "@/scripts/test-support/call-route";
 import {
   createTestAgentCredential,
   createTestOrganization,
+  reportTestWallet,
   setTestSettlementWallets,
 } from "@/scripts/test-support/fixtures";
 import { testDevnetForFile } from "@/scripts/test-support/test-devnet";
@@ -398,21 +399,7 @@ describe("where sweeps may go", () => {
     ],
     [
       "a facilitator wallet the signer reported",
-      async () => {
-        const address = keys.facilitatorWallet(network.chainId).address;
-        // A network of its own: this file's devnet keeps its real rows.
-        await db().facilitatorWallet.create({
-          data: {
-            network: `own-${crypto.randomUUID()}`,
-            address,
-            balance: "1",
-            threshold: "0",
-            low: false,
-            checkedAt: new Date(),
-          },
-        });
-        return address;
-      },
+      () => reportTestWallet("facilitatorWallet", keys.facilitatorWallet(network.chainId).address),
     ],
   ])(
     "refuses %s as a settlement wallet: 400 address_is_service_wallet, changing nothing",

@@ -227,3 +227,21 @@ export function createTestX402Settlement(
     },
   });
 }
+
+/**
+ * A wallet as the signer reports it (a gas or facilitator wallet) on a network of its own, so a
+ * file's devnet keeps its real rows: what the web tier knows of the service's own wallets.
+ */
+export async function reportTestWallet(kind: "gasWallet" | "facilitatorWallet", address: string) {
+  const data = {
+    network: `own-${crypto.randomUUID()}`,
+    address,
+    balance: "1",
+    threshold: "0",
+    low: false,
+    checkedAt: new Date(),
+  };
+  if (kind === "gasWallet") await db().gasWallet.create({ data });
+  else await db().facilitatorWallet.create({ data });
+  return address;
+}

@@ -72,6 +72,7 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
                   addressInvalid: t(`${format}.invalid`),
                   addressChecksum: t("errors.addressChecksum"),
                   notWallet: t("errors.notWallet"),
+                  serviceWallet: t("errors.serviceWallet"),
                   mismatch: t("errors.mismatch"),
                   used: t("errors.used"),
                   expired: t("errors.expired"),

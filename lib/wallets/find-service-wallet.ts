@@ -1,5 +1,6 @@
 import { chainFamilyOf, config } from "../config";
 import type { Db } from "../db/client";
+import { invalidRequest } from "../errors";
 
 /**
  * What one of the service's own wallets is, as words that complete "… is this service's …".
@@ -56,4 +57,20 @@ export async function findServiceWallet(
   if (facilitator) return "facilitator wallet";
   if (refund) return "refund wallet";
   return null;
+}
+
+/**
+ * Refuses (400 `address_is_service_wallet`, naming `param`) an address the owner or buyer names as
+ * where money goes (a settlement wallet, a refund's destination) when it is one of the service's own
+ * wallets: paid there, the money would come back as a payment of whichever invoice the address
+ * belongs to, possibly another organization's. The signer checks again before it sends.
+ */
+export async function refuseServiceWallet(database: Db, networkId: string, address: string, param: string) {
+  const own = await findServiceWallet(database, networkId, address);
+  if (own)
+    throw invalidRequest(
+      "address_is_service_wallet",
+      `Invalid ${param}: ${address} is this service's own ${own}, not a wallet of yours; funds sent there would come back to the service.`,
+      param,
+    );
 }
