@@ -21,7 +21,9 @@ export const stuckSettlementMs = 5 * 60_000;
  * payer's next copy of the payment may settle one that was never sent: for an authorization it
  * sends nothing itself.
  * The gas our facilitator wallet paid for the row's transaction, once mined (reverted too), is
- * recorded. A live settlement renews its row's lease (`updatedAt`) and is skipped; each
+ * recorded. A live settlement renews its row's lease (`updatedAt`) and is skipped; a tried row's
+ * `updatedAt` moves to the edge of the stale window (still stale), so the least recently tried
+ * come first and every stale row gets a turn however many stay pending; each
  * write is one short statement that only a still-SETTLING, still-stale row takes, so the chain is
  * read holding no connection and no lock, and a settler finishing meanwhile wins. Returns how
  * many rows it decided.
@@ -35,13 +37,24 @@ export async function resolveStuckX402Settlements(database: Db, now = new Date()
       updatedAt: { lt: staleBefore },
       network: { in: networks.map((network) => network.id) },
     },
-    orderBy: { createdAt: "asc" },
+    // Least recently tried first: each try below moves a row to the back, so rows that stay
+    // pending (or whose node keeps failing) cannot hold the others out of the batch.
+    orderBy: { updatedAt: "asc" },
     take: 100,
   });
+  // Just inside the stale window: still stale for the next pass, the lease still lapsed, but
+  // tried later than every row not tried in this pass.
+  const tried = new Date(staleBefore.getTime() - 1);
   let decided = 0;
   for (const row of stuck) {
     const network = networks.find((configured) => configured.id === row.network);
     if (!network) continue;
+    const { count: mine } = await database.x402Settlement.updateMany({
+      where: { id: row.id, status: "SETTLING", updatedAt: { lt: staleBefore } },
+      data: { updatedAt: tried },
+    });
+    // A settler took the row back (or finished it) since it was read.
+    if (mine === 0) continue;
     // A payment by transaction: its recorded transaction decides it (sent again while it can land).
     const scheme = chainFamily(network).x402Transactions;
     let found: Awaited<ReturnType<typeof decideX402Settlement>>;
@@ -68,7 +81,7 @@ export async function resolveStuckX402Settlements(database: Db, now = new Date()
     if (status === "SETTLING") {
       // Still stale for the next pass: the lease stays lapsed.
       if (gasUsd && !row.gasUsd)
-        await database.x402Settlement.updateMany({ where, data: { gasUsd, updatedAt: row.updatedAt } });
+        await database.x402Settlement.updateMany({ where, data: { gasUsd, updatedAt: tried } });
       continue;
     }
     const { count } = await database.x402Settlement.updateMany({

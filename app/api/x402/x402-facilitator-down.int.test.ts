@@ -448,6 +448,36 @@ describe("the facilitator goes down", () => {
     expect(await resolveStuckX402Settlements(db())).toBe(0);
   });
 
+  it("rows that stay undecided do not starve the others: each pass takes the least recently tried", async () => {
+    up = { verify: true, settle: "lost" };
+    const sent = await app.paylink("2.00");
+    const paid = await (await (await agent()).pay(sent.url)).json();
+    const invoice = await db().invoice.findFirstOrThrow({ where: { organizationId: sent.organization.id } });
+    await db().$executeRaw`
+      UPDATE "X402Settlement" SET "status" = 'SETTLING', "transaction" = NULL, "errorReason" = NULL,
+        "updatedAt" = now() - interval '10 minutes'
+      WHERE "invoiceId" = ${invoice.id}`;
+    // A full batch of older rows still inside their window (nonces never used): each pass leaves them.
+    await db().$executeRaw`
+      INSERT INTO "X402Settlement" ("id", "organizationId", "invoiceId", "resourceKind", "network", "asset",
+        "payer", "nonce", "amount", "payTo", "validBefore", "status", "createdAt", "updatedAt")
+      SELECT 'x402_starve_' || n, s."organizationId", s."invoiceId", s."resourceKind", s."network", s."asset",
+        s."payer", '0x' || lpad(to_hex(n), 64, '0'), s."amount", s."payTo", now() + interval '1 hour',
+        'SETTLING', now() - interval '1 day', now() - interval '20 minutes'
+      FROM "X402Settlement" s, generate_series(1, 100) n WHERE s."invoiceId" = ${invoice.id}`;
+    try {
+      expect(await resolveStuckX402Settlements(db())).toBe(0);
+      expect(await resolveStuckX402Settlements(db())).toBe(1);
+      expect(
+        await db().x402Settlement.findFirstOrThrow({
+          where: { invoiceId: invoice.id, transaction: { not: null } },
+        }),
+      ).toMatchObject({ status: "SETTLED", transaction: paid.transaction });
+    } finally {
+      await db().x402Settlement.deleteMany({ where: { id: { startsWith: "x402_starve_" } } });
+    }
+  });
+
   it.each([
     {
       name: "the settle call cut once our facilitator sent it: SETTLING with its transaction",
