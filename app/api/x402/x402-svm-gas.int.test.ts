@@ -19,10 +19,11 @@ import type { PaymentRequirements } from "@x402/core/types";
 import { describe, expect, it } from "vitest";
 import { solanaFamily } from "@/lib/chains/solana/solana-family";
 import { solanaServiceKey } from "@/lib/chains/solana/solana-keys";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
 import { quoteX402Payment } from "@/lib/x402/quote-x402-payment";
-import { settlementGasUsd } from "@/lib/x402/x402-gas";
+import { coversSettlementGas, settlementGasUsd } from "@/lib/x402/x402-gas";
 import { sendX402Payment } from "@/scripts/test-support/x402-app";
 import { solanaX402Option, solanaX402Payment, x402SolanaTestBed } from "@/scripts/test-support/x402-solana";
 
@@ -77,5 +78,26 @@ describe("x402 gas on Solana", () => {
     );
     expect(refusal).toBeInstanceOf(ServiceError);
     expect(refusal).toMatchObject({ status: 503, code: "x402_gas_unavailable" });
+  });
+
+  it("with no gas multiple (SERVICE_X402_GAS_MULTIPLE=0) still needs the fee's price, as the budget counts it: no Solana quote, and a settlement refused 503", async () => {
+    const { paylink } = await bed.app.paylink("5.00");
+    const later = new Date(priced.getTime() + 2 * 3600_000);
+    const x402 = config().x402;
+    const multiple = x402.gasMultiple;
+    x402.gasMultiple = 0;
+    try {
+      const refusal = await quoteX402Payment(db(), { kind: "paylink", id: paylink.id }, null, later).catch(
+        (error: unknown) => error,
+      );
+      expect(refusal).toMatchObject({ status: 503, code: "x402_gas_unavailable" });
+      // What both settle paths (authorization and transaction) ask before recording a payment.
+      await expect(coversSettlementGas(bed.solana.network, "5.00", later)).rejects.toMatchObject({
+        status: 503,
+        code: "x402_gas_unavailable",
+      });
+    } finally {
+      x402.gasMultiple = multiple;
+    }
   });
 });
