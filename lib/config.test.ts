@@ -437,19 +437,25 @@ describe("parseConfig", () => {
       gasMultiple: 10,
       dailyGasBudgetUsd: "5",
       countDevnetGas: false,
+      maxFeePayerLossesPerHour: 20,
     });
   });
 
   it.each<[string, Record<string, string>, object]>([
-    ["defaults", {}, { gasMultiple: 10, dailyGasBudgetUsd: "5", countDevnetGas: false }],
+    [
+      "defaults",
+      {},
+      { gasMultiple: 10, dailyGasBudgetUsd: "5", countDevnetGas: false, maxFeePayerLossesPerHour: 20 },
+    ],
     [
       "set",
       {
         SERVICE_X402_GAS_MULTIPLE: "0",
         SERVICE_X402_DAILY_GAS_BUDGET_USD: "2.50",
         SERVICE_X402_COUNT_DEVNET_GAS: "true",
+        SERVICE_X402_MAX_FEE_PAYER_LOSSES_PER_HOUR: "1",
       },
-      { gasMultiple: 0, dailyGasBudgetUsd: "2.50", countDevnetGas: true },
+      { gasMultiple: 0, dailyGasBudgetUsd: "2.50", countDevnetGas: true, maxFeePayerLossesPerHour: 1 },
     ],
   ])("reads the x402 gas settings: %s", (_label, env, expected) => {
     expect(parseConfig(env).x402).toMatchObject(expected);

@@ -165,6 +165,7 @@ export const configSchema = z
       .optional(),
     SERVICE_X402_GAS_MULTIPLE: wholeNumber(0, 1_000_000).default(10),
     SERVICE_X402_DAILY_GAS_BUDGET_USD: usdAmount.default("5"),
+    SERVICE_X402_MAX_FEE_PAYER_LOSSES_PER_HOUR: wholeNumber(1, 1_000_000).default(20),
     SERVICE_X402_COUNT_DEVNET_GAS: booleanFlag.default(false),
     SERVICE_AUTO_REFUND_MIN_USD: usdAmount.default("1"),
     SERVICE_DEVNET: booleanFlag.optional(),
@@ -314,6 +315,8 @@ export const configSchema = z
         gasMultiple: env.SERVICE_X402_GAS_MULTIPLE,
         dailyGasBudgetUsd: env.SERVICE_X402_DAILY_GAS_BUDGET_USD,
         countDevnetGas: env.SERVICE_X402_COUNT_DEVNET_GAS,
+        // This many fees lost on chain within an hour pause x402 on a network (lib/x402/x402-fee-payer-breaker.ts).
+        maxFeePayerLossesPerHour: env.SERVICE_X402_MAX_FEE_PAYER_LOSSES_PER_HOUR,
       },
       // An overpayment worth less than this (USD, at the invoice's locked rate) is not refunded
       // automatically: its own transfer's gas would eat much of it (lib/refunds/refund-overpayment.ts).

@@ -13,6 +13,7 @@ import { serializeRecurring } from "../subscriptions/serialize-recurring";
 import { x402FacilitatorClient } from "./facilitator-client";
 import { findX402Resource, type X402Resource, type X402ResourceRef } from "./find-x402-resource";
 import { x402Discovery } from "./x402-bazaar";
+import { pausedX402Networks, x402NetworkPaused } from "./x402-fee-payer-breaker";
 import { checkX402GasBudget, coversSettlementGas, x402GasUnavailable, x402PriceBelowGas } from "./x402-gas";
 import type { X402PaymentRequiredBody } from "./x402-objects";
 import type { X402Quote } from "./x402-quote-token";
@@ -60,10 +61,12 @@ function priceOf(resource: X402Resource) {
 }
 
 /**
- * Why an asset is not offered, and what a request answers when no asset is: gas that cannot be
- * read now first (503, it may yet cover the price), then a price below its gas multiple (409).
+ * Why an asset is not offered, and what a request answers when no asset is: its network paused
+ * for fee-payer losses (503, x402-fee-payer-breaker.ts), gas that cannot be read now (503, it may
+ * yet cover the price), then a price below its gas multiple (409).
  */
 const unoffered = [
+  ["paused", x402NetworkPaused],
   ["gas_unknown", x402GasUnavailable],
   ["below_gas", x402PriceBelowGas],
 ] as const;
@@ -72,8 +75,10 @@ type Unoffered = (typeof unoffered)[number][0];
 /** One quote per x402 asset; an asset that cannot be priced now is left out. */
 async function quoteEach(database: Db, resource: X402Resource, ref: X402ResourceRef, now: Date) {
   const expiresAt = new Date(now.getTime() + x402QuoteLifetimeMs).toISOString();
+  const paused = await pausedX402Networks(database, now);
   const quotes = await Promise.all(
     x402Payables().map(async (asset): Promise<[X402Quote, X402Payable] | Unoffered | undefined> => {
+      if (paused.has(asset.network.id)) return "paused";
       const priced = await priceInvoice(priceOf(resource), asset.network, asset.token, now).catch((error) => {
         if (error instanceof ServiceError && error.code === "quote_unavailable") return undefined;
         throw error;
@@ -111,7 +116,9 @@ async function quoteEach(database: Db, resource: X402Resource, ref: X402Resource
   );
   const options = quotes.filter((entry) => Array.isArray(entry));
   const why = options.length === 0 && unoffered.find(([reason]) => quotes.includes(reason));
-  if (why) throw why[1]();
+  // Paused networks: 503 until the first of them is offered again.
+  const resumes = [...paused.values()].sort((a, b) => a.getTime() - b.getTime())[0];
+  if (why) throw why[1](resumes, now);
   return options;
 }
 

@@ -8,6 +8,7 @@ import { type CheckoutSession, Prisma, type X402Settlement } from "../generated/
 import { newId } from "../ids";
 import { x402ClosedMarginSeconds } from "./decide-x402-settlement";
 import { sameAddress } from "./read-x402-payment";
+import { refusePausedX402Network } from "./x402-fee-payer-breaker";
 import { reserveX402Gas, type SettlementGasEstimates } from "./x402-gas";
 import { refuseCoolingX402Payer } from "./x402-payer-cooldown";
 import { paymentInProgress, paymentRefused } from "./x402-payment-errors";
@@ -147,6 +148,7 @@ export async function recordX402Payment(
           "Another payment from this payer is still being settled, or may still land; send this one again once it is settled or expired.",
         );
       await refuseCoolingX402Payer(tx, network, payer, now);
+      await refusePausedX402Network(tx, network, now);
       const invoice = await invoiceFor(tx, quote, asset, now);
       await reserveX402Gas(tx, invoice.organizationId, gasEstimates, now);
       const row = await tx.x402Settlement.create({

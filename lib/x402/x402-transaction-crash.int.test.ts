@@ -8,6 +8,8 @@
 // refused during a cooldown.
 process.env.SERVICE_SWEEPER = "in-process";
 process.env.SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE = "1000";
+// Two fees lost on chain within an hour pause x402 on the network (lib/x402/x402-fee-payer-breaker.ts).
+process.env.SERVICE_X402_MAX_FEE_PAYER_LOSSES_PER_HOUR = "2";
 
 import { randomBytes } from "node:crypto";
 import {
@@ -32,6 +34,7 @@ import { scanLocalSolana } from "@/scripts/test-support/solana-invoices";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
 import { sendX402Payment, serveX402App, type X402App } from "@/scripts/test-support/x402-app";
 import { resolveStuckX402Settlements, stuckSettlementMs } from "./resolve-stuck-x402-settlements";
+import { x402FeePayerLossWindowMs } from "./x402-fee-payer-breaker";
 import { x402PayerCooldownMs } from "./x402-payer-cooldown";
 
 /** How far the test has moved the chain's clock ahead of the real one. */
@@ -207,17 +210,28 @@ describe("a payer whose x402 transaction failed on chain, at our fee payer's cos
     (await metrics().x402FeePayerLosses.get()).values.find((value) => value.labels.network === "solana-local")
       ?.value ?? 0;
 
-  it("is FAILED, counted as a loss, refused during its cooldown (402 payer_cooldown, nothing recorded or paid) and paid after it", async () => {
+  const topUpOf = (payer: SolanaKeyPair) => () =>
+    topUpLocalWallet(solana.rpc, payer.address, { mint: solana.usdcMint, decimals: 6, units: 5_000_000n });
+  // Losses within the hour from earlier runs against this database would pause the network early.
+  const forgetLosses = () =>
+    db().x402Settlement.updateMany({
+      where: { network: "solana-local", errorReason: "invalid_exact_svm_transaction_failed" },
+      data: { updatedAt: new Date(Date.now() - x402FeePayerLossWindowMs - 1000) },
+    });
+
+  /**
+   * A payment by a new funded key, checked and simulated while the payer held the value, recorded,
+   * then not sent (the settler died); the payer drains its balance, and the co-signed transaction
+   * reaches the chain anyway (as from a node that simulated on another state): it lands, fails, and
+   * our fee payer pays its fee. Its row is left for the next request to decide.
+   */
+  async function failOnChain() {
     const payer = solanaKeyPair(new Uint8Array(randomBytes(32)));
-    const topUp = () =>
-      topUpLocalWallet(solana.rpc, payer.address, { mint: solana.usdcMint, decimals: 6, units: 5_000_000n });
-    await topUp();
-    // Checked and simulated while the payer held the value, recorded, then not sent (the settler died).
-    const { row, url, payment } = await crashedSettlement("before-send", payer);
-    // The payer drains its balance, and the co-signed transaction reaches the chain anyway (as from
-    // a node that simulated on another state): it lands, fails, and our fee payer pays its fee.
+    await topUpOf(payer)();
+    const settled = await crashedSettlement("before-send", payer);
+    const { row } = settled;
     await solana.pay({ recipient: localSolanaBuyer.address, units: 5_000_000n, references: [], payer });
-    const [feePayerBefore, lossesBefore] = [await lamportsOf(feePayer()), await losses()];
+    const feePayerBefore = await lamportsOf(feePayer());
     await solana.rpc
       .sendTransaction(row.signedTransaction as Base64EncodedWireTransaction, {
         encoding: "base64",
@@ -228,8 +242,15 @@ describe("a payer whose x402 transaction failed on chain, at our fee payer's cos
       .poll(async () => (await statusOf(row.transaction as string))?.err ?? null, { timeout: 20_000 })
       .not.toBeNull();
     expect(await lamportsOf(feePayer())).toBeLessThan(feePayerBefore);
-
     await db().x402Settlement.update({ where: { id: row.id }, data: { updatedAt: new Date(0) } });
+    return { ...settled, payer };
+  }
+
+  it("is FAILED, counted as a loss, refused during its cooldown (402 payer_cooldown, nothing recorded or paid) and paid after it; losses across keys pause the network for the hour", async () => {
+    await forgetLosses();
+    const lossesBefore = await losses();
+    const { row, url, payment, payer } = await failOnChain();
+    const topUp = topUpOf(payer);
     const failed = await sendX402Payment(url, payment);
     expect(failed.status).toBe(402);
     expect((await failed.json()).error.code).toBe("invalid_exact_svm_transaction_failed");
@@ -251,11 +272,39 @@ describe("a payer whose x402 transaction failed on chain, at our fee payer's cos
     expect(await db().x402Settlement.count()).toBe(settlements);
     expect(await lamportsOf(feePayer())).toBe(feePayerNow);
 
-    // The cooldown over, the same payment is taken and paid once.
+    // Another key's failure on chain is the second loss within the hour: the network is paused
+    // (each new key would drain the fee payer again). Solana is left out of the 402's accepts, and
+    // a payment on it, the first payer's whose cooldown is over included, is 503 with Retry-After.
+    const second = await failOnChain();
+    const pausedAnswer = await sendX402Payment(second.url, second.payment);
+    expect(await rowOf(second.row.id)).toMatchObject({
+      status: "FAILED",
+      errorReason: "invalid_exact_svm_transaction_failed",
+    });
+    expect(pausedAnswer.status).toBe(503);
+    expect((await pausedAnswer.json()).error.code).toBe("x402_network_paused");
+    expect(await losses()).toBe(lossesBefore + 2);
     await db().x402PayerCooldown.update({
       where: { network_payer: { network: "solana-local", payer: payer.address } },
       data: { until: new Date(Date.now() - 1000) },
     });
+    const offered = async () => {
+      const answer = await fetch((await app.paylink("5.00")).url);
+      const header = answer.headers.get("PAYMENT-REQUIRED");
+      return header
+        ? decodePaymentRequiredHeader(header).accepts.some((option) => option.network.startsWith("solana:"))
+        : false;
+    };
+    expect(await offered()).toBe(false);
+    const paused = await sendX402Payment(next.url, next.payment);
+    expect(paused.status).toBe(503);
+    expect(Number(paused.headers.get("Retry-After"))).toBeGreaterThan(3000);
+    expect((await paused.json()).error.code).toBe("x402_network_paused");
+    expect(await db().x402Settlement.count()).toBe(settlements + 1);
+
+    // The losses leave the hour's window: Solana is offered again, and the payment is taken and paid once.
+    await forgetLosses();
+    expect(await offered()).toBe(true);
     const before = await received();
     const paid = await sendX402Payment(next.url, next.payment);
     expect(paid.status).toBe(200);
