@@ -31,14 +31,14 @@ const selfTransferGas = 21_000n;
  * The receipt of the facilitator's `sent` transaction, polled while other settlements go on (no
  * queue, no database). Unmined after `stuckAfterMs`, its nonce, which every later settlement of
  * the wallet waits behind, is sent again with fees a quarter higher (lib/signer/bump-fee.ts,
- * never past feeCapMultiple times the first; past that, the same bytes again, for a node that
- * lost them): the same transfer while the token would still take it at the latest block (the
- * pending one holds the stuck transfer, which spends the authorization) and its window is open,
- * else a transfer of
- * nothing to itself, so the nonce is used and the authorization left to the chain. A replacement
- * mined throws: the facilitator then answers `settlement_pending` and the settler decides the row
- * from the chain, with the transaction that landed (lib/x402/settle-x402-authorization.ts). Throws
- * too after `timeoutMs` with nothing mined.
+ * never past feeCapMultiple times the first): the same transfer while the token would still take
+ * it at the latest block (the pending one holds the stuck transfer, which spends the
+ * authorization) and its window is open, else (or past that cap) a transfer of nothing to itself,
+ * so the nonce is used and the authorization left to the chain; that one's fee may pass the cap
+ * while it costs no more than the first transaction could at the cap; past that, the same bytes
+ * again, for a node that lost them. A replacement mined throws: the facilitator then answers
+ * `settlement_pending` and the settler decides the row from the chain, with the transaction that
+ * landed (lib/x402/settle-x402-authorization.ts). Throws too after `timeoutMs` with nothing mined.
  */
 export async function awaitFacilitatorReceipt(
   client: PublicClient,
@@ -48,6 +48,10 @@ export async function awaitFacilitatorReceipt(
 ): Promise<TransactionReceipt> {
   const deadline = Date.now() + options.timeoutMs;
   const cap = sent.maxFeePerGas * feeCapMultiple;
+  // A transfer of nothing to itself uses a fraction of the settlement's gas, so it may offer more
+  // per gas within what the settlement could have cost at its cap: past the cap a base fee that
+  // stays high no longer holds the nonce, and every later settlement of the wallet, until it falls.
+  const selfTransferCap = (cap * sent.gas) / selfTransferGas;
   const hashes = [sent.hash];
   let current = sent;
   let sentAt = Date.now();
@@ -60,10 +64,12 @@ export async function awaitFacilitatorReceipt(
     if (mined > 0) throw new Error(`x402 settlement ${sent.hash} replaced by ${hashes[mined]}`);
     if (Date.now() > deadline) throw new WaitForTransactionReceiptTimeoutError({ hash: sent.hash });
     if (Date.now() - sentAt >= options.stuckAfterMs) {
-      const replacement = await replaceStuck(client, account, current, cap).catch((error) => {
-        log.warn({ err: error, hash: current.hash }, "x402 settlement transaction not replaced");
-        return undefined;
-      });
+      const replacement = await replaceStuck(client, account, current, { cap, selfTransferCap }).catch(
+        (error) => {
+          log.warn({ err: error, hash: current.hash }, "x402 settlement transaction not replaced");
+          return undefined;
+        },
+      );
       if (replacement && !hashes.includes(replacement.hash)) {
         log.warn(
           { stuck: current.hash, replacement: replacement.hash },
@@ -91,12 +97,15 @@ function windowClosed(data: Hex): boolean {
   }
 }
 
-/** Sends `stuck`'s replacement at its nonce (or the same bytes again, its fee at the cap); the replacement. */
+/**
+ * Sends `stuck`'s replacement at its nonce: past `cap`, a transfer to itself up to
+ * `selfTransferCap`; past that, the same bytes again. The replacement.
+ */
 async function replaceStuck(
   client: PublicClient,
   account: PrivateKeyAccount,
   stuck: FacilitatorTransaction,
-  cap: bigint,
+  { cap, selfTransferCap }: { cap: bigint; selfTransferCap: bigint },
 ): Promise<FacilitatorTransaction> {
   const network = await client.estimateFeesPerGas();
   const bumped = bumpedFees(stuck);
@@ -106,11 +115,12 @@ async function replaceStuck(
     maxFeePerGas: larger(network.maxFeePerGas, bumped.maxFeePerGas),
     maxPriorityFeePerGas: larger(network.maxPriorityFeePerGas ?? 0n, bumped.maxPriorityFeePerGas),
   };
-  if (fees.maxFeePerGas > cap) {
+  if (fees.maxFeePerGas > selfTransferCap) {
     await client.sendRawTransaction({ serializedTransaction: stuck.raw }).catch(() => undefined);
     return stuck;
   }
   const usable =
+    fees.maxFeePerGas <= cap &&
     !windowClosed(stuck.data) &&
     (await client
       .estimateGas({ account: account.address, to: stuck.to, data: stuck.data, blockTag: "latest", ...fees })
