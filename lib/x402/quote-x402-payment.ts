@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { PaymentRequired } from "@x402/core/types";
 import { parseUnits } from "viem";
+import { chainFamily } from "../chains/chain-families";
 import { checkoutSessionX402Url, config, paylinkX402Url } from "../config";
 import type { Db } from "../db/client";
 import { ServiceError } from "../errors";
@@ -11,6 +12,7 @@ import { paymentReceiversAt } from "../payments/allocate-deposit-address";
 import { priceInvoice } from "../payments/price-invoice";
 import { serializeRecurring } from "../subscriptions/serialize-recurring";
 import { x402FacilitatorClient } from "./facilitator-client";
+import { facilitatorCosigns } from "./facilitator-fee-payers";
 import { findX402Resource, type X402Resource, type X402ResourceRef } from "./find-x402-resource";
 import { x402Discovery } from "./x402-bazaar";
 import { pausedX402Networks, x402NetworkPaused } from "./x402-fee-payer-breaker";
@@ -72,13 +74,23 @@ const unoffered = [
 ] as const;
 type Unoffered = (typeof unoffered)[number][0];
 
-/** One quote per x402 asset; an asset that cannot be priced now is left out. */
+/**
+ * Whether an asset paid by transaction (Solana) can be co-signed: always by this process's own
+ * facilitator; over HTTP only when that facilitator names our fee payer (facilitator-fee-payers.ts).
+ */
+async function cosignable({ network, x402 }: X402Payable): Promise<boolean> {
+  if (!chainFamily(network).x402Transactions || !config().x402.facilitatorUrl) return true;
+  return network.feePayer !== undefined && (await facilitatorCosigns(x402.network, network.feePayer));
+}
+
+/** One quote per x402 asset; an asset that cannot be priced now, or not co-signed, is left out. */
 async function quoteEach(database: Db, resource: X402Resource, ref: X402ResourceRef, now: Date) {
   const expiresAt = new Date(now.getTime() + x402QuoteLifetimeMs).toISOString();
   const paused = await pausedX402Networks(database, now);
   const quotes = await Promise.all(
     x402Payables().map(async (asset): Promise<[X402Quote, X402Payable] | Unoffered | undefined> => {
       if (paused.has(asset.network.id)) return "paused";
+      if (!(await cosignable(asset))) return undefined;
       const priced = await priceInvoice(priceOf(resource), asset.network, asset.token, now).catch((error) => {
         if (error instanceof ServiceError && error.code === "quote_unavailable") return undefined;
         throw error;

@@ -21,6 +21,7 @@ import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-suppo
 import { sendX402Payment, serveX402App, type X402App } from "@/scripts/test-support/x402-app";
 import { settleOverHttp } from "@/scripts/test-support/x402-facilitator-stub";
 import { solanaX402Option, solanaX402Payment } from "@/scripts/test-support/x402-solana";
+import { facilitatorCosigns } from "./facilitator-fee-payers";
 import { resolveStuckX402Settlements, stuckSettlementMs } from "./resolve-stuck-x402-settlements";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -114,6 +115,13 @@ describe("x402 on Solana through the sweeper's facilitator", () => {
         extra: { feePayer },
       }),
     );
+  });
+
+  it("offers Solana only while the facilitator names our fee payer: one naming another (an external facilitator's own) could never co-sign it", async () => {
+    const network = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
+    // Asked of the sweeper over real HTTP (GET /supported), a minute later each time: not cached.
+    expect(await facilitatorCosigns(network, feePayer, Date.now() + 120_000)).toBe(true);
+    expect(await facilitatorCosigns(network, localSolanaBuyer.address, Date.now() + 240_000)).toBe(false);
   });
 
   it("is paid once: the sweeper co-signs and sends the transaction recorded on the web tier's row; a copy moves nothing", async () => {
