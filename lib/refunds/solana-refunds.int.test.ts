@@ -17,7 +17,7 @@ import { topUpLocalWallet } from "@/lib/chains/solana/top-up-local-wallet";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { callRoute } from "@/scripts/test-support/call-route";
-import { createTestOrganization } from "@/scripts/test-support/fixtures";
+import { createTestOrganization, reportTestWallet } from "@/scripts/test-support/fixtures";
 import { paidSolanaInvoice, usdcUnits } from "@/scripts/test-support/solana-invoices";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
 import { advanceTransferRefunds } from "./advance-transfer-refunds";
@@ -108,6 +108,13 @@ describe("a refund of a Solana invoice to an address", () => {
       "parameter_invalid",
     ],
     ["an EVM address", () => "0x52908400098527886E0F7030069857D2E4169EE7", "parameter_invalid"],
+    // The service's own: paid there, the refund would come back as a payment (lib/wallets/find-service-wallet.ts).
+    ["the network's shared receiving wallet", () => solana.receiver as string, "address_is_service_wallet"],
+    [
+      "the fee payer, as the signer reports it",
+      () => reportTestWallet("gasWallet", solanaServiceKey(mnemonic, "feePayer").address),
+      "address_is_service_wallet",
+    ],
   ])("refuses %s: 400, and no refund", async (_case, destination, code) => {
     const merchant = await createTestOrganization();
     const invoice = await paidSolanaInvoice(solana, 3, merchant);
