@@ -45,7 +45,14 @@ export async function recordX402TransactionOutcome(
       : progress === "expired" && !landed
         ? "settlement_expired"
         : null;
-  const gasUsd = status === "SETTLING" ? undefined : (await settlementGasUsd(network, now))?.toString();
+  // Only a transaction that landed (confirmed, or failed on chain) cost our fee payer its fee; one
+  // that expired cost nothing, so it counts 0 against the budget (x402-gas.ts).
+  const gasUsd =
+    status === "SETTLING"
+      ? undefined
+      : errorReason === "settlement_expired"
+        ? "0"
+        : (await settlementGasUsd(network, now))?.toString();
   const count = await database.$transaction(async (tx) => {
     const { count: updated } = await tx.x402Settlement.updateMany({
       where: { ...options.where, id: row.id, status: "SETTLING" },

@@ -23,7 +23,13 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
 import { quoteX402Payment } from "@/lib/x402/quote-x402-payment";
-import { coversSettlementGas, settlementGasUsd } from "@/lib/x402/x402-gas";
+import { recordX402TransactionOutcome } from "@/lib/x402/record-x402-transaction-outcome";
+import { coversSettlementGas, settlementGasUsd, x402GasToday } from "@/lib/x402/x402-gas";
+import {
+  createTestInvoice,
+  createTestOrganization,
+  createTestX402Settlement,
+} from "@/scripts/test-support/fixtures";
 import { sendX402Payment } from "@/scripts/test-support/x402-app";
 import { solanaX402Option, solanaX402Payment, x402SolanaTestBed } from "@/scripts/test-support/x402-solana";
 
@@ -66,6 +72,30 @@ describe("x402 gas on Solana", () => {
     expect((await fetch(url)).status).toBe(429);
     const other = await bed.app.paylink("5.00");
     expect((await sendX402Payment(other.url, await signedPayment(other.url))).status).toBe(200);
+  });
+
+  it("charges a transaction's fee only when it landed: failed on chain at the fee, expired (never in a block) at 0", async () => {
+    const { organization } = await createTestOrganization();
+    const invoice = await createTestInvoice(organization.id, { amount: "5", status: "AWAITING_PAYMENT" });
+    const gasOf = async (progress: "failed" | "expired") => {
+      const row = await createTestX402Settlement(invoice, {
+        asset: bed.solana.usdcMint,
+        amount: "1",
+        transaction: "sig",
+      });
+      const settling = await db().x402Settlement.update({
+        where: { id: row.id },
+        data: { network: bed.solana.network.id },
+      });
+      await recordX402TransactionOutcome(db(), settling, progress, {
+        network: bed.solana.network,
+        now: new Date(),
+      });
+      return (await db().x402Settlement.findUniqueOrThrow({ where: { id: row.id } })).gasUsd?.toString();
+    };
+    expect(await gasOf("failed")).toBe("0.0765");
+    expect(await gasOf("expired")).toBe("0");
+    expect((await x402GasToday(db(), organization.id)).spentUsd.toString()).toBe("0.0765");
   });
 
   it("offers nothing on Solana without a fresh SOL price: 503 x402_gas_unavailable when Solana is all there is", async () => {
