@@ -1,22 +1,43 @@
+import { randomUUID } from "node:crypto";
 import { sendEmail } from "../auth/send-email";
 import type { Db } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
 
-/** How long a sender's claim on an email lasts: well past one email's send. */
-const claimMs = 2 * 60 * 1000;
+/**
+ * How long a sender's claim on one email lasts, renewed just before that email is sent: past the
+ * longest one send can hang (nodemailer's 10-minute socket timeout, behind lib/auth/send-email.ts),
+ * so no other sender takes an email while it is being sent.
+ */
+export const outboundEmailHoldMs = 15 * 60 * 1000;
+/** Claimed a few at a time, so none waits long behind the others' sends while held. */
+const claimBatch = 5;
 /** Retries back off from a minute to an hour between attempts. */
 const firstRetryMs = 60 * 1000;
 const lastRetryMs = 60 * 60 * 1000;
 /** Past this age an unsent email is given up (what it reports is on the dashboard or its page either way). */
 export const outboundEmailGiveUpMs = 72 * 60 * 60 * 1000;
 
+type ClaimedEmail = {
+  id: string;
+  organizationId: string;
+  kind: string;
+  aboutId: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  attempts: number;
+};
+
 /**
  * Sends the outbox's emails that are due (not sent, next attempt reached, held by no other
  * sender), oldest first: at once after the transaction that wrote them commits (`ids`), and by
- * the deliver-outbound-emails task for whatever a crash or a mail outage left unsent. Each is
- * claimed (FOR UPDATE SKIP LOCKED) before it is sent, so instances share the work without sending
- * one twice; a failure is logged as an alert and retried with backoff. Returns how many were sent.
+ * the deliver-outbound-emails task for whatever a crash or a mail outage left unsent. A few at a
+ * time are claimed (FOR UPDATE SKIP LOCKED) under a random token; just before each send the claim
+ * is renewed, and an email whose claim was lost (its hold ran out and another sender took it) is
+ * left to that sender, so instances share the work without sending one twice. A failure is logged
+ * as an alert and retried with backoff. Returns how many were sent.
  */
 export async function deliverOutboundEmails(
   database: Db,
@@ -24,66 +45,90 @@ export async function deliverOutboundEmails(
 ): Promise<number> {
   if (options.ids?.length === 0) return 0;
   const now = options.now ?? new Date();
+  // `now` moves on with the wall clock, so a claim renewed after slow sends still lasts its hold.
+  const startedAt = Date.now();
+  const clock = () => new Date(now.getTime() + (Date.now() - startedAt));
+  const claimToken = randomUUID();
   const onlyThese =
     options.ids === undefined ? Prisma.empty : Prisma.sql`AND "id" IN (${Prisma.join(options.ids)})`;
-  const claimed = await database.$queryRaw<
-    {
-      id: string;
-      organizationId: string;
-      kind: string;
-      aboutId: string;
-      to: string;
-      subject: string;
-      text: string;
-      html: string | null;
-      attempts: number;
-    }[]
-  >`
-    UPDATE "OutboundEmail" SET "lockedUntil" = ${new Date(now.getTime() + claimMs)}
-    WHERE "id" IN (
-      SELECT "id" FROM "OutboundEmail"
-      WHERE "sentAt" IS NULL AND "nextAttemptAt" <= ${now}
-        AND "createdAt" > ${new Date(now.getTime() - outboundEmailGiveUpMs)}
-        AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now}) ${onlyThese}
-      ORDER BY "nextAttemptAt"
-      LIMIT 100
-      FOR UPDATE SKIP LOCKED)
-    RETURNING "id", "organizationId", "kind", "aboutId", "to", "subject", "text", "html", "attempts"`;
   let sent = 0;
-  for (const email of claimed) {
-    const attempts = email.attempts + 1;
-    try {
-      await sendEmail(database, {
-        to: email.to,
-        subject: email.subject,
-        text: email.text,
-        ...(email.html === null ? {} : { html: email.html }),
-      });
-      await database.outboundEmail.update({
-        where: { id: email.id },
-        data: { sentAt: new Date(), attempts, lockedUntil: null },
-      });
-      sent++;
-    } catch (error) {
-      const retryInMs = Math.min(firstRetryMs * 2 ** (attempts - 1), lastRetryMs);
-      log.error(
-        {
-          err: error,
-          organizationId: email.organizationId,
-          kind: email.kind,
-          aboutId: email.aboutId,
-          attempts,
-          alert: true,
-        },
-        "an outbox email could not be sent; retrying",
-      );
-      await database.outboundEmail.update({
-        where: { id: email.id },
-        data: { attempts, nextAttemptAt: new Date(now.getTime() + retryInMs), lockedUntil: null },
-      });
+  for (;;) {
+    const claimedAt = clock();
+    const claimed = await database.$queryRaw<ClaimedEmail[]>`
+      UPDATE "OutboundEmail"
+      SET "lockedUntil" = ${new Date(claimedAt.getTime() + outboundEmailHoldMs)}, "claimToken" = ${claimToken}
+      WHERE "id" IN (
+        SELECT "id" FROM "OutboundEmail"
+        WHERE "sentAt" IS NULL AND "nextAttemptAt" <= ${claimedAt}
+          AND "createdAt" > ${new Date(claimedAt.getTime() - outboundEmailGiveUpMs)}
+          AND ("lockedUntil" IS NULL OR "lockedUntil" < ${claimedAt}) ${onlyThese}
+        ORDER BY "nextAttemptAt"
+        LIMIT ${claimBatch}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING "id", "organizationId", "kind", "aboutId", "to", "subject", "text", "html", "attempts"`;
+    if (claimed.length === 0) return sent;
+    for (const email of claimed) {
+      if (await sendClaimedEmail(database, email, claimToken, clock)) sent++;
     }
   }
-  return sent;
+}
+
+/** Sends one claimed email if this sender still holds it; true when it was sent. */
+async function sendClaimedEmail(
+  database: Db,
+  email: ClaimedEmail,
+  claimToken: string,
+  clock: () => Date,
+): Promise<boolean> {
+  const held = { id: email.id, claimToken, sentAt: null };
+  const renewed = await database.outboundEmail.updateMany({
+    where: held,
+    data: { lockedUntil: new Date(clock().getTime() + outboundEmailHoldMs) },
+  });
+  if (renewed.count !== 1) return false;
+  const attempts = email.attempts + 1;
+  const about = { organizationId: email.organizationId, kind: email.kind, aboutId: email.aboutId, attempts };
+  try {
+    await sendEmail(database, {
+      to: email.to,
+      subject: email.subject,
+      text: email.text,
+      ...(email.html === null ? {} : { html: email.html }),
+    });
+  } catch (error) {
+    const retryInMs = Math.min(firstRetryMs * 2 ** (attempts - 1), lastRetryMs);
+    log.error({ err: error, ...about, alert: true }, "an outbox email could not be sent; retrying");
+    await database.outboundEmail.updateMany({
+      where: held,
+      data: {
+        attempts,
+        nextAttemptAt: new Date(clock().getTime() + retryInMs),
+        lockedUntil: null,
+        claimToken: null,
+      },
+    });
+    return false;
+  }
+  // Sent: from here a failure to record it must not be taken for a failure to send (no retry).
+  const recorded = await database.outboundEmail
+    .updateMany({
+      where: { id: email.id, claimToken },
+      data: { sentAt: new Date(), attempts, lockedUntil: null, claimToken: null },
+    })
+    .then(
+      (result) => result.count === 1,
+      (error: unknown) => {
+        log.error({ err: error, ...about }, "recording an outbox email as sent failed");
+        return false;
+      },
+    );
+  if (!recorded) {
+    log.error(
+      { ...about, alert: true },
+      "an outbox email was sent but not recorded as sent; it may be sent again",
+    );
+  }
+  return true;
 }
 
 /**
