@@ -1,13 +1,15 @@
 import { announceCredentialChange } from "../credential-cache/announce-credential-change";
 import type { Db } from "../db/client";
 import { newId } from "../ids";
+import { configureMonthlyReport } from "../reports/configure-monthly-report";
 import { upsertDefaultWebhookEndpoint } from "../webhooks/upsert-default-webhook-endpoint";
 import { getOrganization } from "./get-organization";
 import type { UpdateOrganizationInput } from "./organization-schemas";
 
 /**
- * Applies settings changes in one transaction and returns the organization with its wallets. The
- * settlement wallets are not among them: they change through lib/settlement.
+ * Applies settings changes (the monthly report's among them) in one transaction and returns the
+ * organization with its wallets. The settlement wallets are not among them: they change through
+ * lib/settlement, which checks new ones before calling this.
  */
 export async function updateOrganization(
   database: Db,
@@ -46,6 +48,10 @@ export async function updateOrganization(
     }
     if (input.webhookUrl !== undefined)
       await upsertDefaultWebhookEndpoint(tx, organizationId, input.webhookUrl);
+    // In the same transaction: a recipient who is not an owner (400) leaves every setting as it was.
+    const { monthlyReportEmail, monthlyReportTo } = input;
+    if (monthlyReportEmail !== undefined || monthlyReportTo !== undefined)
+      await configureMonthlyReport(tx, organizationId, { monthlyReportEmail, monthlyReportTo });
   });
   // Verified credentials are cached with their organization's pinned version.
   if (input.apiVersion !== undefined) await announceCredentialChange();

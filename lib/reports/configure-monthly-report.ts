@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Db } from "../db/client";
+import type { Tx } from "../db/client";
 import { invalidRequest } from "../errors";
 
 /**
@@ -25,7 +25,7 @@ export const monthlyReportFormSchema = z.strictObject({
  * organization now (and is checked again when it is sent, lib/reports/send-monthly-reports.ts).
  */
 export async function configureMonthlyReport(
-  database: Db,
+  database: Tx,
   organizationId: string,
   input: { monthlyReportEmail?: boolean; monthlyReportTo?: string | null },
 ) {

@@ -6,7 +6,6 @@ import { updateOrganizationSchema } from "@/lib/organizations/organization-schem
 import { serializeOrganization } from "@/lib/organizations/serialize-organization";
 import { assertMayConfigureRefunds } from "@/lib/refunds/assert-may-configure-refunds";
 import { assertMayScheduleReports } from "@/lib/reports/assert-may-schedule-reports";
-import { configureMonthlyReport } from "@/lib/reports/configure-monthly-report";
 import { settlementRequester } from "@/lib/settlement/settlement-requester";
 import { updateOrganizationAndWallets } from "@/lib/settlement/update-organization-and-wallets";
 
@@ -18,10 +17,6 @@ export const PUT = apiKeyRoute("organization.update", async ({ request, organiza
   const input = await readJson(request, updateOrganizationSchema);
   assertMayConfigureRefunds(caller, input);
   assertMayScheduleReports(caller, input);
-  // First: a recipient who is not an owner is a 400 before anything changes.
-  const { monthlyReportEmail, monthlyReportTo } = input;
-  if (monthlyReportEmail !== undefined || monthlyReportTo !== undefined)
-    await configureMonthlyReport(db(), organizationId, { monthlyReportEmail, monthlyReportTo });
   const organization = await updateOrganizationAndWallets(db(), organizationId, input, () =>
     settlementRequester(caller),
   );

@@ -211,6 +211,35 @@ describe("PUT /api/private/organization/current", () => {
     expect(everyOwner.json.data).toMatchObject({ monthlyReportEmail: true, monthlyReportTo: null });
   });
 
+  it("a refused settlement wallet leaves the monthly report setting as it was", async () => {
+    const { auth } = await createTestOrganization();
+    const other = await createTestOrganization();
+    const serviceWallet = "0x000000000000000000000000000000000000dEaD";
+    await db().refundWallet.create({
+      data: {
+        organizationId: other.organization.id,
+        network: "base",
+        address: serviceWallet,
+        coinBalance: "0",
+        tokenBalances: {},
+        queued: {},
+        low: false,
+        checkedAt: new Date(),
+      },
+    });
+    const refused = await callRoute(PUT, path, {
+      method: "PUT",
+      headers: auth,
+      body: { monthlyReportEmail: true, settlementWallets: [{ network: "base", address: serviceWallet }] },
+    });
+    expect([refused.status, refused.json.error.code]).toEqual([400, "address_is_service_wallet"]);
+    expect((await callRoute(GET, path, { headers: auth })).json.data).toMatchObject({
+      monthlyReportEmail: false,
+      settlementWallets: [],
+      pendingSettlementWallets: [],
+    });
+  });
+
   it.each<[string, unknown, string, string]>([
     [
       "an unknown network",
