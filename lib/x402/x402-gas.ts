@@ -118,7 +118,8 @@ export async function settlementGasEstimates(now = new Date()): Promise<Settleme
  * An organization's x402 gas today (since midnight UTC) against its budget, from the database
  * alone: the gas recorded on its settlements, whatever their outcome (a reverted transfer paid its
  * gas too), and at the estimate each one that sent or may still send a transaction and has none
- * recorded (under way, or its gas unread). A refused payment that sent nothing costs nothing.
+ * recorded (under way, or its gas unread). A refused payment that sent nothing costs nothing, nor
+ * does one whose transaction expired without landing.
  */
 async function gasSpentToday(
   database: Db | Tx,
@@ -137,7 +138,17 @@ async function gasSpentToday(
         organizationId,
         createdAt: { gte: since },
         gasUsd: null,
-        OR: [{ status: { not: "FAILED" } }, { transaction: { not: null } }],
+        OR: [
+          { status: { not: "FAILED" } },
+          // A transaction that never landed (its window or blockhash lapsed) cost nothing.
+          {
+            transaction: { not: null },
+            OR: [
+              { errorReason: null },
+              { errorReason: { notIn: ["settlement_expired", "settlement_interrupted"] } },
+            ],
+          },
+        ],
       },
       select: { network: true },
     }),

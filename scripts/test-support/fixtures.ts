@@ -210,6 +210,7 @@ export function createTestX402Settlement(
   data: { asset: string; amount: string; status?: "SETTLING" | "SETTLED" | "FAILED" } & {
     transaction?: string | null;
     gasUsd?: string | null;
+    errorReason?: string | null;
   },
 ) {
   return db().x402Settlement.create({

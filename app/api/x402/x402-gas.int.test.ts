@@ -130,7 +130,7 @@ describe("x402 gas", () => {
   });
 
   describe("counts each settlement of the day that cost gas (the budget is less than one settlement's)", () => {
-    const cases: [string, "SETTLING" | "SETTLED" | "FAILED", boolean, string | null, number][] = [
+    const cases: [string, "SETTLING" | "SETTLED" | "FAILED", boolean, string | null, number, string?][] = [
       ["a settled transfer's recorded gas", "SETTLED", true, "0.01", 429],
       ["a reverted transfer's recorded gas (FAILED)", "FAILED", true, "0.01", 429],
       [
@@ -142,8 +142,24 @@ describe("x402 gas", () => {
       ],
       ["a settlement under way: at the estimate", "SETTLING", false, null, 429],
       ["a FAILED settlement that sent nothing: nothing", "FAILED", false, null, 402],
+      [
+        "a FAILED settlement whose transaction expired without landing: nothing",
+        "FAILED",
+        true,
+        null,
+        402,
+        "settlement_expired",
+      ],
+      [
+        "one interrupted (its window closed on it, nothing landed): nothing",
+        "FAILED",
+        true,
+        null,
+        402,
+        "settlement_interrupted",
+      ],
     ];
-    it.each(cases)("%s", async (_name, status, sent, gas, answer) => {
+    it.each(cases)("%s", async (_name, status, sent, gas, answer, errorReason) => {
       const { url, organization } = await app.paylink(price(20));
       const invoice = await createTestInvoice(organization.id, { amount: price(20), status: "CONFIRMED" });
       await createTestX402Settlement(invoice, {
@@ -152,6 +168,7 @@ describe("x402 gas", () => {
         status,
         transaction: sent ? `0x${randomBytes(32).toString("hex")}` : null,
         gasUsd: gas,
+        errorReason,
       });
       const response = await fetch(url);
       expect(response.status).toBe(answer);
