@@ -27,7 +27,13 @@ export async function pausedX402Networks(database: Tx, now: Date): Promise<Map<s
     select: { network: true, updatedAt: true },
     orderBy: { updatedAt: "asc" },
   });
-  const byNetwork = Map.groupBy(losses, (loss) => loss.network);
+  // A loop, not Map.groupBy: that needs Node.js 21, and package.json's engines still allow 20.19.
+  const byNetwork = new Map<string, typeof losses>();
+  for (const loss of losses) {
+    const rows = byNetwork.get(loss.network) ?? [];
+    rows.push(loss);
+    byNetwork.set(loss.network, rows);
+  }
   const paused = new Map<string, Date>();
   for (const [network, rows] of byNetwork) {
     // Below the threshold again once all but max - 1 of them have left the window.
