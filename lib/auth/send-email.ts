@@ -4,13 +4,16 @@ import type { Db } from "../db/client";
 import { newId } from "../ids";
 import { log } from "../log";
 
+/** A file an email carries (nodemailer's own shape), its content as text. */
+export type EmailAttachment = { filename: string; contentType: string; content: string };
+
 /**
- * An email, plain text with an optional HTML alternative: by SMTP when configured, else into the
- * development mailbox.
+ * An email, plain text with an optional HTML alternative and attachments: by SMTP when configured,
+ * else into the development mailbox (attachments kept, for whoever reads it there).
  */
 export async function sendEmail(
   database: Db,
-  input: { to: string; subject: string; text: string; html?: string },
+  input: { to: string; subject: string; text: string; html?: string; attachments?: EmailAttachment[] },
 ) {
   const { email } = config();
   if (email.smtpUrl) {

@@ -3,6 +3,7 @@ import { sendEmail } from "../auth/send-email";
 import type { Db } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
+import { attachMonthlyReport } from "../reports/attach-monthly-report";
 
 /**
  * How long a sender's claim on one email lasts, renewed just before that email is sent: past the
@@ -89,10 +90,13 @@ async function sendClaimedEmail(
   const attempts = email.attempts + 1;
   const about = { organizationId: email.organizationId, kind: email.kind, aboutId: email.aboutId, attempts };
   try {
+    // A month's CSV can be megabytes: the row holds which month, and the file is built here.
+    const content =
+      email.kind === "monthly_report" ? await attachMonthlyReport(database, email) : { text: email.text };
     await sendEmail(database, {
       to: email.to,
       subject: email.subject,
-      text: email.text,
+      ...content,
       ...(email.html === null ? {} : { html: email.html }),
     });
   } catch (error) {

@@ -15,8 +15,8 @@ export function monthlyReportUrl(month: Pick<MonthSummary, "from" | "to">) {
 }
 
 /**
- * The email an owner gets on the 1st: the month's totals and a link to its payments report. The
- * report itself (payers' addresses and amounts) stays behind the sign-in rather than in a mailbox.
+ * The email an owner gets on the 1st: the month's totals and a link to its payments report; the
+ * report's CSV itself is attached when the email is sent (lib/reports/attach-monthly-report.ts).
  */
 export function monthlyReportEmail(organizationName: string, summary: MonthSummary) {
   const { serviceName, baseUrl } = config();

@@ -27,16 +27,20 @@ async function shopWithBooks(settings: { monthlyReportTo?: string | null } = {})
     where: { id: team.organization.id },
     data: { monthlyReportEmail: true, monthlyReportTo: settings.monthlyReportTo ?? null },
   });
-  const paid = async (amount: string, at: string) =>
+  const paid = async (amount: string, at: string, merchantOrderId?: string) =>
     (
       await createTestInvoice(team.organization.id, {
         amount,
         status: "CONFIRMED",
         confirmedAt: new Date(at),
+        merchantOrderId,
       })
     ).id;
   const february = await paid("1", "2026-02-28T23:59:59.999Z");
-  const march = [await paid("12", "2026-03-01T00:00:00Z"), await paid("30", "2026-03-31T23:59:59.999Z")];
+  const march = [
+    await paid("12", "2026-03-01T00:00:00Z", '=HYPERLINK("http://evil.example","x")'),
+    await paid("30", "2026-03-31T23:59:59.999Z"),
+  ];
   const april = await paid("5", "2026-04-01T00:00:00Z");
   return { ...team, february, march, april };
 }
@@ -71,6 +75,14 @@ describe("the monthly payments report email", () => {
     const rows = csv.text.trimEnd().split("\r\n");
     expect(rows[0]).toMatch(/^paid_at,invoice_id,/);
     expect(rows.slice(1).map((row) => row.split(",")[1])).toEqual(shop.march);
+
+    // The attachment is that answer byte for byte, the formula in an order id neutralised as there.
+    const [mail] = await mailTo(shop.ownerEmails[0]);
+    expect(mail.text).toContain("Attached: payments-2026-03.csv");
+    expect(mail.attachments).toEqual([
+      { filename: "payments-2026-03.csv", contentType: "text/csv; charset=utf-8", content: csv.text },
+    ]);
+    expect(csv.text).toContain(',"\'=HYPERLINK(""http://evil.example""');
   });
 
   it("goes to the chosen owner only, or to every owner once that email is no longer an owner's", async () => {

@@ -15,7 +15,7 @@ export const monthlyReportDays = 7;
  * One pass of the monthly report (both job engines run it, lib/tasks/background-tasks.ts): for
  * every organization that asked for it and has not had last month's yet, queues an email to each
  * recipient (every owner, or the one owner chosen if still an owner) with the month's totals and
- * the link to its payments report, and sends it. The MonthlyReport row (organization, month) is
+ * the link to its payments report, and sends it (the sender attaches the month's CSV). The MonthlyReport row (organization, month) is
  * written in the transaction that queues the emails: a second pass, a second instance or a retry
  * after a crash finds it and queues nothing. Returns how many organizations were queued.
  */

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "DevEmail" ADD COLUMN     "attachments" JSONB;
