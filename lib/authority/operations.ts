@@ -55,7 +55,7 @@ const rows = {
   "organization.update": {
     ...write,
     ...owner,
-    dashboard: ["renameOrganization", "updateBranding", "updateSubscriptionGrace"],
+    dashboard: ["renameOrganization", "updateBranding", "updateSubscriptionGrace", "updateReceiptSettings"],
   },
   "settlement.change": {
     ...write,

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { sendEmail } from "../auth/send-email";
+import { type EmailAttachment, sendEmail } from "../auth/send-email";
 import type { Db } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
-import { attachMonthlyReport } from "../reports/attach-monthly-report";
 
 /**
  * How long a sender's claim on one email lasts, renewed just before that email is sent: past the
@@ -18,6 +17,21 @@ const firstRetryMs = 60 * 1000;
 const lastRetryMs = 60 * 60 * 1000;
 /** Past this age an unsent email is given up (what it reports is on the dashboard or its page either way). */
 export const outboundEmailGiveUpMs = 72 * 60 * 60 * 1000;
+
+/**
+ * What a kind of email carries that its row does not hold (a month's CSV can be megabytes), built
+ * at send time by the domain that wrote the row: passed in, as the outbox knows no domain.
+ */
+export type OutboundEmailComposers = Record<
+  string,
+  (
+    database: Db,
+    email: { organizationId: string; aboutId: string; text: string },
+  ) => Promise<{
+    text: string;
+    attachments?: EmailAttachment[];
+  }>
+>;
 
 type ClaimedEmail = {
   id: string;
@@ -42,7 +56,7 @@ type ClaimedEmail = {
  */
 export async function deliverOutboundEmails(
   database: Db,
-  options: { ids?: string[]; now?: Date } = {},
+  options: { ids?: string[]; now?: Date; composers?: OutboundEmailComposers } = {},
 ): Promise<number> {
   if (options.ids?.length === 0) return 0;
   const now = options.now ?? new Date();
@@ -69,7 +83,7 @@ export async function deliverOutboundEmails(
       RETURNING "id", "organizationId", "kind", "aboutId", "to", "subject", "text", "html", "attempts"`;
     if (claimed.length === 0) return sent;
     for (const email of claimed) {
-      if (await sendClaimedEmail(database, email, claimToken, clock)) sent++;
+      if (await sendClaimedEmail(database, email, claimToken, clock, options.composers ?? {})) sent++;
     }
   }
 }
@@ -80,6 +94,7 @@ async function sendClaimedEmail(
   email: ClaimedEmail,
   claimToken: string,
   clock: () => Date,
+  composers: OutboundEmailComposers,
 ): Promise<boolean> {
   const held = { id: email.id, claimToken, sentAt: null };
   const renewed = await database.outboundEmail.updateMany({
@@ -90,9 +105,8 @@ async function sendClaimedEmail(
   const attempts = email.attempts + 1;
   const about = { organizationId: email.organizationId, kind: email.kind, aboutId: email.aboutId, attempts };
   try {
-    // A month's CSV can be megabytes: the row holds which month, and the file is built here.
-    const content =
-      email.kind === "monthly_report" ? await attachMonthlyReport(database, email) : { text: email.text };
+    const compose = composers[email.kind];
+    const content = compose ? await compose(database, email) : { text: email.text };
     await sendEmail(database, {
       to: email.to,
       subject: email.subject,
@@ -140,9 +154,14 @@ async function sendClaimedEmail(
  * stands whatever happens here; anything not sent (the database gone for a moment) is left to the
  * task.
  */
-export async function sendOutboundEmailsNow(database: Db, ids: string[], now: Date) {
+export async function sendOutboundEmailsNow(
+  database: Db,
+  ids: string[],
+  now: Date,
+  composers?: OutboundEmailComposers,
+) {
   try {
-    await deliverOutboundEmails(database, { ids, now });
+    await deliverOutboundEmails(database, { ids, now, composers });
   } catch (error) {
     log.error({ err: error, alert: true }, "outbox emails left to the retry task");
   }

@@ -1,5 +1,6 @@
 import type { EmailAttachment } from "../auth/send-email";
 import type { Db } from "../db/client";
+import type { OutboundEmailComposers } from "../outbox/deliver-outbound-emails";
 import { monthRange } from "./month-range";
 import { paymentReportColumns, readPaymentReport } from "./read-payment-report";
 import { streamCsv } from "./stream-csv";
@@ -35,6 +36,9 @@ Attached: ${csv.filename}, the same CSV as the link above.
     attachments: [csv],
   };
 }
+
+/** What the outbox's senders build for the reports' emails at send time. */
+export const reportEmailComposers: OutboundEmailComposers = { monthly_report: attachMonthlyReport };
 
 /** The month's payments CSV, or null past the caps. */
 async function monthCsv(

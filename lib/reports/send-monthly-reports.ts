@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import { sendOutboundEmailsNow } from "../outbox/deliver-outbound-emails";
 import { recordOutboundEmails } from "../outbox/record-outbound-emails";
+import { reportEmailComposers } from "./attach-monthly-report";
 import { monthOf } from "./month-range";
 import { monthlyReportEmail } from "./monthly-report-email";
 import { summarizeMonth } from "./summarize-month";
@@ -67,7 +68,7 @@ export async function sendMonthlyReports(database: Db, now = new Date()): Promis
     });
     if (!ids) continue;
     queued++;
-    await sendOutboundEmailsNow(database, ids, now);
+    await sendOutboundEmailsNow(database, ids, now, reportEmailComposers);
   }
   return queued;
 }

@@ -10,6 +10,7 @@ import { deliverOutboundEmails } from "../outbox/deliver-outbound-emails";
 import { markOverdueInvoices } from "../payments/mark-overdue-invoices";
 import { watchConfiguredNetworks } from "../payments/watch-networks";
 import { expireRefundClaims } from "../refunds/expire-refund-claims";
+import { reportEmailComposers } from "../reports/attach-monthly-report";
 import { sendMonthlyReports } from "../reports/send-monthly-reports";
 import { processDueSubscriptions } from "../subscriptions/process-due-subscriptions";
 import { reconcileConfiguredNetworks } from "../sweeps/reconcile-deposit-balances";
@@ -87,7 +88,7 @@ export const backgroundTasks: PeriodicTask[] = [
     intervalMs: 30_000,
     cron: "* * * * *",
     everyInstance: true,
-    run: (database) => deliverOutboundEmails(database),
+    run: (database) => deliverOutboundEmails(database, { composers: reportEmailComposers }),
   },
   // Hourly purges, at different minutes under Inngest so they don't all start at once.
   {

@@ -16,6 +16,7 @@ import { solanaServiceKey } from "@/lib/chains/solana/solana-keys";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { createTestX402Settlement } from "@/scripts/test-support/fixtures";
+import { freePort } from "@/scripts/test-support/free-port";
 import { hardhatMnemonic } from "@/scripts/test-support/test-devnet";
 import { startTestLocalSolana, type TestLocalSolana } from "@/scripts/test-support/test-local-solana";
 import { sendX402Payment, serveX402App, type X402App } from "@/scripts/test-support/x402-app";
@@ -26,14 +27,17 @@ import { resolveStuckX402Settlements, stuckSettlementMs } from "./resolve-stuck-
 
 const root = path.resolve(import.meta.dirname, "../..");
 const token = "svm-facilitator-token-0123456789";
-const facilitatorPort = 3311;
-const facilitatorUrl = `http://127.0.0.1:${facilitatorPort}`;
+// A port of its own: a fixed one may be another run's facilitator, which refuses our payee.
+let facilitatorPort: number;
+let facilitatorUrl: string;
 const feePayer = solanaServiceKey(hardhatMnemonic, "feePayer").address;
 let solana: TestLocalSolana;
 let sweeper: ChildProcess;
 let app: X402App;
 
 beforeAll(async () => {
+  facilitatorPort = await freePort();
+  facilitatorUrl = `http://127.0.0.1:${facilitatorPort}`;
   // Finalized two slots behind: the local chain taken as a real network (a web tier holding no
   // key serves real networks only), its fees priced as on one.
   solana = await startTestLocalSolana({ mnemonic: hardhatMnemonic, chain: { finalityDepth: 2 } });

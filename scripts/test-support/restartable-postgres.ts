@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { chown, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { startEmbeddedPostgres } from "../../lib/db/embedded-postgres";
+import { freePort } from "./free-port";
 
 // A PostgreSQL server of a test's own that it can stop and start again on the same port and data,
 // as an operator restarts one under traffic: Debian's server binaries (initdb, pg_ctl) on a
@@ -23,17 +23,6 @@ export type RestartablePostgres = {
   /** Stops it for good and removes its data. */
   close: () => Promise<void>;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The newest Debian PostgreSQL's binaries, if installed. */
 function serverBinaries(): string | undefined {

@@ -8,10 +8,10 @@ import {
 } from "crypto-checkout-agent/contracts";
 import { config } from "../../config";
 import type { Db } from "../../db/client";
+import { readReportMerchant } from "../../organizations/read-report-merchant";
 import { listReport } from "../../reports/list-report";
 import { readPaymentReport } from "../../reports/read-payment-report";
 import { readRefundReport } from "../../reports/read-refund-report";
-import { readReportMerchant } from "../../reports/read-report-merchant";
 import type { ReportReader } from "../../reports/report-reader";
 import { type ReportRange, reportQuerySchema } from "../../reports/report-schemas";
 import { listPage } from "../../validation/list-page";

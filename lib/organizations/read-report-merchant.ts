@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { merchantDetailsOf } from "../organizations/serialize-organization";
+import { merchantDetailsOf } from "./serialize-organization";
 
 /** The merchant the books are of, as its receipts name it: the payments report's JSON carries it. */
 export async function readReportMerchant(database: Db, organizationId: string) {
