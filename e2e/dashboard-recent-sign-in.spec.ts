@@ -55,7 +55,7 @@ test("refund, API key creation, invitation and removing a member need a recent s
   await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
 
   await page.goto("/dashboard/settings");
-  await page.getByLabel("Email").fill(`accomplice-${Date.now()}@example.com`);
+  await page.getByLabel("Email", { exact: true }).fill(`accomplice-${Date.now()}@example.com`);
   await page.getByLabel("Role").selectOption("OWNER");
   await page.getByRole("button", { name: "Invite" }).click();
   await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();

@@ -117,7 +117,7 @@ test("team: an owner invites a teammate by email, who signs in as a member of th
 }) => {
   const teammate = `teammate-${Date.now()}@example.com`;
   await page.goto("/dashboard/settings");
-  await page.getByLabel("Email").fill(teammate);
+  await page.getByLabel("Email", { exact: true }).fill(teammate);
   await page.getByLabel("Role").selectOption("MEMBER");
   await page.getByRole("button", { name: "Invite" }).click();
   await expect(page.getByRole("status")).toContainText(`Invitation sent to ${teammate}`);

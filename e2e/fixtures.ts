@@ -116,14 +116,11 @@ export function mailboxPath(port = appPort): string {
 }
 
 /** Opens the link of the newest email to `email` in the development mailbox. */
-export async function openMailboxLink(page: Page, email: string) {
+export async function openMailboxLink(page: Page, email: string, href?: string) {
   await page.goto(mailboxPath());
-  await page
-    .getByTestId("dev-email")
-    .filter({ hasText: `To: ${email}` })
-    .first()
-    .getByRole("link")
-    .click();
+  const emails = page.getByTestId("dev-email").filter({ hasText: `To: ${email}` });
+  // A buyer's mailbox also holds receipts: `href` picks the email whose link goes there.
+  await (href ? emails.locator(`a[href*="${href}"]`) : emails.getByRole("link")).first().click();
 }
 
 /** A checkout session for `merchant` (25.00 USD, success and cancel URLs on the app), created over the API. */

@@ -63,11 +63,17 @@ test("a recurring paylink bought on the devnet, the subscription in the dashboar
     [subscription.id],
   );
   await expect
-    .poll(async () => (await appSql(`SELECT 1 FROM "DevEmail" WHERE "to" = $1`, [customerEmail])).length, {
-      timeout: 60_000,
-    })
+    .poll(
+      async () =>
+        (
+          await appSql(`SELECT 1 FROM "DevEmail" WHERE "to" = $1 AND "text" LIKE '%/pay/ycs_%'`, [
+            customerEmail,
+          ])
+        ).length,
+      { timeout: 60_000 },
+    )
     .toBe(1);
-  await openMailboxLink(buyer, customerEmail);
+  await openMailboxLink(buyer, customerEmail, "/pay/ycs_");
   await expect(buyer).toHaveURL(/\/pay\/ycs_/);
   await expect(buyer.getByTestId("recurring")).toContainText("Subscription renewal for");
   await payWithTestWallet(buyer);
