@@ -90,7 +90,7 @@ describe("parseConfig", () => {
       networks: [],
       hdMnemonic: undefined,
       hdXpub: undefined,
-      email: { smtpUrl: undefined, devMailbox: true },
+      email: { smtpUrl: undefined, smtpTimeoutMs: 60_000, devMailbox: true },
     });
   });
 
@@ -225,6 +225,10 @@ describe("parseConfig", () => {
       'SERVICE_RATE_LIMIT_API_PER_SECOND must be a whole number from 1 to 1000000 (got "0")',
     ],
     [{ DATABASE_POOL_SIZE: "0" }, 'DATABASE_POOL_SIZE must be a whole number from 1 to 100 (got "0")'],
+    [
+      { SMTP_TIMEOUT_MS: "900000" },
+      'SMTP_TIMEOUT_MS must be a whole number from 100 to 300000 (got "900000")',
+    ],
     [
       { SERVICE_X402_DAILY_GAS_BUDGET_USD: "five" },
       'SERVICE_X402_DAILY_GAS_BUDGET_USD must be a USD amount such as 5 or 2.50 (got "five")',

@@ -139,6 +139,9 @@ export const configSchema = z
       .regex(/^smtps?:\/\//, { error: "must be an smtp:// or smtps:// URL" })
       .optional(),
     SMTP_FROM: z.string().min(3).max(200).optional(),
+    // At most 5 minutes: the outbox's 15-minute claim on an email must outlast its send
+    // (lib/outbox/deliver-outbound-emails.ts).
+    SMTP_TIMEOUT_MS: wholeNumber(100, 5 * 60_000).default(60_000),
     SERVICE_DEV_MAILBOX: booleanFlag.optional(),
     SERVICE_DEV_MAILBOX_KEY: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
     SERVICE_METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
@@ -288,6 +291,7 @@ export const configSchema = z
       },
       email: {
         smtpUrl: env.SMTP_URL,
+        smtpTimeoutMs: env.SMTP_TIMEOUT_MS,
         from: env.SMTP_FROM ?? `"${env.SERVICE_NAME}" <no-reply@${new URL(baseUrl).hostname}>`,
         // Sign-in links shown on a page are only safe where nobody else can reach the app: the
         // zero-setup start, or a test run that asks for it. Never when real email is configured.

@@ -5,11 +5,17 @@ import { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
 
 /**
- * How long a sender's claim on one email lasts, renewed just before that email is sent: past the
- * longest one send can hang (nodemailer's 10-minute socket timeout, behind lib/auth/send-email.ts),
- * so no other sender takes an email while it is being sent.
+ * How long a sender's claim on one email lasts, renewed just before that email is composed and
+ * sent: past the longest one SMTP send may take (SMTP_TIMEOUT_MS, at most 5 minutes:
+ * lib/auth/send-email.ts), so no other sender takes an email while it is being sent.
  */
 export const outboundEmailHoldMs = 15 * 60 * 1000;
+/**
+ * A send is given up this long before its hold ends (a slow composer can eat into the hold), as
+ * instances' clocks differ a little: the next sender takes the email only after this one has
+ * stopped sending it.
+ */
+const holdMarginMs = 60 * 1000;
 /** Claimed a few at a time, so none waits long behind the others' sends while held. */
 const claimBatch = 5;
 /** Retries back off from a minute to an hour between attempts. */
@@ -97,9 +103,10 @@ async function sendClaimedEmail(
   composers: OutboundEmailComposers,
 ): Promise<boolean> {
   const held = { id: email.id, claimToken, sentAt: null };
+  const heldUntil = clock().getTime() + outboundEmailHoldMs;
   const renewed = await database.outboundEmail.updateMany({
     where: held,
-    data: { lockedUntil: new Date(clock().getTime() + outboundEmailHoldMs) },
+    data: { lockedUntil: new Date(heldUntil) },
   });
   if (renewed.count !== 1) return false;
   const attempts = email.attempts + 1;
@@ -107,12 +114,16 @@ async function sendClaimedEmail(
   try {
     const compose = composers[email.kind];
     const content = compose ? await compose(database, email) : { text: email.text };
-    await sendEmail(database, {
-      to: email.to,
-      subject: email.subject,
-      ...content,
-      ...(email.html === null ? {} : { html: email.html }),
-    });
+    await sendEmail(
+      database,
+      {
+        to: email.to,
+        subject: email.subject,
+        ...content,
+        ...(email.html === null ? {} : { html: email.html }),
+      },
+      { withinMs: heldUntil - holdMarginMs - clock().getTime() },
+    );
   } catch (error) {
     const retryInMs = Math.min(firstRetryMs * 2 ** (attempts - 1), lastRetryMs);
     log.error({ err: error, ...about, alert: true }, "an outbox email could not be sent; retrying");
