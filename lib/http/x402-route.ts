@@ -95,8 +95,9 @@ function mppCredential(headers: Headers): string | undefined {
 async function payOverMpp(ref: X402ResourceRef, credential: string): Promise<Response> {
   try {
     const settled = await settleMppPayment(db(), ref, credential);
+    // Stored by no cache, as x402's answer; `private` too, which MPP asks of every receipt.
     return Response.json(serializeX402Payment(settled), {
-      headers: { "Cache-Control": "private", "Payment-Receipt": mppReceipt(settled) },
+      headers: { "Cache-Control": "no-store, private", "Payment-Receipt": mppReceipt(settled) },
     });
   } catch (error) {
     if (error instanceof ServiceError && error.status === 402)

@@ -117,7 +117,7 @@ describe("paying with mppx's EVM client", () => {
 
     const response = await buyer.pay(url);
     expect(response.status).toBe(200);
-    expect(response.headers.get("cache-control")).toBe("private");
+    expect(response.headers.get("cache-control")).toBe("no-store, private");
     const receipt = Receipt.deserialize(response.headers.get("Payment-Receipt") as string);
     expect(receipt).toEqual({
       method: "evm",
