@@ -1,5 +1,5 @@
 import { announceCredentialChange } from "../credential-cache/announce-credential-change";
-import type { Db } from "../db/client";
+import type { AlongsideWork, Db } from "../db/client";
 import { newId } from "../ids";
 import { configureMonthlyReport } from "../reports/configure-monthly-report";
 import { upsertDefaultWebhookEndpoint } from "../webhooks/upsert-default-webhook-endpoint";
@@ -9,17 +9,19 @@ import type { UpdateOrganizationInput } from "./organization-schemas";
 /**
  * Applies settings changes (the monthly report's among them) in one transaction and returns the
  * organization with its wallets. The settlement wallets are not among them: they change through
- * lib/settlement, which checks new ones before calling this.
+ * lib/settlement, which checks new ones before calling this and passes `transact`, so that the
+ * settings are written in the settlement change's transaction and a refused change changes nothing.
  */
 export async function updateOrganization(
   database: Db,
   organizationId: string,
   input: Omit<UpdateOrganizationInput, "settlementWallets">,
+  transact: (work: AlongsideWork) => Promise<unknown> = (work) => database.$transaction(work),
 ) {
   // Loud, not silently dropped: a caller holding a parsed wallet list must go through lib/settlement.
   if ("settlementWallets" in input && input.settlementWallets !== undefined)
     throw new Error("settlement wallets change through lib/settlement/update-organization-and-wallets.ts");
-  await database.$transaction(async (tx) => {
+  await transact(async (tx) => {
     await tx.organization.update({
       where: { id: organizationId },
       data: {

@@ -1,5 +1,4 @@
 import type { AlongsideWork, Db } from "../db/client";
-import { getOrganization } from "../organizations/get-organization";
 import type { UpdateOrganizationInput } from "../organizations/organization-schemas";
 import { updateOrganization } from "../organizations/update-organization";
 import { checkWalletAddress } from "../refunds/check-wallet-address";
@@ -31,8 +30,10 @@ async function checkNewWallets(
 /**
  * PUT /api/private/organization/current and its tool: the settings change at once, a new wallet
  * list becomes settlement changes, proposed or decided as `requester` says (asked only then: a
- * caller who sends no wallets needs no say over them). Returns the organization with its wallets
- * in force and the open changes. `alongside` commits with the wallet changes (a confirmation's use).
+ * caller who sends no wallets needs no say over them). All or nothing: the settings are written in
+ * the settlement change's transaction, after its checks and rate limit, so a refused wallet list
+ * (or settings refused in that transaction) leaves both as they were. Returns the organization
+ * with its wallets in force and the open changes. `alongside` commits with them (a confirmation's use).
  */
 export async function updateOrganizationAndWallets(
   database: Db,
@@ -41,16 +42,21 @@ export async function updateOrganizationAndWallets(
   requester: () => Omit<SettlementChangeRequest, "wallets">,
   alongside?: AlongsideWork,
 ) {
+  if (!settlementWallets) return updateOrganization(database, organizationId, settings);
   // Refused before anything changes when the caller may not even propose.
-  const settlement = settlementWallets && requester();
-  if (settlementWallets) await checkNewWallets(database, organizationId, settlementWallets);
-  await updateOrganization(database, organizationId, settings);
-  if (settlementWallets && settlement)
-    await requestSettlementChange(
+  const settlement = requester();
+  await checkNewWallets(database, organizationId, settlementWallets);
+  return updateOrganization(database, organizationId, settings, (writeSettings) =>
+    requestSettlementChange(
       database,
       organizationId,
       { ...settlement, wallets: settlementWallets },
-      { alongside },
-    );
-  return getOrganization(database, organizationId);
+      {
+        alongside: async (tx) => {
+          await alongside?.(tx);
+          await writeSettings(tx);
+        },
+      },
+    ),
+  );
 }
