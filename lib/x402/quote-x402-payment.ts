@@ -183,6 +183,20 @@ export type X402Offer = {
   body: Omit<X402PaymentRequiredBody, "type" | "title" | "status" | "detail" | "challengeId">;
 };
 
+/** How many characters of the description the 402's headers carry; the body has all of it. */
+const headerDescriptionLength = 200;
+
+/**
+ * The description as PAYMENT-REQUIRED (base64 JSON) and each MPP challenge (where mppx writes a
+ * non-Latin-1 character as \uXXXX, six bytes) carry it: a paylink's 1,000 characters would make
+ * headers of tens of KB, which proxies (nginx buffers 4–8 KB) answer 502. Cut on a code point.
+ */
+function shortForHeaders(text: string): string {
+  const characters = Array.from(text);
+  if (characters.length <= headerDescriptionLength) return text;
+  return `${characters.slice(0, headerDescriptionLength - 1).join("")}…`;
+}
+
 /**
  * What an x402 request without a payment is answered: the resource's price as one `exact` option
  * per EIP-3009 token, each quote signed and paying a deposit address nobody else uses. Nothing is
@@ -240,7 +254,9 @@ export async function quoteX402Payment(
       ...(error ? { error: error.message } : {}),
       resource: {
         url,
-        description: `${merchantName}: ${description ?? formatPrice(row.amount, row.currency)}`,
+        description: shortForHeaders(
+          `${merchantName}: ${description ?? formatPrice(row.amount, row.currency)}`,
+        ),
         mimeType: "application/json",
         ...discovery.resource,
       },

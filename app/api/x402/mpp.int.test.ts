@@ -107,6 +107,25 @@ describe("an x402 URL without a payment", () => {
     const header = response.headers.get("www-authenticate") as string;
     for (const control of ["\r", "\n", "\t", "\u0007"]) expect(header).not.toContain(control);
   });
+  it("carries a long non-Latin description cut in its headers (under the 8 KB a proxy buffers), whole in the body, each header still readable", async () => {
+    const { paylink: row, url } = await bed.app.paylink("2.00");
+    // 1,000 characters (the paylink maximum), astral ones among them: a cut must not split a pair.
+    const description = "支払い🙂".repeat(200);
+    await db().paylink.update({ where: { id: row.id }, data: { description } });
+    const { challenges, paymentRequired, response, body } = await challenge(url);
+    let headerBytes = 0;
+    response.headers.forEach((value, name) => {
+      headerBytes += Buffer.byteLength(`${name}: ${value}\r\n`);
+    });
+    expect(headerBytes).toBeLessThan(8192);
+    expect(body.description).toBe(description);
+    const carried = [paymentRequired.resource.description as string, challenges[0].description as string];
+    for (const text of carried) {
+      expect(Array.from(text)).toHaveLength(200);
+      expect(text).toMatch(/^Test Store: 支払い🙂支払い🙂.*…$/u);
+      expect(text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    }
+  });
 });
 
 describe("paying with mppx's EVM client", () => {
