@@ -19,6 +19,8 @@ import { databaseUrlWithName, serverTestDatabaseUrl } from "./database-urls";
 declare module "vitest" {
   export interface ProvidedContext {
     testDatabase: { mode: "server"; templateName: string } | { mode: "embedded"; farmUrls: string[] };
+    /** Integration files that get no database (vitest.config.ts). */
+    databaseFreeFiles: string[];
   }
 }
 

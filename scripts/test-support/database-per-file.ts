@@ -1,15 +1,21 @@
 // Gives the test file that loads it its own migrated database and points DATABASE_URL at it
-// before any application module reads the configuration.
+// before any application module reads the configuration; a file that opens none
+// (vitest.config.ts, databaseFreeFiles) gets a URL nothing listens on instead.
+import path from "node:path";
 import pg from "pg";
-import { afterAll, inject } from "vitest";
+import { afterAll, expect, inject } from "vitest";
 import { disconnectDb } from "../../lib/db/client";
 import { randomBase62 } from "../../lib/ids";
 import { takeReadyCopy } from "./database-copies";
 import { databaseUrlWithName, serverTestDatabaseUrl } from "./database-urls";
 
 const target = inject("testDatabase");
+const file = path.relative(path.resolve(import.meta.dirname, "../.."), expect.getState().testPath ?? "");
 
-if (target.mode === "server") {
+if (inject("databaseFreeFiles").includes(file)) {
+  // Port 1: every connection is refused at once, so any use of the database fails the file.
+  process.env.DATABASE_URL = "postgresql://postgres@127.0.0.1:1/no_database";
+} else if (target.mode === "server") {
   const serverUrl = serverTestDatabaseUrl() as string;
   const name = `cc_test_${randomBase62(12).toLowerCase()}`;
   const admin = new pg.Client(serverUrl);
