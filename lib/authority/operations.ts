@@ -55,7 +55,20 @@ const rows = {
   "organization.update": {
     ...write,
     ...owner,
-    dashboard: ["renameOrganization", "updateBranding", "updateSubscriptionGrace", "updateReceiptSettings"],
+    dashboard: ["renameOrganization", "updateBranding", "updateSubscriptionGrace"],
+  },
+  // What every buyer's receipt says of the merchant (legal name, address, tax id, support email)
+  // and whether receipts are emailed: a stolen credential or stale session must not point buyers
+  // elsewhere, so only an owner (recently signed in to the dashboard) or the API key changes it,
+  // never an agent credential or OAuth token (lib/organizations/assert-may-change-merchant-details.ts),
+  // and every owner is emailed of a change (lib/organizations/update-organization.ts).
+  // PUT /api/private/organization/current with legalName, legalAddress, taxId, supportEmail, receiptEmails.
+  "receipts.configure": {
+    ...write,
+    ...owner,
+    decidersOnly: true,
+    recentSignIn: true,
+    dashboard: ["updateReceiptSettings"],
   },
   "settlement.change": {
     ...write,

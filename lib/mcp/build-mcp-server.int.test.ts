@@ -60,3 +60,32 @@ describe("a read-only caller", () => {
     expect(result.structuredContent).toMatchObject({ organization: { id: organization.id }, access: "read" });
   });
 });
+
+describe("a write agent", () => {
+  // What receipts say of the merchant is the owners' and the API key's (receipts.configure): the
+  // tool has no such arguments, and an agent's call with one changes nothing.
+  it.each([
+    ["legalName", "Evil Ltd"],
+    ["legalAddress", "Elsewhere 1"],
+    ["taxId", "XX1"],
+    ["supportEmail", "pay@evil.example"],
+    ["receiptEmails", false],
+  ])("cannot set %s with service_organization_update", async (field, value) => {
+    const { organization } = await createTestOrganization("Agent Store");
+    const client = await connectAs(organization.id, "write");
+    const result = await client.callTool({
+      name: "service_organization_update",
+      arguments: { name: "Renamed", [field]: value },
+    });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0].text).toContain(field);
+    expect(await db().organization.findUniqueOrThrow({ where: { id: organization.id } })).toMatchObject({
+      name: "Agent Store",
+      legalName: null,
+      legalAddress: null,
+      taxId: null,
+      supportEmail: null,
+      receiptEmails: true,
+    });
+  });
+});

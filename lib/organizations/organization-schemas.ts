@@ -1,4 +1,5 @@
 import {
+  configureReceipts,
   configureRefunds,
   configureReports,
   configureSettlement,
@@ -12,7 +13,7 @@ import {
   settlementNetworkFamilies,
   settlementNetworks,
 } from "../chains/settlement-networks";
-import { recipientEmailField, text } from "../validation/fields";
+import { multilineText, oneLineText, recipientEmailField, text } from "../validation/fields";
 import { refineContractInput } from "../validation/refine-contract-input";
 import { webhookUrlField } from "../webhooks/webhook-endpoint-schemas";
 import { brandingFields } from "./brand-schemas";
@@ -45,13 +46,15 @@ const subscriptionGraceDays = z
   .meta({ description: "Days a PAST_DUE subscription waits for its renewal payment before it is cancelled" });
 
 /**
- * The merchant as its receipts name it; null clears a field. The support email is checked as
- * every address we show or send to is.
+ * The merchant as its receipts name it; null clears a field. Every buyer reads them under the
+ * merchant's name, so only the address has line breaks and none has control or text-direction
+ * characters; the support email is checked as every address we show or send to is (which admits
+ * neither).
  */
 const merchantDetails = {
-  legalName: text(200),
-  legalAddress: text(500),
-  taxId: text(50),
+  legalName: oneLineText(200),
+  legalAddress: multilineText(500),
+  taxId: oneLineText(50),
   supportEmail: recipientEmailField,
 };
 const merchantDetailsFields = {
@@ -107,6 +110,7 @@ export const updateOrganizationSchema = refineContractInput(
     configureSettlement.input.body,
     configureRefunds.input.body,
     configureReports.input.body,
+    configureReceipts.input.body,
   ],
   {
     name: text(255).optional(),

@@ -1,8 +1,10 @@
+import { config } from "../config";
 import { announceCredentialChange } from "../credential-cache/announce-credential-change";
 import type { AlongsideWork, Db } from "../db/client";
 import { newId } from "../ids";
 import { configureMonthlyReport } from "../reports/configure-monthly-report";
 import { upsertDefaultWebhookEndpoint } from "../webhooks/upsert-default-webhook-endpoint";
+import { emailOwners } from "./email-owners";
 import { getOrganization } from "./get-organization";
 import type { UpdateOrganizationInput } from "./organization-schemas";
 
@@ -21,7 +23,13 @@ export async function updateOrganization(
   // Loud, not silently dropped: a caller holding a parsed wallet list must go through lib/settlement.
   if ("settlementWallets" in input && input.settlementWallets !== undefined)
     throw new Error("settlement wallets change through lib/settlement/update-organization-and-wallets.ts");
+  // What receipts showed, read in the transaction that changes it, for the owners' email.
+  const shown: { before?: Details } = {};
   await transact(async (tx) => {
+    shown.before = await tx.organization.findUniqueOrThrow({
+      where: { id: organizationId },
+      select: announcedDetails,
+    });
     await tx.organization.update({
       where: { id: organizationId },
       data: {
@@ -57,5 +65,41 @@ export async function updateOrganization(
   });
   // Verified credentials are cached with their organization's pinned version.
   if (input.apiVersion !== undefined) await announceCredentialChange();
-  return getOrganization(database, organizationId);
+  const organization = await getOrganization(database, organizationId);
+  if (shown.before) await announceDetailsChange(database, shown.before, organization);
+  return organization;
+}
+
+// What receipts say of the merchant: a change tells every owner, so one nobody meant (a support
+// email pointing buyers elsewhere) shows.
+const announcedDetails = { legalName: true, legalAddress: true, taxId: true, supportEmail: true } as const;
+const detailLabels = {
+  legalName: "Legal name",
+  legalAddress: "Address",
+  taxId: "Tax ID",
+  supportEmail: "Support email",
+} as const;
+type Details = Record<keyof typeof announcedDetails, string | null>;
+
+/** Emails every owner what changed of the details buyers' receipts show, if anything did. */
+async function announceDetailsChange(
+  database: Db,
+  before: Details,
+  after: Details & { id: string; name: string },
+) {
+  const changed = (Object.keys(detailLabels) as (keyof Details)[]).filter(
+    (field) => before[field] !== after[field],
+  );
+  if (changed.length === 0) return;
+  const shown = (value: string | null) => (value === null ? "(none)" : value.replace(/\n/g, ", "));
+  await emailOwners(database, after.id, {
+    subject: `The details on ${after.name}'s receipts changed`,
+    text: [
+      `What buyers' receipts from ${after.name} on ${config().serviceName} say of you changed:`,
+      "",
+      ...changed.map((field) => `${detailLabels[field]}: ${shown(before[field])} → ${shown(after[field])}`),
+      "",
+      `If you did not expect this, correct them and review who has access:\n\n${config().baseUrl}/dashboard/settings`,
+    ].join("\n"),
+  });
 }

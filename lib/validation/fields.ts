@@ -59,6 +59,42 @@ export const text = (max: number) =>
     .min(1, { error: "must not be empty" })
     .max(max, { error: `must be at most ${max} characters` });
 
+/**
+ * Whether `value` has a character that makes text read otherwise than it is stored: a control
+ * character (a line break unless `lineBreaks`) or a Unicode direction mark, embedding, override or
+ * isolate (U+200E/F, U+202A–E, U+2066–9), with which "support@shop.example" can show reversed
+ * text. Text every buyer reads under the merchant's name (receipts) is refused with it.
+ */
+function hasHiddenCharacter(value: string, lineBreaks: boolean): boolean {
+  for (const character of value) {
+    const code = character.codePointAt(0) as number;
+    if (code === 0x0a && lineBreaks) continue;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+    if (code === 0x200e || code === 0x200f) return true;
+    if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) return true;
+  }
+  return false;
+}
+
+/** `text(max)` on one line, without control or text-direction characters. */
+export const oneLineText = (max: number) =>
+  text(max).refine((value) => !hasHiddenCharacter(value, false), {
+    error: "must be one line without control or text-direction characters",
+  });
+
+/**
+ * `text(max)` whose lines are separated by line breaks (a form's \r\n is stored as \n), without
+ * other control characters or text-direction characters.
+ */
+export const multilineText = (max: number) =>
+  z
+    .string({ error: "must be a string" })
+    .transform((value) => value.replace(/\r\n?/g, "\n"))
+    .pipe(text(max))
+    .refine((value) => !hasHiddenCharacter(value, true), {
+      error: "must be lines of text without control or text-direction characters",
+    });
+
 export const metadataLimits = { keys: 20, keyLength: 40, stringValueLength: 500 } as const;
 
 /** Merchant metadata: a flat object of primitive values, within the documented limits. */

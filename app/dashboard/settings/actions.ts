@@ -25,9 +25,11 @@ import { updateOrganization } from "@/lib/organizations/update-organization";
 import { configureMonthlyReport, monthlyReportFormSchema } from "@/lib/reports/configure-monthly-report";
 import { updateOrganizationAndWallets } from "@/lib/settlement/update-organization-and-wallets";
 
+// Each form's action takes its own fields only: another setting sent along (the receipts' details,
+// the monthly report) must go through its own action and row (recent sign-in).
 export const renameOrganizationAction = memberAction(
   "organization.update",
-  updateOrganizationSchema,
+  updateOrganizationSchema.pick({ name: true }),
   async (member, input) => {
     const organization = await updateOrganization(db(), member.organization.id, input);
     return { name: organization.name };
@@ -56,7 +58,7 @@ export const updateWebhookUrlAction = memberAction(
   "webhooks.manage",
   z.preprocess(
     (form) => ({ webhookUrl: null, ...(form as Record<string, string>) }),
-    updateOrganizationSchema,
+    updateOrganizationSchema.pick({ webhookUrl: true }),
   ),
   async (member, input) => {
     const organization = await updateOrganization(db(), member.organization.id, input);
@@ -89,7 +91,7 @@ export const updateMonthlyReportAction = memberAction(
 );
 
 export const updateReceiptSettingsAction = memberAction(
-  "organization.update",
+  "receipts.configure",
   receiptSettingsFormSchema,
   async (member, input) => {
     const organization = await updateOrganization(db(), member.organization.id, input);

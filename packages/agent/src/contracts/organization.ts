@@ -74,32 +74,6 @@ export const updateOrganization = defineContract({
         })
         .nullable()
         .optional(),
-
-      legalName: z
-        .string()
-        .max(200)
-        .nullable()
-        .optional()
-        .describe("The merchant's legal name, shown on buyers' receipts and in the payments report"),
-      legalAddress: z
-        .string()
-        .max(500)
-        .nullable()
-        .optional()
-        .describe("Postal address on receipts; lines separated by newlines"),
-      taxId: z.string().max(50).nullable().optional().describe("VAT or other tax id shown on receipts"),
-      supportEmail: z
-        .string()
-        .max(254)
-        .nullable()
-        .optional()
-        .describe("Where buyers write with questions, shown on receipts"),
-      receiptEmails: z
-        .boolean()
-        .optional()
-        .describe(
-          "Email buyers their receipts (payment confirmed, refund succeeded) when the session has their email",
-        ),
     }),
   },
   result: organizationObject,
@@ -108,7 +82,7 @@ export const updateOrganization = defineContract({
     name: "service_organization_update",
     title: "Update organization settings",
     description:
-      "Changes the organization's name, its default webhook URL (null removes it; events then stop going there), its pinned API version, the grace period of past-due subscriptions or the hosted checkout's branding (display name, color, logo; null removes one). For settlement wallets use service_settlement_configure.",
+      "Changes the organization's name, its default webhook URL (null removes it; events then stop going there), its pinned API version, the grace period of past-due subscriptions or the hosted checkout's branding (display name, color, logo; null removes one). For settlement wallets use service_settlement_configure. What receipts say of the merchant (legal name, address, tax id, support email) and receipt emails only an owner changes, in the dashboard or with the API key.",
     annotations: destructiveUpdate,
   },
   cli: {
@@ -211,6 +185,46 @@ export const configureReports = defineContract({
   authority: { row: "reports.schedule", access: "write", role: "owner" },
 });
 
+/**
+ * No tool: what every buyer's receipt says of the merchant (legal name, address, tax id, where to
+ * write) is a lever on buyers, so only an owner (recently signed in to the dashboard) or an API key
+ * changes it, and every owner is emailed (lib/organizations/assert-may-change-merchant-details.ts).
+ */
+export const configureReceipts = defineContract({
+  ...updatePart,
+  input: {
+    body: z.object({
+      legalName: z
+        .string()
+        .max(200)
+        .nullable()
+        .optional()
+        .describe("The merchant's legal name, shown on buyers' receipts and in the payments report"),
+      legalAddress: z
+        .string()
+        .max(500)
+        .nullable()
+        .optional()
+        .describe("Postal address on receipts; lines separated by newlines"),
+      taxId: z.string().max(50).nullable().optional().describe("VAT or other tax id shown on receipts"),
+      supportEmail: z
+        .string()
+        .max(254)
+        .nullable()
+        .optional()
+        .describe("Where buyers write with questions, shown on receipts"),
+      receiptEmails: z
+        .boolean()
+        .optional()
+        .describe(
+          "Email buyers their receipts (payment confirmed, refund succeeded) when the session has their email",
+        ),
+    }),
+  },
+  result: organizationObject,
+  authority: { row: "receipts.configure", access: "write", role: "owner" },
+});
+
 export const listSweeps = defineContract({
   operationId: "listSweeps",
   method: "get",
@@ -248,6 +262,7 @@ export const organizationContracts = [
   configureSettlement,
   configureRefunds,
   configureReports,
+  configureReceipts,
   listSweeps,
 ];
 export const sweepTools = [toolOf(listSweeps)] as const;

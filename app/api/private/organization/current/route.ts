@@ -1,6 +1,7 @@
 import { db } from "@/lib/db/client";
 import { readJson } from "@/lib/http/read-json";
 import { apiKeyRoute } from "@/lib/http/route";
+import { assertMayChangeMerchantDetails } from "@/lib/organizations/assert-may-change-merchant-details";
 import { getOrganization } from "@/lib/organizations/get-organization";
 import { updateOrganizationSchema } from "@/lib/organizations/organization-schemas";
 import { serializeOrganization } from "@/lib/organizations/serialize-organization";
@@ -17,6 +18,7 @@ export const PUT = apiKeyRoute("organization.update", async ({ request, organiza
   const input = await readJson(request, updateOrganizationSchema);
   assertMayConfigureRefunds(caller, input);
   assertMayScheduleReports(caller, input);
+  assertMayChangeMerchantDetails(caller, input);
   const organization = await updateOrganizationAndWallets(db(), organizationId, input, () =>
     settlementRequester(caller),
   );

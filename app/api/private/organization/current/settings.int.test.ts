@@ -17,7 +17,7 @@ describe("PUT /api/private/organization/current", () => {
     const { auth } = await createTestOrganization();
     const details = {
       legalName: "Acme GmbH",
-      legalAddress: "Hauptstr. 1\n10115 Berlin",
+      legalAddress: "Hauptstr. 1\r\n10115 Berlin",
       taxId: "DE123456789",
       supportEmail: " Help@Acme.Example ",
       receiptEmails: false,
@@ -43,6 +43,20 @@ describe("PUT /api/private/organization/current", () => {
     ["an empty legal name", { legalName: "  " }, "legalName"],
     ["a tax id over 50 characters", { taxId: "D".repeat(51) }, "taxId"],
     ["a switch that is not a boolean", { receiptEmails: "yes" }, "receiptEmails"],
+    ["a legal name with a line break", { legalName: "Acme\nPay at https://evil.example" }, "legalName"],
+    ["a legal name with a right-to-left override", { legalName: "Acme \u202elivE" }, "legalName"],
+    ["a legal name with a directional isolate", { legalName: "\u2067Acme\u2069" }, "legalName"],
+    ["a legal name with a right-to-left mark", { legalName: "Acme\u200f" }, "legalName"],
+    ["a tax id with a tab", { taxId: "DE\t123" }, "taxId"],
+    ["a tax id with a left-to-right embedding", { taxId: "\u202aDE123" }, "taxId"],
+    ["a support email with a right-to-left override", { supportEmail: "help\u202e@x.com" }, "supportEmail"],
+    ["a support email with a line break", { supportEmail: "help@x.com\nbcc@y.com" }, "supportEmail"],
+    [
+      "an address with a right-to-left override",
+      { legalAddress: "Hauptstr. 1\n\u202e10115" },
+      "legalAddress",
+    ],
+    ["an address with a control character", { legalAddress: "Hauptstr. 1\u0007" }, "legalAddress"],
   ])("refuses %s with a 400 naming the field, changing nothing", async (_case, body, field) => {
     const { auth, organization } = await createTestOrganization();
     const response = await callRoute(PUT, path, { method: "PUT", headers: auth, body });
@@ -50,6 +64,54 @@ describe("PUT /api/private/organization/current", () => {
     expect(JSON.stringify(response.json)).toContain(field);
     const stored = await db().organization.findUniqueOrThrow({ where: { id: organization.id } });
     expect(stored).toMatchObject({ legalName: null, taxId: null, supportEmail: null, receiptEmails: true });
+  });
+
+  it.each(["legalName", "legalAddress", "taxId", "supportEmail", "receiptEmails"])(
+    "refuses %s from a write agent credential (403 deciders_only), changing nothing",
+    async (field) => {
+      const { auth, organization } = await createTestOrganization();
+      const agent = await createTestAgentCredential(organization.id, "write");
+      const value =
+        field === "receiptEmails" ? false : field === "supportEmail" ? "pay@evil.example" : "Evil";
+      const before = (await callRoute(GET, path, { headers: auth })).json.data;
+      const refused = await callRoute(PUT, path, {
+        method: "PUT",
+        headers: agent.auth,
+        body: { name: "Renamed too", [field]: value },
+      });
+      expect([refused.status, refused.json.error?.code]).toEqual([403, "deciders_only"]);
+      expect((await callRoute(GET, path, { headers: auth })).json.data).toEqual(before);
+    },
+  );
+
+  it("emails every owner what changed of the receipts' details, and nothing for the receipt switch alone", async () => {
+    const { auth, organization } = await createTestOrganization("Mail Store");
+    const owners = await db().membership.findMany({
+      where: { organizationId: organization.id, role: "OWNER" },
+      select: { user: { select: { email: true } } },
+    });
+    const mails = () =>
+      db().devEmail.findMany({
+        where: {
+          to: { in: owners.map((owner) => owner.user.email) },
+          subject: { contains: "receipts changed" },
+        },
+      });
+    const put = (body: unknown) => callRoute(PUT, path, { method: "PUT", headers: auth, body });
+    expect((await put({ receiptEmails: false, name: "Mail Store" })).status).toBe(200);
+    expect(await mails()).toEqual([]);
+    expect(
+      (await put({ supportEmail: "help@mail.example", legalAddress: "Hauptstr. 1\n10115 Berlin" })).status,
+    ).toBe(200);
+    const sent = await mails();
+    expect(sent.map((mail) => mail.to).sort()).toEqual(owners.map((owner) => owner.user.email).sort());
+    expect(sent[0].subject).toBe("The details on Mail Store's receipts changed");
+    expect(sent[0].text).toContain("Support email: (none) → help@mail.example");
+    expect(sent[0].text).toContain("Address: (none) → Hauptstr. 1, 10115 Berlin");
+    expect(sent[0].text).not.toContain("Legal name");
+    // The same values again change nothing, and tell nobody.
+    expect((await put({ supportEmail: "help@mail.example" })).status).toBe(200);
+    expect(await mails()).toHaveLength(owners.length);
   });
 
   it("updates name and the default webhook URL at once; settlement wallets (checksummed) after the delay", async () => {
