@@ -2,6 +2,7 @@
 process.env.SERVICE_DEV_MAILBOX = "true";
 
 import { describe, expect, it, vi } from "vitest";
+import { assertEmailSendAllowed } from "@/lib/auth/limit-email-sends";
 import { db } from "@/lib/db/client";
 import { transactWithEvents } from "@/lib/events/transact-with-events";
 import { newId } from "@/lib/ids";
@@ -14,7 +15,14 @@ import { getPublicReceipt } from "./get-public-receipt";
 const payer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 /** A session with the buyer's email whose invoice a confirmed transfer pays, confirmed as the watcher does. */
-async function paidInvoice(options: { receiptEmails?: boolean; locale?: string } = {}) {
+async function paidInvoice(
+  options: {
+    receiptEmails?: boolean;
+    locale?: string;
+    /** Runs before the payment confirms. */
+    before?: (sent: { organizationId: string; to: string }) => Promise<void>;
+  } = {},
+) {
   const { organization } = await createTestOrganization("Receipt <Store>");
   await db().organization.update({
     where: { id: organization.id },
@@ -32,6 +40,7 @@ async function paidInvoice(options: { receiptEmails?: boolean; locale?: string }
     where: { id: invoice.checkoutSessionId },
     data: { customerEmail: to, locale: options.locale ?? "de" },
   });
+  await options.before?.({ organizationId: organization.id, to });
   const txHash = `0x${newId("payment").slice(4).padEnd(64, "a").toLowerCase()}`;
   await db().payment.create({
     data: {
@@ -73,6 +82,38 @@ describe("buyers' receipt emails (through the outbox)", () => {
     const receipt = await getPublicReceipt(db(), link);
     expect(receipt).toMatchObject({ invoiceId: invoice.id, amount: "25", token: "USDC", refunds: [] });
   });
+
+  /** Sends (counts) emails until the budget answers 429. */
+  async function spend(input: () => { email: string; organizationId?: string }) {
+    for (let sent = 0; sent < 1000; sent++) {
+      try {
+        await assertEmailSendAllowed(input());
+      } catch (error) {
+        expect(error).toMatchObject({ status: 429 });
+        return;
+      }
+    }
+    throw new Error("the email budget was never spent");
+  }
+
+  it.each<[string, (sent: { organizationId: string; to: string }) => Promise<void>]>([
+    ["the buyer's address", ({ to }) => spend(() => ({ email: to }))],
+    [
+      "the organization",
+      ({ organizationId }) =>
+        spend(() => ({ email: `other-${newId("invoice")}@example.com`, organizationId })),
+    ],
+  ])(
+    "are skipped when %s has spent its email budget; the payment confirms all the same",
+    async (_who, before) => {
+      const { invoice, to } = await paidInvoice({ before });
+      expect(await db().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).toMatchObject({
+        status: "CONFIRMED",
+      });
+      expect(await db().outboundEmail.count({ where: { aboutId: invoice.id } })).toBe(0);
+      expect(await inbox(to)).toEqual([]);
+    },
+  );
 
   it("are not sent when the organization turned them off", async () => {
     const { invoice, to } = await paidInvoice({ receiptEmails: false });

@@ -1,3 +1,4 @@
+import { assertEmailSendAllowed } from "../auth/limit-email-sends";
 import { config } from "../config";
 import type { Tx } from "../db/client";
 import { log } from "../log";
@@ -13,8 +14,9 @@ export type ReceiptCause = { kind: "payment" } | { kind: "refund"; refundId: str
  * Writes the buyer's receipt into the outbox inside the transaction that confirmed the payment
  * or the refund, so it is sent once that commits and never lost (lib/outbox/); once per payment
  * and per refund (its dedupe key). Nothing when the session has no valid buyer email, when the
- * organization turned receipt emails off (`force` keeps a claim refund's promised email), or
- * when no server key can sign the receipt's link.
+ * organization turned receipt emails off (`force` keeps a claim refund's promised email), when
+ * the address's or the organization's email budget is spent, or when no server key can sign the
+ * receipt's link.
  */
 export async function recordReceiptEmail(
   tx: Tx,
@@ -36,6 +38,16 @@ export async function recordReceiptEmail(
   if (!receipt) return;
   const to = recipientEmailField.safeParse(options.to ?? receipt.customerEmail);
   if (!to.success) return;
+  // A merchant chooses buyers' addresses and sends as many cent payments and refunds as it likes:
+  // each receipt spends the address's and the organization's email budgets, as every email the
+  // service sends for a caller does. Past them (or with the limit store down) the receipt is
+  // skipped and logged, never thrown: this runs in the transaction that confirms the payment.
+  try {
+    await assertEmailSendAllowed({ email: to.data, organizationId: invoice.organizationId });
+  } catch (error) {
+    log.warn({ invoiceId, err: error }, "no receipt emailed: the email budget is spent");
+    return;
+  }
   await recordOutboundEmails(
     tx,
     [
