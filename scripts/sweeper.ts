@@ -12,6 +12,7 @@ import { sweepNetworksTask } from "../lib/tasks/sweep-networks-task";
 import {
   createBuiltInFacilitator,
   ownX402Payee,
+  recordedX402Broadcasts,
   recordX402Broadcast,
 } from "../lib/x402/create-built-in-facilitator";
 import { reportFacilitatorWalletsTask } from "../lib/x402/report-facilitator-wallets";
@@ -37,6 +38,7 @@ await withDatabase(async (url) => {
           networks: settings.networks,
           ownsPayee: ownX402Payee(database),
           recordsBroadcast: recordX402Broadcast(database),
+          recordedBroadcasts: recordedX402Broadcasts(database),
           database: () => database,
         }),
         ...served,

@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, it } from "vitest";
 import { testDevnetForFile } from "@/scripts/test-support/test-devnet";
 import { awaitFacilitatorReceipt } from "./await-facilitator-receipt";
+import { facilitatorNonce } from "./replace-facilitator-transaction";
 
 const devnet = testDevnetForFile({ confirmations: 1 });
 
@@ -47,14 +48,14 @@ describe("a facilitator transaction stuck under a high base fee", () => {
     const following = { stuckAfterMs: 200, timeoutMs: 3000, pollingMs: 100 };
 
     // 30 gwei (the node asks about 37): past that too, nothing replaces it.
-    await expect(awaitFacilitatorReceipt(client, account, sent, following)).rejects.toBeInstanceOf(
-      WaitForTransactionReceiptTimeoutError,
-    );
+    await expect(
+      awaitFacilitatorReceipt(client, account, facilitatorNonce(sent), following),
+    ).rejects.toBeInstanceOf(WaitForTransactionReceiptTimeoutError);
     expect(await client.getTransactionCount({ address: account.address })).toBe(nonce);
 
     // 10 gwei (the node asks about 13): over the cap, within the transfer to itself's ceiling.
     await mineAt(parseGwei("10"));
-    const replaced = await awaitFacilitatorReceipt(client, account, sent, following).catch(
+    const replaced = await awaitFacilitatorReceipt(client, account, facilitatorNonce(sent), following).catch(
       (error: Error) => error.message,
     );
     const hash = /replaced by (0x[0-9a-f]{64})/.exec(String(replaced))?.[1] as Hex;

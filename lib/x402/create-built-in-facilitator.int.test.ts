@@ -29,6 +29,7 @@ beforeAll(async () => {
     networks: [devnet.network],
     ownsPayee: async () => true,
     recordsBroadcast: async () => true,
+    recordedBroadcasts: async () => [],
   });
   facilitatorWallet = sweeperKeysFromMnemonic(mnemonic).facilitatorWallet(devnet.network.chainId).address;
 }, 120_000);

@@ -46,6 +46,24 @@ export const recordX402Broadcast =
     ).count === 1;
 
 /**
+ * The transactions recorded on the SETTLING rows of `networks` (ids), oldest first: a transaction
+ * of the facilitator wallet that another process left unmined is looked for among them
+ * (lib/x402/find-facilitator-transaction.ts). Its nonce is the lowest unmined, and every later
+ * settlement's row is newer, so the oldest are kept.
+ */
+export const recordedX402Broadcasts =
+  (database: Db) =>
+  async (networks: string[]): Promise<Hex[]> =>
+    (
+      await database.x402Settlement.findMany({
+        where: { network: { in: networks }, status: "SETTLING", transaction: { not: null } },
+        orderBy: { createdAt: "asc" },
+        take: 50,
+        select: { transaction: true },
+      })
+    ).map((row) => row.transaction as Hex);
+
+/**
  * The signing role's x402 facilitator: x402's own facilitator with its EVM `exact` scheme, one
  * registration per configured network with an EIP-3009 token, each signing with that chain's
  * facilitator wallet (lib/sweeps/sweeper-keys.ts). It takes only what it was set up for: v2, the
@@ -62,6 +80,8 @@ export function createBuiltInFacilitator(options: {
   networks: NetworkConfig[];
   ownsPayee: (payment: X402PayeeCheck) => Promise<boolean>;
   recordsBroadcast: (key: X402AuthorizationKey, transaction: string) => Promise<boolean>;
+  /** The transactions recorded on open settlements of these networks (`recordedX402Broadcasts`). */
+  recordedBroadcasts: (networks: string[]) => Promise<Hex[]>;
   /**
    * The database its web tier records payments in: given, payments by transaction (Solana) are
    * settled too, for a web tier without keys (lib/x402/create-transaction-facilitator.ts).
@@ -81,9 +101,14 @@ export function createBuiltInFacilitator(options: {
     const chainId = evmChainId(network);
     if (chains.has(chainId)) continue;
     chains.add(chainId);
-    const signer = createFacilitatorSigner(network, keys.facilitatorWallet(chainId), (sent) =>
-      beforeBroadcast(network, sent),
-    );
+    // Every configured network of the chain: one wallet holds the nonces of all.
+    const chainNetworks = options.networks
+      .filter((candidate) => candidate.chainId === chainId)
+      .map((candidate) => candidate.id);
+    const signer = createFacilitatorSigner(network, keys.facilitatorWallet(chainId), {
+      beforeBroadcast: (sent) => beforeBroadcast(network, sent),
+      recordedBroadcasts: () => options.recordedBroadcasts(chainNetworks),
+    });
     facilitator.register(chainFamily(network).caip2(network), new ExactEvmScheme(signer));
   }
 

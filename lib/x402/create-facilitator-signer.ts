@@ -13,8 +13,10 @@ import {
 } from "viem";
 import type { NetworkConfig } from "../chains/networks";
 import { evmChainId } from "../chains/networks";
-import { awaitFacilitatorReceipt, type FacilitatorTransaction } from "./await-facilitator-receipt";
+import { awaitFacilitatorReceipt } from "./await-facilitator-receipt";
 import { fundDevnetFacilitatorWallet } from "./fund-devnet-facilitator-wallet";
+import { type FacilitatorNonce, facilitatorNonce } from "./replace-facilitator-transaction";
+import { watchFacilitatorNonces } from "./watch-facilitator-nonces";
 
 /** Receipts are awaited this long before a settlement is reported pending (x402 `settlement_pending`). */
 const confirmationTimeoutMs = 120_000;
@@ -40,7 +42,9 @@ const stuckAfterBlocks = 5;
  * concurrent settlements never share a nonce. Receipts are awaited outside the queue,
  * concurrently, so nonces go out in order without waiting for the one before to be mined; a
  * transaction unmined for `stuckAfterBlocks` blocks is replaced at its nonce, so one stuck
- * settlement does not hold back every later one (lib/x402/await-facilitator-receipt.ts). The
+ * settlement does not hold back every later one (lib/x402/await-facilitator-receipt.ts); one
+ * another process left unmined (it died after broadcasting) is replaced the same way by this
+ * one's watch of the wallet's lowest unmined nonce (lib/x402/watch-facilitator-nonces.ts). The
  * nonce is the larger of the node's pending count and the one kept here (a provider behind a
  * load balancer may not count a transaction it just took; another signer of the wallet may have
  * sent one). Not lib/signer's database allocation: that exists to re-send a recorded sweep or
@@ -53,12 +57,16 @@ const stuckAfterBlocks = 5;
  *
  * Each transaction, signed, is handed to `beforeBroadcast` with its hash before it is sent: it
  * records the hash (so a settlement whose send fails after the node took it is known to be
- * pending) and may refuse by throwing, and then nothing is sent.
+ * pending) and may refuse by throwing, and then nothing is sent. `recordedBroadcasts` lists the
+ * hashes so recorded on settlements still open, where the watch finds another process's.
  */
 export function createFacilitatorSigner(
   network: NetworkConfig,
   account: PrivateKeyAccount,
-  beforeBroadcast: (transaction: { to: Address; data: Hex; hash: Hex }) => Promise<void>,
+  hooks: {
+    beforeBroadcast: (transaction: { to: Address; data: Hex; hash: Hex }) => Promise<void>;
+    recordedBroadcasts: () => Promise<Hex[]>;
+  },
 ): FacilitatorEvmSigner {
   const chainId = evmChainId(network);
   const blockTimeMs = network.blockTimeMs ?? 4000;
@@ -74,7 +82,18 @@ export function createFacilitatorSigner(
     pollingInterval: following.pollingMs,
   });
   /** What this signer sent and no one has awaited yet, by hash. */
-  const unawaited = new Map<Hex, FacilitatorTransaction>();
+  const unawaited = new Map<Hex, FacilitatorNonce>();
+  /** Each nonce this signer sent or took over and saw unmined, as sent and replaced. */
+  const nonces = new Map<number, FacilitatorNonce>();
+  /** The nonces whose settlements await their receipts: each replaces its own. */
+  const awaiting = new Set<number>();
+  const watch = watchFacilitatorNonces(client, account, {
+    chainId,
+    stuckAfterMs: following.stuckAfterMs,
+    nonces,
+    awaiting,
+    recordedBroadcasts: hooks.recordedBroadcasts,
+  });
   /** Each payer's last submission, broadcast or failed. */
   const payerTurns = new Map<string, Promise<unknown>>();
   let queue: Promise<unknown> = Promise.resolve();
@@ -120,20 +139,24 @@ export function createFacilitatorSigner(
       chainId,
     };
     const raw = await account.signTransaction({ ...unsigned, type: "eip1559" });
-    await beforeBroadcast({ to, data, hash: keccak256(raw) });
+    await hooks.beforeBroadcast({ to, data, hash: keccak256(raw) });
     const hash = await client.sendRawTransaction({ serializedTransaction: raw });
     nextNonce = unsigned.nonce + 1;
-    unawaited.set(hash, { ...unsigned, raw, hash });
+    const sent = facilitatorNonce({ ...unsigned, raw, hash });
+    nonces.set(unsigned.nonce, sent);
+    unawaited.set(hash, sent);
     return hash;
   };
   const awaitReceipt = (hash: Hex) => {
     const sent = unawaited.get(hash);
     unawaited.delete(hash);
-    return sent
-      ? awaitFacilitatorReceipt(client, account, sent, following)
-      : client.waitForTransactionReceipt({ hash, timeout: confirmationTimeoutMs });
+    if (!sent) return client.waitForTransactionReceipt({ hash, timeout: confirmationTimeoutMs });
+    const { nonce } = sent.first;
+    awaiting.add(nonce);
+    return awaitFacilitatorReceipt(client, account, sent, following).finally(() => awaiting.delete(nonce));
   };
   const submit = (to: Address, data: Hex): Promise<Hex> => {
+    watch();
     // A payer's next transfer is estimated once its last one is broadcast, so the pending block
     // that the estimate reads holds it (a balance it spends is not spent twice).
     const payer = payerOf(data);

@@ -2,7 +2,12 @@ import { type FacilitatorClient, HTTPFacilitatorClient } from "@x402/core/server
 import { type Config, config } from "../config";
 import { db } from "../db/client";
 import { processWide } from "../process-wide";
-import { createBuiltInFacilitator, ownX402Payee, recordX402Broadcast } from "./create-built-in-facilitator";
+import {
+  createBuiltInFacilitator,
+  ownX402Payee,
+  recordedX402Broadcasts,
+  recordX402Broadcast,
+} from "./create-built-in-facilitator";
 
 /** How long the web tier waits on the facilitator; a settlement waits for its receipt. */
 const facilitatorTimeoutMs = 150_000;
@@ -48,6 +53,7 @@ export function x402FacilitatorClient(settings: Config = config()): FacilitatorC
         // The database client is the process's, made when a settlement first needs it.
         ownsPayee: (payment) => ownX402Payee(db())(payment),
         recordsBroadcast: (key, transaction) => recordX402Broadcast(db())(key, transaction),
+        recordedBroadcasts: (networks) => recordedX402Broadcasts(db())(networks),
       }),
     );
   return undefined;

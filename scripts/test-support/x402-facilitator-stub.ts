@@ -14,6 +14,7 @@ import type { X402Settlement } from "../../lib/generated/prisma/client";
 import {
   createBuiltInFacilitator,
   ownX402Payee,
+  recordedX402Broadcasts,
   recordX402Broadcast,
 } from "../../lib/x402/create-built-in-facilitator";
 import { x402FacilitatorClient } from "../../lib/x402/facilitator-client";
@@ -42,6 +43,7 @@ export const signingRoleFacilitator = (network: NetworkConfig) =>
     // The client is made on first use, after the file's configuration is complete.
     ownsPayee: (payment) => ownX402Payee(db())(payment),
     recordsBroadcast: (key, transaction) => recordX402Broadcast(db())(key, transaction),
+    recordedBroadcasts: (networks) => recordedX402Broadcasts(db())(networks),
   });
 
 /** x402's own facilitator with another key and wallet, which cannot write our rows: it records nothing. */
@@ -51,6 +53,7 @@ export const externalFacilitator = (network: NetworkConfig, mnemonic: string) =>
     networks: [network],
     ownsPayee: async () => true,
     recordsBroadcast: async () => true,
+    recordedBroadcasts: async () => [],
   });
 
 /** Settles `row` again as a takeover would, with the facilitator the web tier is configured with. */
