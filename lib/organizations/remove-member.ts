@@ -60,6 +60,11 @@ export async function removeMember(
       where: { id: membership.userId },
       select: { email: true },
     });
+    // A monthly report queued for them and not yet sent (the outbox retries for days) carries
+    // payers' addresses and amounts, which go only to owners: it is withdrawn with them.
+    await tx.outboundEmail.deleteMany({
+      where: { organizationId, kind: "monthly_report", to: user.email, sentAt: null },
+    });
     return {
       membership,
       email: user.email,

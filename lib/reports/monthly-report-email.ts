@@ -35,7 +35,7 @@ export function monthlyReportEmail(organizationName: string, summary: MonthSumma
       "(USD at each payment's locked quote; refunds in the month they succeeded.)",
       ...(tokens.length ? ["", "By token:", ...tokens] : []),
       "",
-      "Download the CSV, one row per payment (sign in to the dashboard first: it lists payers' addresses and amounts):",
+      "The month's CSV, one row per payment, is at this link, which asks for a sign-in to the dashboard (it lists payers' addresses and amounts):",
       "",
       monthlyReportUrl(summary),
       "",

@@ -4,9 +4,13 @@ process.env.SERVICE_DEV_MAILBOX = "true";
 import { describe, expect, it } from "vitest";
 import { GET as paymentsReport } from "@/app/api/private/reports/payments/route";
 import { db } from "@/lib/db/client";
+import { removeMember } from "@/lib/organizations/remove-member";
+import { deliverOutboundEmails } from "@/lib/outbox/deliver-outbound-emails";
+import { recordOutboundEmails } from "@/lib/outbox/record-outbound-emails";
 import { runBackgroundTaskAt } from "@/scripts/test-support/background-task";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestInvoice, createTestTeam } from "@/scripts/test-support/fixtures";
+import { reportEmailComposers } from "./attach-monthly-report";
 import { configureMonthlyReport, monthlyReportFormSchema } from "./configure-monthly-report";
 import { sendMonthlyReports } from "./send-monthly-reports";
 
@@ -57,6 +61,9 @@ describe("the monthly payments report email", () => {
       expect(mails).toHaveLength(1);
       expect(mails[0].subject).toBe(`${shop.organization.name}: payments report for March 2026`);
       expect(mails[0].text).toContain("Received: $42.00");
+      // The CSV is attached: only its link asks for a sign-in.
+      expect(mails[0].text).toContain("is at this link, which asks for a sign-in to the dashboard");
+      expect(mails[0].text).not.toContain("sign in to the dashboard first");
     }
     expect(
       await db().monthlyReport.findMany({
@@ -103,6 +110,37 @@ describe("the monthly payments report email", () => {
     ]);
     for (const owner of demoted.ownerEmails) expect(await mailTo(owner)).toHaveLength(1);
     expect(await mailTo(demoted.memberEmail)).toEqual([]);
+  });
+
+  it("queued for an owner who is then removed, never reaches them", async () => {
+    const shop = await shopWithBooks();
+    const [stays, leaves] = shop.ownerEmails;
+    const now = new Date();
+    await db().$transaction((tx) =>
+      recordOutboundEmails(
+        tx,
+        [stays, leaves].map((to) => ({
+          organizationId: shop.organization.id,
+          kind: "monthly_report",
+          aboutId: "2026-03",
+          dedupeKey: `monthly_report:${shop.organization.id}:2026-03:${to}`,
+          to,
+          subject: `${shop.organization.name}: payments report for March 2026`,
+          text: "Received: $42.00\n",
+        })),
+        now,
+      ),
+    );
+    const leaving = await db().membership.findFirstOrThrow({
+      where: { organizationId: shop.organization.id, user: { email: leaves } },
+    });
+    await removeMember(db(), shop.organization.id, leaving.id, {});
+    await deliverOutboundEmails(db(), { now, composers: reportEmailComposers });
+    expect(await mailTo(leaves)).toEqual([]);
+    expect(await mailTo(stays)).toHaveLength(1);
+    expect(
+      await db().outboundEmail.count({ where: { organizationId: shop.organization.id, to: leaves } }),
+    ).toBe(0);
   });
 
   it("is sent once when two instances run the pass at the same moment", async () => {
