@@ -123,12 +123,32 @@ function summarisePauses(file: string, fromMs: number, toMs: number): GcPauses {
   };
 }
 
+/** CPU time (user + system, ms) process `pid` has used so far; 0 once it is gone. */
+function processCpuMs(pid: number): number {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU time (user + system, ms) the server listening on `port` has used so far. */
 export function serverCpuMs(port: number): number {
-  const [pid] = serverPids(port);
-  // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+  return processCpuMs(serverPids(port)[0] as number);
+}
+
+/**
+ * CPU time (ms) PostgreSQL's backends serving `database` have used so far: the ones alive now,
+ * which for a server's pooled connections are the ones that served it.
+ */
+export function databaseCpuMs(database: string): number {
+  const pids = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes(`postgres: `) && line.includes(` ${database} `))
+    .map((line) => Number(line.trim().split(" ")[0]));
+  return pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 }
 
 /** USER_HZ: 100 on every Linux this runs on. */

@@ -7,8 +7,11 @@
 // that settles on chain) and settlements per second, and the ratio of each concurrency's rate to
 // the first's. The baseline, at the same concurrency: the 402 alone (a quote, nothing settled).
 // Each payment is checked to have answered 200 with a settled PAYMENT-RESPONSE (x402) or a
-// Payment-Receipt (MPP); any other answer is printed and fails the run. BENCH_PORT (default 9380;
-// its devnet takes the next port, the local Solana chain the one after).
+// Payment-Receipt (MPP); any other answer is printed and fails the run. A second table gives
+// the CPU milliseconds each payment cost each process on this machine (the app's server, its EVM
+// devnet and local Solana chain, PostgreSQL's backends, the agents): their sum against the cores
+// tells whether a rate is bound by CPU. BENCH_PORT (default 9380; its devnet takes the next
+// port, the local Solana chain the one after).
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { Receipt } from "mppx";
 import { createWalletClient, type Hex, http, parseAbi, parseUnits } from "viem";
@@ -16,7 +19,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { mppBuyer } from "../scripts/test-support/mpp-buyer";
 import { probeX402, x402Buyer } from "../scripts/test-support/x402-buyer";
-import { createMerchant, serverCpuMs, startApp } from "./support";
+import { createMerchant, databaseCpuMs, serverCpuMs, startApp } from "./support";
 
 const concurrencies = (process.env.BENCH_AGENTS ?? "4,32").split(",").map(Number);
 const perAgent = Number(process.env.BENCH_PAYMENTS_PER_AGENT ?? 10);
@@ -26,13 +29,31 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 
 /**
+ * CPU milliseconds used so far by each process a payment runs through, all on this machine: the
+ * app's server, its EVM devnet, its local Solana chain (idle here, but polled), PostgreSQL's
+ * backends for the app's database, and the agents (this process).
+ */
+function cpuNow(database: string) {
+  const agents = process.cpuUsage();
+  return {
+    server: serverCpuMs(port),
+    devnet: serverCpuMs(port + 1),
+    solana: serverCpuMs(port + 2),
+    postgres: databaseCpuMs(database),
+    agents: (agents.user + agents.system) / 1000,
+  };
+}
+type Cpu = ReturnType<typeof cpuNow>;
+
+/**
  * Runs `total` calls of `one` over `workers` loops; each call's milliseconds, the wall time, and
- * the server's CPU milliseconds per call (CPU-bound when that times the rate nears the cores it gets).
+ * each process's CPU milliseconds per call (the machine is CPU-bound when their sum times the
+ * rate nears its cores).
  */
 async function timed(total: number, workers: number, one: (worker: number) => Promise<void>) {
   const latencies: number[] = [];
   let next = 0;
-  const cpuBefore = serverCpuMs(port);
+  const cpuBefore = cpuNow(database);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
@@ -50,7 +71,12 @@ async function timed(total: number, workers: number, one: (worker: number) => Pr
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     perSecond: total / seconds,
-    cpuMs: (serverCpuMs(port) - cpuBefore) / total,
+    cpuMs: Object.fromEntries(
+      Object.entries(cpuNow(database)).map(([name, ms]) => [
+        name,
+        (ms - cpuBefore[name as keyof Cpu]) / total,
+      ]),
+    ) as Cpu,
   };
 }
 
@@ -79,6 +105,7 @@ const app = await startApp({
     SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000",
   },
 });
+const database = new URL(app.env.DATABASE_URL as string).pathname.slice(1);
 let failed = 0;
 try {
   const { apiKey } = createMerchant(app);
@@ -146,8 +173,19 @@ try {
   );
   for (const [name, row] of rows)
     console.log(
-      `${name.padEnd(44)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)} ${row.perSecond.toFixed(2).padStart(12)} ${row.cpuMs.toFixed(1).padStart(19)}`,
+      `${name.padEnd(44)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)} ${row.perSecond.toFixed(2).padStart(12)} ${row.cpuMs.server.toFixed(1).padStart(19)}`,
     );
+  const processes = Object.keys(rows[0]?.[1].cpuMs ?? {});
+  console.log(
+    `\nCPU ms each, by process${" ".repeat(21)}${processes.map((name) => name.padStart(9)).join("")}    total`,
+  );
+  for (const [name, { cpuMs }] of rows) {
+    const values = Object.values(cpuMs);
+    const total = values.reduce((sum, ms) => sum + ms, 0);
+    console.log(
+      `${name.padEnd(44)}${values.map((ms) => ms.toFixed(1).padStart(9)).join("")}${total.toFixed(1).padStart(9)}`,
+    );
+  }
   console.log(`settlements per second against the first concurrency: ${ratios.join(", ")}`);
   console.log(`failed payments: ${failed} (price 0.01 USD each)`);
 } finally {

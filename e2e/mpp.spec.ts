@@ -1,8 +1,8 @@
 import { Challenge, Credential, Receipt } from "mppx";
-import { createPublicClient, createWalletClient, erc20Abi, http, parseEventLogs } from "viem";
+import { createPublicClient, createWalletClient, erc20Abi, http, parseAbi, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
-import { devnetBuyer } from "../lib/chains/devnet-account";
+import { devnetFunder } from "../lib/chains/devnet-account";
 import { mppBuyer } from "../scripts/test-support/mpp-buyer";
 import { x402Buyer } from "../scripts/test-support/x402-buyer";
 import { agentPaylink, appEnv, expect, test } from "./fixtures";
@@ -32,14 +32,20 @@ test("an MPP agent pays a paylink's x402Url: 200 with Payment-Receipt, the price
     const balanceOf = (address: `0x${string}`) =>
       chain.readContract({ address: usdc, abi: erc20Abi, functionName: "balanceOf", args: [address] });
 
-    // An agent of its own, given 5 test USDC by the start's test buyer (other specs pay from that one).
+    // An agent of its own with 5 test USDC, minted (anyone may mint it) rather than sent by the
+    // start's test buyer: x402.spec.ts pays from that one and counts its balance meanwhile. The node
+    // signs for its own account, so it numbers the transaction among other specs' at once.
     const key = generatePrivateKey();
     const account = privateKeyToAccount(key);
-    const funder = createWalletClient({ account: devnetBuyer, chain: hardhat, transport: http(rpcUrl()) });
+    const funder = createWalletClient({
+      account: devnetFunder.address,
+      chain: hardhat,
+      transport: http(rpcUrl()),
+    });
     const funding = await funder.writeContract({
       address: usdc,
-      abi: erc20Abi,
-      functionName: "transfer",
+      abi: parseAbi(["function mint(address to, uint256 amount)"]),
+      functionName: "mint",
       args: [account.address, 5_000_000n],
     });
     await chain.waitForTransactionReceipt({ hash: funding });

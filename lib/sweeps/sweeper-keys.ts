@@ -1,8 +1,8 @@
 import { HDKey } from "@scure/bip32";
-import { mnemonicToSeedSync } from "@scure/bip39";
 import { bytesToHex, type Hex } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { depositAccountPath } from "../chains/evm/derive-deposit-address";
+import { mnemonicSeed } from "../chains/mnemonic-seed";
 
 // The sweeper's keys, all from the one mnemonic that only the sweeper holds (the web tier derives
 // deposit addresses from the account xpub). Deposit addresses sign their own sweep; the gas
@@ -40,7 +40,7 @@ function accountAt(key: HDKey): PrivateKeyAccount {
 }
 
 export function sweeperKeysFromMnemonic(mnemonic: string): SweeperKeys {
-  const master = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic));
+  const master = HDKey.fromMasterSeed(mnemonicSeed(mnemonic));
   const depositChain = master.derive(`${depositAccountPath}/0`);
   const gasChain = master.derive(`${gasWalletAccountPath}/0`);
   const refundAccount = master.derive(refundWalletAccountPath);

@@ -1,10 +1,10 @@
 import { createHmac } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { HDKey } from "@scure/bip32";
-import { mnemonicToSeedSync } from "@scure/bip39";
 import { bytesToHex } from "viem";
 import { publicKeyToAddress } from "viem/accounts";
 import type { DepositKeys } from "../chain-family";
+import { mnemonicSeed } from "../mnemonic-seed";
 
 // Every invoice gets its own deposit address, derived from one HD key (BIP32, the standard
 // Ethereum path m/44'/60'/0'/0/<index>), so a transfer names its invoice without memos. Deriving
@@ -16,7 +16,7 @@ export const depositAccountPath = "m/44'/60'/0'";
 
 /** The deposit chain key (m/44'/60'/0'/0) from a BIP39 mnemonic: holds private keys. */
 export function depositKeyFromMnemonic(mnemonic: string): HDKey {
-  return HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(`${depositAccountPath}/0`);
+  return HDKey.fromMasterSeed(mnemonicSeed(mnemonic)).derive(`${depositAccountPath}/0`);
 }
 
 /** The same chain key from the account's extended public key (xpub of m/44'/60'/0'): public only. */

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { base58 } from "@scure/base";
-import { mnemonicToSeedSync } from "@scure/bip39";
+import { mnemonicSeed } from "../mnemonic-seed";
 
 /** An ed25519 key pair: the 32-byte private seed, its public key and that key's base58 address. */
 export type SolanaKeyPair = { secretKey: Uint8Array; publicKey: Uint8Array; address: string };
@@ -32,7 +32,7 @@ export function solanaKeyPair(secretKey: Uint8Array): SolanaKeyPair {
 }
 
 function keyAt(mnemonic: string, path: readonly number[]): SolanaKeyPair {
-  return solanaKeyPair(deriveEd25519Slip10(mnemonicToSeedSync(mnemonic.trim()), path));
+  return solanaKeyPair(deriveEd25519Slip10(mnemonicSeed(mnemonic.trim()), path));
 }
 
 /** A wallet's account `index` at m/44'/501'/index'/0', the path Phantom and Solflare use. */
