@@ -335,14 +335,13 @@ test("after confirmation with no success URL the buyer gets a printable receipt"
   await expect(page.getByRole("combobox")).toBeHidden();
 });
 
-test("every state of the page passes axe-core at 390 and 1280 px, light and dark, and works from the keyboard", async ({
+test("every state of the page passes axe-core at 390 px dark and 1280 px light, and works from the keyboard", async ({
   page,
   request,
   merchant,
   baseURL,
 }) => {
-  // Axe over every state, two widths and two schemes: CPU-bound in the browser, 190 s seen under
-  // CI's full load.
+  // Axe over every state: CPU-bound in the browser, 190 s seen under CI's full load with four screens.
   test.setTimeout(480_000);
   mkdirSync(screens, { recursive: true });
   const choosing = await createSession(request, merchant, baseURL as string);
@@ -381,24 +380,27 @@ test("every state of the page passes axe-core at 390 and 1280 px, light and dark
     { name: "expired", url: expired.url, ready: page.getByRole("status") },
   ];
   const serious: string[] = [];
-  for (const width of [390, 1280]) {
+  // Two screens cover both widths and both schemes (as in e2e/dashboard-layout.spec.ts): what
+  // axe finds in layout depends on the width, in colour contrast on the scheme.
+  for (const { width, colorScheme } of [
+    { width: 390, colorScheme: "dark" },
+    { width: 1280, colorScheme: "light" },
+  ] as const) {
     await page.setViewportSize({ width, height: 900 });
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme, media: "screen" });
-      for (const state of states) {
-        await page.goto(state.url);
-        await expect(state.ready).toBeVisible({ timeout: 30_000 });
-        const results = await new AxeBuilder({ page }).analyze();
-        for (const violation of results.violations)
-          if (violation.impact === "serious" || violation.impact === "critical")
-            serious.push(
-              `${state.name} ${width}px ${colorScheme}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-            );
-        await page.screenshot({
-          path: `${screens}/${state.name}-${width}-${colorScheme}.png`,
-          fullPage: true,
-        });
-      }
+    await page.emulateMedia({ colorScheme, media: "screen" });
+    for (const state of states) {
+      await page.goto(state.url);
+      await expect(state.ready).toBeVisible({ timeout: 30_000 });
+      const results = await new AxeBuilder({ page }).analyze();
+      for (const violation of results.violations)
+        if (violation.impact === "serious" || violation.impact === "critical")
+          serious.push(
+            `${state.name} ${width}px ${colorScheme}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+          );
+      await page.screenshot({
+        path: `${screens}/${state.name}-${width}-${colorScheme}.png`,
+        fullPage: true,
+      });
     }
   }
   expect(serious).toEqual([]);
