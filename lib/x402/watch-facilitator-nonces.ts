@@ -4,6 +4,12 @@ import { findFacilitatorTransaction } from "./find-facilitator-transaction";
 import { type FacilitatorNonce, replaceFacilitatorTransaction } from "./replace-facilitator-transaction";
 
 /**
+ * The most transactions the watch sends an hour: a node that reports a pending transaction forever
+ * (lying, or broken) would otherwise have it fill nonce after nonce, each fill mined at a fee.
+ */
+const watchReplacementsPerHour = 20;
+
+/**
  * Watches the facilitator wallet's lowest unmined nonce on one network, so that a transaction left
  * unmined by a process that died after broadcasting it (a crash, a deploy) does not hold back
  * every later settlement of the wallet: a settlement replaces only its own transaction, and only
@@ -17,7 +23,8 @@ import { type FacilitatorNonce, replaceFacilitatorTransaction } from "./replace-
  * is only ever the one already sent, at higher fees, or nothing: its row is decided from the
  * chain as any other. Returns `wake`, called at each settlement: the watch runs until nothing of
  * the wallet is unmined, looking each fifth of `stuckAfterMs`; a node or database it cannot read
- * is logged once and read again at the next look, never thrown into a settlement.
+ * is logged once and read again at the next look, never thrown into a settlement. The watch sends
+ * at most watchReplacementsPerHour transactions an hour.
  */
 export function watchFacilitatorNonces(
   client: PublicClient,
@@ -39,6 +46,8 @@ export function watchFacilitatorNonces(
   let failing = false;
   /** The lowest unmined nonce, and since when the watch has seen it so. */
   let stall: { nonce: number; since: number } | undefined;
+  /** When the watch sent each of its replacements in the last hour. */
+  const sentAt: number[] = [];
 
   /** One look; true once nothing of the wallet is unmined. */
   const look = async (): Promise<boolean> => {
@@ -57,6 +66,8 @@ export function watchFacilitatorNonces(
     if (stall?.nonce !== latest)
       stall = { nonce: latest, since: first && !nonces.has(latest) ? Number.NEGATIVE_INFINITY : Date.now() };
     if (awaiting.has(latest) || Date.now() - stall.since < stuckAfterMs) return false;
+    while (sentAt.length > 0 && (sentAt[0] as number) < Date.now() - 60 * 60_000) sentAt.shift();
+    if (sentAt.length >= watchReplacementsPerHour) return false;
     let stuck = nonces.get(latest);
     if (!stuck) {
       stuck = await findFacilitatorTransaction(client, account, {
@@ -70,6 +81,7 @@ export function watchFacilitatorNonces(
         "x402 facilitator nonce left unmined by another process",
       );
     }
+    sentAt.push(Date.now());
     await replaceFacilitatorTransaction(client, account, stuck);
     stall.since = Date.now();
     return false;
