@@ -9,7 +9,15 @@ import { log } from "../log";
 /** A file an email carries (nodemailer's own shape), its content as text. */
 export type EmailAttachment = { filename: string; contentType: string; content: string };
 
-type Email = { to: string; subject: string; text: string; html?: string; attachments?: EmailAttachment[] };
+type Email = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: EmailAttachment[];
+  /** The Message-ID header, `<…@host>`, when a resend must name the same message (else a new one). */
+  messageId?: string;
+};
 
 /**
  * An email, plain text with an optional HTML alternative and attachments: by SMTP when configured,
@@ -31,7 +39,8 @@ export async function sendEmail(database: Db, input: Email, options: { withinMs?
     );
     throw new Error("email is not configured");
   }
-  await database.devEmail.create({ data: { id: newId("devEmail"), ...input } });
+  const { messageId: _, ...shown } = input;
+  await database.devEmail.create({ data: { id: newId("devEmail"), ...shown } });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type EmailAttachment, sendEmail } from "../auth/send-email";
+import { config } from "../config";
 import type { Db } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
@@ -121,6 +122,10 @@ async function sendClaimedEmail(
         subject: email.subject,
         ...content,
         ...(email.html === null ? {} : { html: email.html }),
+        // One Message-ID per outbox row: a relay that took the message but whose reply came past
+        // the limit gets it again on the retry (SMTP delivers at least once), and the receiving
+        // side can tell the copy for what it is.
+        messageId: `<${email.id}@${new URL(config().baseUrl).hostname}>`,
       },
       { withinMs: heldUntil - holdMarginMs - clock().getTime() },
     );

@@ -1,6 +1,7 @@
 // The outbox against a real SMTP server on loopback: one that stalls, then one that answers.
 import { createServer, type Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { createTestOrganization } from "@/scripts/test-support/fixtures";
@@ -110,7 +111,11 @@ describe("outbox emails over SMTP to a server that does not answer", () => {
       expect(await deliverOutboundEmails(db(), { ids, now: new Date(retryAt.getTime() + 3_600_000) })).toBe(
         0,
       );
-      expect(server.messages.filter((message) => message.includes(subject))).toHaveLength(1);
+      const delivered = server.messages.filter((message) => message.includes(subject));
+      expect(delivered).toHaveLength(1);
+      // The outbox row's own Message-ID, the same on any resend.
+      const host = new URL(config().baseUrl).hostname;
+      expect(delivered[0]?.split("\r\n")).toContain(`Message-ID: <${ids[0]}@${host}>`);
       expect(await db().outboundEmail.findUniqueOrThrow({ where: { id: ids[0] } })).toMatchObject({
         attempts: 2,
         claimToken: null,
