@@ -37,6 +37,10 @@ import { resolveStuckX402Settlements, stuckSettlementMs } from "./resolve-stuck-
 import { x402FeePayerLossWindowMs } from "./x402-fee-payer-breaker";
 import { x402PayerCooldownMs } from "./x402-payer-cooldown";
 
+// Each crash is a settler process of its own, cold-started with tsx (it loads much of lib/): on a
+// loaded 2-core machine one start takes tens of seconds, and a test here starts up to two.
+const crashTestMs = 180_000;
+
 /** How far the test has moved the chain's clock ahead of the real one. */
 let ahead = 0;
 const slotMs = 400;
@@ -113,7 +117,7 @@ async function paidOnce(invoiceId: string, transaction: string) {
   expect(await db().event.count({ where: { invoiceId, type: "payment.confirmed" } })).toBe(1);
 }
 
-describe("an x402 settlement by transaction whose settler was SIGKILLed", () => {
+describe("an x402 settlement by transaction whose settler was SIGKILLed", { timeout: crashTestMs }, () => {
   it("after sending: the resolver finds it landed, SETTLED; the transfer and the invoice's payment happen once", async () => {
     const before = await received();
     const { row, url, payment } = await crashedSettlement("after-send");
@@ -203,7 +207,9 @@ describe("an x402 settlement by transaction whose settler was SIGKILLed", () => 
   });
 });
 
-describe("a payer whose x402 transaction failed on chain, at our fee payer's cost", () => {
+describe("a payer whose x402 transaction failed on chain, at our fee payer's cost", {
+  timeout: crashTestMs,
+}, () => {
   const feePayer = () => solanaServiceKey(process.env.SERVICE_HD_MNEMONIC as string, "feePayer").address;
   const lamportsOf = async (wallet: string) => (await solana.rpc.getBalance(wallet as Address).send()).value;
   const losses = async () =>

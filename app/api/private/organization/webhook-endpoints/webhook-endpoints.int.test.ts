@@ -107,10 +107,11 @@ describe("webhook endpoints", () => {
   it("of concurrent rotations one wins and the others get 409: every secret handed out signs", async () => {
     const { auth, created, receiver } = await setup();
     const { id, signingSecret } = created.json.data;
-    // A slow write, so that every rotation reads the secret before the first one commits.
+    // A slow write, so that every rotation reads the secret before the first one commits: long
+    // enough for five requests to start on a loaded 2-core machine (0.3 s was not, once).
     await db().$executeRawUnsafe(`
       CREATE FUNCTION slow_write() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$`);
+      BEGIN PERFORM pg_sleep(1.5); RETURN NEW; END $$`);
     await db().$executeRawUnsafe(
       `CREATE TRIGGER slow_write BEFORE UPDATE ON "WebhookEndpoint" FOR EACH ROW EXECUTE FUNCTION slow_write()`,
     );
