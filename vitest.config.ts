@@ -39,6 +39,10 @@ const shared = {
 };
 
 export default defineConfig({
+  // Vitest keeps each file's last duration in <cacheDir>/vitest/results.json and runs the slowest
+  // first, so a run does not end on one long file alone; a clean clone has no such file, and CI
+  // (.ci/run) keeps it outside the clone with TEST_CACHE_DIR. Unset: Vite's node_modules/.vite.
+  cacheDir: process.env.TEST_CACHE_DIR || undefined,
   test: {
     // A worker per core, and at least two: integration files spend most of their time waiting on
     // PostgreSQL, devnets and child processes, and each has its own database and devnet port, so
