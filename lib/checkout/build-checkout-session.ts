@@ -1,12 +1,17 @@
 import type { Tx } from "../db/client";
 import { invalidRequest, notFound } from "../errors";
-import { type CheckoutSession, Prisma } from "../generated/prisma/client";
+import { type CheckoutSession, type Paylink, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import type { CreateCheckoutSessionInput } from "./checkout-session-schemas";
 
 const sessionIdPlaceholder = "{CHECKOUT_SESSION_ID}";
 
-async function priceOf(database: Tx, organizationId: string, request: CreateCheckoutSessionInput) {
+async function priceOf(
+  database: Tx,
+  organizationId: string,
+  request: CreateCheckoutSessionInput,
+  read: Paylink | undefined,
+) {
   if (request.mode === "standalone") {
     return {
       amount: request.amount,
@@ -17,7 +22,10 @@ async function priceOf(database: Tx, organizationId: string, request: CreateChec
       recurringIntervalCount: request.recurring?.intervalCount ?? null,
     };
   }
-  const paylink = await database.paylink.findFirst({ where: { id: request.paylinkId, organizationId } });
+  const paylink =
+    read?.id === request.paylinkId && read.organizationId === organizationId
+      ? read
+      : await database.paylink.findFirst({ where: { id: request.paylinkId, organizationId } });
   if (!paylink) throw notFound("paylink", "paylinkId");
   if (!paylink.enabled) {
     throw invalidRequest(
@@ -39,15 +47,17 @@ async function priceOf(database: Tx, organizationId: string, request: CreateChec
 /**
  * A new OPEN session's row (not yet stored): the price from the request, or from the paylink,
  * which must be the organization's and enabled. Creating one through the API and paying a
- * paylink over x402 (lib/x402) both start here.
+ * paylink over x402 (lib/x402) both start here. `paylink`: the paylink's row as the caller's
+ * transaction already read it (x402 reads it to learn its organization), not read again.
  */
 export async function buildCheckoutSession(
   database: Tx,
   organizationId: string,
   request: CreateCheckoutSessionInput,
   now: Date,
+  paylink?: Paylink,
 ): Promise<CheckoutSession> {
-  const price = await priceOf(database, organizationId, request);
+  const price = await priceOf(database, organizationId, request, paylink);
   const id = newId("checkoutSession");
   return {
     id,

@@ -3,7 +3,7 @@ import type { Tx } from "../db/client";
 import { invalidRequest } from "../errors";
 import { recordEvent } from "../events/record-event";
 import { serializeInvoiceEvent } from "../events/serialize-invoice-event";
-import type { CheckoutSession } from "../generated/prisma/client";
+import type { CheckoutSession, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import type { PricedInvoice } from "../payments/price-invoice";
 import { transitionSession } from "../session-state/session-state";
@@ -27,6 +27,8 @@ export function beginPayment(session: CheckoutSession, now: Date) {
  * frozen quote, a deposit address from `depositAddress` (asked only once the session may be paid,
  * so a refused start uses no index), the session completed and `invoice.created` recorded. The
  * hosted page's start (lib/checkout/start-payment.ts) and an x402 payment (lib/x402) share it.
+ * `unstored`: a session built in this transaction and not inserted yet (an x402 payment of a
+ * paylink), inserted here already completed rather than inserted and then updated.
  */
 export async function createSessionInvoice(
   tx: Tx,
@@ -41,11 +43,18 @@ export async function createSessionInvoice(
       reference?: string | null;
     }>;
     now: Date;
+    unstored?: boolean;
   },
 ) {
   const { session, network, token, priced, now } = input;
   const begin = beginPayment(session, now);
   const address = await input.depositAddress();
+  // OPEN -> PROCESSING (under the session's lock, or new) -> COMPLETED, with the invoice below.
+  const completed = transitionSession({ ...session, status: begin.status }, "invoice_created", now);
+  if (input.unstored)
+    await tx.checkoutSession.create({
+      data: { ...session, status: completed.status, metadata: session.metadata as Prisma.InputJsonObject },
+    });
   const invoice = await tx.invoice.create({
     data: {
       id: newId("invoice"),
@@ -66,9 +75,8 @@ export async function createSessionInvoice(
       createdAt: now,
     },
   });
-  // OPEN -> PROCESSING (the lock above) -> COMPLETED, now that the invoice exists.
-  const completed = transitionSession({ ...session, status: begin.status }, "invoice_created", now);
-  await tx.checkoutSession.update({ where: { id: session.id }, data: { status: completed.status } });
+  if (!input.unstored)
+    await tx.checkoutSession.update({ where: { id: session.id }, data: { status: completed.status } });
   await recordEvent(tx, {
     organizationId: session.organizationId,
     type: "invoice.created",

@@ -67,9 +67,9 @@ async function invoiceFor(tx: Tx, quote: X402Quote, { network, token }: X402Paya
       paylink.organizationId,
       { mode: "paylink", paylinkId: paylink.id, expiresInMinutes: 60 },
       now,
+      paylink,
     );
-    await tx.checkoutSession.create({ data: { ...session, metadata: {} } });
-    return createSessionInvoice(tx, { session, network, token, priced, depositAddress, now });
+    return createSessionInvoice(tx, { session, network, token, priced, depositAddress, now, unstored: true });
   }
   const [session] = await tx.$queryRaw<CheckoutSession[]>`
     SELECT * FROM "CheckoutSession" WHERE "id" = ${quote.resource.id} FOR UPDATE`;

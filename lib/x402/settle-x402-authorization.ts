@@ -134,11 +134,12 @@ export async function settleX402Authorization(
     errorReason: null,
   };
   const known = { ...(transaction ? { transaction } : {}), ...(gasUsd ? { gasUsd } : {}) };
-  const { count } = await database.x402Settlement.updateMany({
+  // The row as this statement left it; read again only when another settler decided it first.
+  const [updated] = await database.x402Settlement.updateManyAndReturn({
     where: { id: row.id, status: "SETTLING" },
     data: status === "SETTLING" ? { ...known, updatedAt: lapsedLease() } : { status, errorReason, ...known },
   });
-  const decided = await database.x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
-  if (count === 1 && status === "FAILED") await withdrawUnpaidX402Invoice(database, decided, settling.now);
-  return decided;
+  if (!updated) return database.x402Settlement.findUniqueOrThrow({ where: { id: row.id } });
+  if (status === "FAILED") await withdrawUnpaidX402Invoice(database, updated, settling.now);
+  return updated;
 }
