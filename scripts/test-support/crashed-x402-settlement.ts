@@ -5,6 +5,7 @@ import path from "node:path";
 import type { PaymentPayload } from "@x402/core/types";
 import { expect } from "vitest";
 import { db } from "../../lib/db/client";
+import { bundledEntry } from "./bundled-entry";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -17,7 +18,7 @@ export async function crashedX402Settlement(options: {
 }) {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "scripts/test-support/x402-transaction-pass.ts"],
+    [await bundledEntry("scripts/test-support/x402-transaction-pass.ts")],
     {
       cwd: root,
       stdio: "ignore",
