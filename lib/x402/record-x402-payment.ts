@@ -126,23 +126,25 @@ export async function recordX402Payment(
   try {
     return await transactWithEvents(database, async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`x402:${network}:${token}:${payer}`}))`;
-      const existing = await tx.x402Settlement.findUnique({ where: { network_asset_payer_nonce: key } });
-      if (existing) return { row: existing, created: false };
       // One refused for the payer's funds is FAILED at once, but its authorization stays valid
-      // until its window closes: topped up, the payer's balance could still back it.
+      // until its window closes: topped up, the payer's balance could still back it. This
+      // authorization's own row and the payer's busy ones are read in one statement.
       const open = new Date(now.getTime() - x402ClosedMarginSeconds * 1000);
-      const busy = await tx.x402Settlement.count({
+      const rows = await tx.x402Settlement.findMany({
         where: {
           network,
           asset: token,
           payer,
           OR: [
+            { nonce: key.nonce },
             { status: "SETTLING" },
             { status: "FAILED", errorReason: "insufficient_funds", validBefore: { gt: open } },
           ],
         },
       });
-      if (busy > 0)
+      const existing = rows.find((row) => row.nonce === key.nonce);
+      if (existing) return { row: existing, created: false };
+      if (rows.length > 0)
         throw paymentRefused(
           "payer_busy",
           "Another payment from this payer is still being settled, or may still land; send this one again once it is settled or expired.",

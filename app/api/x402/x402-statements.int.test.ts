@@ -57,7 +57,7 @@ async function payPaylink(sign: (quote: Response, account: LocalAccount) => Prom
 const required = (quote: Response) =>
   decodePaymentRequiredHeader(quote.headers.get("PAYMENT-REQUIRED") as string);
 
-// Measured: 5 for the 402, 28 for the paid request over x402 and 29 over MPP (a round trip each,
+// Measured: 5 for the 402, 27 for the paid request over x402 and 28 over MPP (a round trip each,
 // BEGIN and COMMIT included; 6, 33 and 34 before they were cut). The slack: a deposit index drawn
 // twice (the 402), a lease renewal on a machine slow enough to take 10 s to settle
 // (lib/x402/x402-settler-lease.ts).
@@ -65,7 +65,7 @@ describe("SQL statements of one payment for a paylink", () => {
   it.each([
     [
       "x402",
-      30,
+      29,
       async (quote: Response, account: LocalAccount) => {
         const payment = await devnetX402Client(account, bed.devnet.usdc).createPaymentPayload(
           required(quote),
@@ -75,7 +75,7 @@ describe("SQL statements of one payment for a paylink", () => {
     ],
     [
       "MPP",
-      31,
+      30,
       async (quote: Response, account: LocalAccount) => {
         const [challenge] = mppChallengesOf(quote);
         const { credential } = await signMppChallenge(
