@@ -29,6 +29,9 @@ function payerOf(data: Hex): string {
   }
 }
 
+/** How long a payer's code read for one settlement serves its other checks. */
+const codeTtlMs = 1000;
+
 /** A settlement's transaction unmined for this many blocks is replaced at its nonce (at least 5 s). */
 const stuckAfterBlocks = 5;
 
@@ -81,6 +84,22 @@ export function createFacilitatorSigner(
     cacheTime: 0,
     pollingInterval: following.pollingMs,
   });
+  /**
+   * Each payer's code as read within the last `codeTtlMs`: x402's verify and settle each read it
+   * twice (its EIP-6492 and signature checks), right after the built-in facilitator's own fresh
+   * read, which refuses a payer with code (lib/x402/create-built-in-facilitator.ts, payerRefusal).
+   */
+  const codes = new Map<string, { at: number; code: Promise<Hex | undefined> }>();
+  const getCode = ({ address }: { address: Address }) => {
+    const key = address.toLowerCase();
+    const known = codes.get(key);
+    if (known && Date.now() - known.at < codeTtlMs) return known.code;
+    for (const [cached, { at }] of codes) if (Date.now() - at >= codeTtlMs) codes.delete(cached);
+    const code = client.getCode({ address });
+    codes.set(key, { at: Date.now(), code });
+    code.catch(() => codes.get(key)?.code === code && codes.delete(key));
+    return code;
+  };
   /** What this signer sent and no one has awaited yet, by hash. */
   const unawaited = new Map<Hex, FacilitatorNonce>();
   /** Each nonce this signer sent or took over and saw unmined, as sent and replaced. */
@@ -94,6 +113,19 @@ export function createFacilitatorSigner(
     awaiting,
     recordedBroadcasts: hooks.recordedBroadcasts,
   });
+  /**
+   * The network's fees, read at most once per `feesTtlMs` (a block's time, at most a second):
+   * concurrent settlements in one block would each read the same two values.
+   */
+  let fees: { at: number; value: ReturnType<typeof client.estimateFeesPerGas> } | undefined;
+  const feesTtlMs = Math.min(1000, blockTimeMs);
+  const currentFees = () => {
+    if (fees && Date.now() - fees.at < feesTtlMs) return fees.value;
+    const read = { at: Date.now(), value: client.estimateFeesPerGas() };
+    read.value.catch(() => fees === read && (fees = undefined));
+    fees = read;
+    return read.value;
+  };
   /** Each payer's last submission, broadcast or failed. */
   const payerTurns = new Map<string, Promise<unknown>>();
   let queue: Promise<unknown> = Promise.resolve();
@@ -112,7 +144,7 @@ export function createFacilitatorSigner(
       throw error;
     });
     await funding;
-    const fees = await client.estimateFeesPerGas();
+    const fees = await currentFees();
     const gas = await client.estimateGas({
       account: account.address,
       to,
@@ -194,7 +226,7 @@ export function createFacilitatorSigner(
       },
       sendTransaction: (args) => submit(args.to, args.data),
       waitForTransactionReceipt: (args) => awaitReceipt(args.hash),
-      getCode: (args) => client.getCode(args),
+      getCode,
     },
     { confirmationTimeoutMs },
   );
