@@ -31,6 +31,7 @@ import { newId } from "@/lib/ids";
 import { metrics } from "@/lib/metrics/metrics";
 import { scanNetwork } from "@/lib/payments/scan-network";
 import { sweeperKeysFromMnemonic } from "@/lib/sweeps/sweeper-keys";
+import { bundledEntry } from "@/scripts/test-support/bundled-entry";
 import { createTestInvoice, createTestOrganization, reportTestWallet } from "@/scripts/test-support/fixtures";
 import { type AdvanceRefundsOptions, advanceRefunds } from "./advance-refunds";
 import { claimRefund, claimRefundSchema } from "./claim-refund";
@@ -348,7 +349,7 @@ describe("refunds on a devnet", () => {
   it("after a SIGKILL between recording and broadcasting, the next pass sends the recorded transfer once", async () => {
     const invoice = await paidInvoice("9");
     const refund = await createRefund(invoice, { amount: "9" });
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/test-support/refund-pass.ts"], {
+    const child = spawn(process.execPath, [await bundledEntry("scripts/test-support/refund-pass.ts")], {
       cwd: root,
       stdio: "ignore",
       env: { ...process.env, LOG_LEVEL: "silent" },

@@ -16,6 +16,7 @@ import { type SolanaKeyPair, solanaKeyPair, solanaServiceKey } from "@/lib/chain
 import { topUpLocalWallet } from "@/lib/chains/solana/top-up-local-wallet";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { bundledEntry } from "@/scripts/test-support/bundled-entry";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestOrganization, reportTestWallet } from "@/scripts/test-support/fixtures";
 import { paidSolanaInvoice, usdcUnits } from "@/scripts/test-support/solana-invoices";
@@ -215,7 +216,7 @@ describe("a refund of a Solana invoice", () => {
     const before = await balances(payer.address);
     const asked = await askRefund(merchant, { invoiceId: invoice.id, destination: "payer" });
     const id = asked.json.data.id as string;
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/test-support/refund-pass.ts"], {
+    const child = spawn(process.execPath, [await bundledEntry("scripts/test-support/refund-pass.ts")], {
       cwd: root,
       stdio: "ignore",
       env: { ...process.env, LOG_LEVEL: "silent" },
