@@ -27,7 +27,10 @@ import { publicApiRoute } from "./route";
 // WWW-Authenticate and is an RFC 9457 problem document; `Authorization: Payment <credential>` is
 // settled by the same path and answered 200 with Payment-Receipt.
 
-const noStore = { "Cache-Control": "no-store" };
+// no-transform as well: nothing between us and the agent rewrites a payment's answer, and the
+// server does not gzip these small JSON bodies (Next.js's compression skips no-transform), a
+// zlib stream per payment on both sides under load (docs/architecture.md, "Settlement under load").
+const noStore = { "Cache-Control": "no-store, no-transform" };
 
 /**
  * A 402: a fresh quote in PAYMENT-REQUIRED and the body; for a refused payment, the reason in the
@@ -97,7 +100,7 @@ async function payOverMpp(ref: X402ResourceRef, credential: string): Promise<Res
     const settled = await settleMppPayment(db(), ref, credential);
     // Stored by no cache, as x402's answer; `private` too, which MPP asks of every receipt.
     return Response.json(serializeX402Payment(settled), {
-      headers: { "Cache-Control": "no-store, private", "Payment-Receipt": mppReceipt(settled) },
+      headers: { "Cache-Control": "no-store, no-transform, private", "Payment-Receipt": mppReceipt(settled) },
     });
   } catch (error) {
     if (error instanceof ServiceError && error.status === 402)

@@ -53,7 +53,7 @@ describe("an x402 URL without a payment", () => {
     const { response, challenges, paymentRequired, body } = await challenge(url);
     expect(await settlements()).toBe(before);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
     const [option] = paymentRequired.accepts;
     expect(challenges).toHaveLength(1);
     const [mpp] = challenges;
@@ -136,7 +136,7 @@ describe("paying with mppx's EVM client", () => {
 
     const response = await buyer.pay(url);
     expect(response.status).toBe(200);
-    expect(response.headers.get("cache-control")).toBe("no-store, private");
+    expect(response.headers.get("cache-control")).toBe("no-store, no-transform, private");
     const receipt = Receipt.deserialize(response.headers.get("Payment-Receipt") as string);
     expect(receipt).toEqual({
       method: "evm",

@@ -68,7 +68,7 @@ describe("GET /api/x402/paylinks/{id} without a payment", () => {
     const before = await rowCounts();
     const { response, body, paymentRequired } = await quote(url);
     expect(await rowCounts()).toEqual(before);
-    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(paymentRequired).toMatchObject({
       x402Version: 2,
       resource: { url: `${config().baseUrl}/api/x402/paylinks/${row.id}`, mimeType: "application/json" },
