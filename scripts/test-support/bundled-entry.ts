@@ -2,12 +2,14 @@
 // one ES module that plain Node runs. Started with `--import tsx`, each process compiled and
 // resolved every module of lib/ it loads again (about 1.5 CPU-seconds of a settler's 3.5 on this
 // repo's 2-core machine); the bundle is the same code compiled by the same esbuild tsx uses. Its
-// packages stay outside it, imported from node_modules by the path Node would take.
+// packages stay outside it, imported from node_modules by the path Node would take, and it can be
+// written anywhere.
 import { rmSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type * as Esbuild from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -45,6 +47,23 @@ async function bundle(entry: string) {
             // The repository's own modules ("@/…", the agent kit's sources) go in the bundle.
             if (!resolved.path.includes(`${path.sep}node_modules${path.sep}`)) return { path: resolved.path };
             return { path: resolved.path, external: true };
+          });
+          // A module that finds files from where it lives (package.json, resources/, the
+          // generated Prisma client's directory) still does: its import.meta is its source file's.
+          build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+            if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+            const source = await readFile(args.path, "utf8");
+            const own: Record<string, string> = {
+              url: pathToFileURL(args.path).href,
+              dirname: path.dirname(args.path),
+              filename: args.path,
+            };
+            return {
+              contents: source.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key: string) =>
+                JSON.stringify(own[key]),
+              ),
+              loader: args.path.endsWith(".tsx") ? "tsx" : "ts",
+            };
           });
         },
       },

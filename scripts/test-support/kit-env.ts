@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { bundledEntry } from "./bundled-entry";
 
-const tsx = import.meta.resolve("tsx");
-const cli = path.resolve(import.meta.dirname, "../../packages/agent/src/cli.ts");
+// The CLI's sources bundled once per test file: each command is a process of its own, and tsx
+// compiled the kit's modules again in every one.
+const cli = () => bundledEntry("packages/agent/src/cli.ts");
 
 /**
  * The environment of an agent kit process (CLI or local MCP server) that talks to `appUrl`'s REST
@@ -21,11 +22,12 @@ export function kitEnv(configHome: string, appUrl: string, apiKey: string): Reco
 }
 
 /** Runs the kit's CLI with `args` and `--format json` in `env` (from `cwd`): its exit code and its JSON document. */
-export function runKitJson(env: Record<string, string>, args: string[], cwd?: string) {
+export async function runKitJson(env: Record<string, string>, args: string[], cwd?: string) {
+  const bundle = await cli();
   return new Promise<{ code: number; json: Record<string, unknown> }>((resolve) => {
     execFile(
       process.execPath,
-      ["--import", tsx, cli, ...args, "--format", "json"],
+      [bundle, ...args, "--format", "json"],
       { env: { ...env, NODE_ENV: "test" as const }, cwd },
       (error, stdout) => resolve({ code: error ? Number(error.code) : 0, json: JSON.parse(stdout) }),
     );
@@ -38,7 +40,7 @@ export async function connectLocalKit(env: Record<string, string>) {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", tsx, cli, "mcp"],
+      args: [await cli(), "mcp"],
       env,
       stderr: "pipe",
     }),
