@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/api/private/organization/current/route";
 import { db } from "@/lib/db/client";
+import { bundledEntry } from "./test-support/bundled-entry";
 import { callRoute } from "./test-support/call-route";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -12,10 +13,10 @@ const execute = promisify(execFile);
 /** Runs the real admin command as a separate process against this file's database. */
 async function admin(...args: string[]) {
   try {
-    // tsx's loader in the command's own process: tsx's command line would start a second Node.
+    // The command's sources bundled once for this file: tsx compiled them again in every process.
     const { stdout, stderr } = await execute(
       process.execPath,
-      ["--import", "tsx", "scripts/admin.ts", ...args],
+      [await bundledEntry("scripts/admin.ts"), ...args],
       { cwd: root, env: { ...process.env, LOG_LEVEL: "silent" } },
     );
     return { code: 0, stdout, stderr };
