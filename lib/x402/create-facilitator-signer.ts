@@ -6,6 +6,7 @@ import {
   createPublicClient,
   decodeFunctionData,
   encodeFunctionData,
+  type FeeValuesEIP1559,
   type Hex,
   http,
   keccak256,
@@ -16,6 +17,7 @@ import { evmChainId } from "../chains/networks";
 import { awaitFacilitatorReceipt } from "./await-facilitator-receipt";
 import { fundDevnetFacilitatorWallet } from "./fund-devnet-facilitator-wallet";
 import { type FacilitatorNonce, facilitatorNonce } from "./replace-facilitator-transaction";
+import { shareRecentReads } from "./share-recent-reads";
 import { watchFacilitatorNonces } from "./watch-facilitator-nonces";
 
 /** Receipts are awaited this long before a settlement is reported pending (x402 `settlement_pending`). */
@@ -89,17 +91,9 @@ export function createFacilitatorSigner(
    * twice (its EIP-6492 and signature checks), right after the built-in facilitator's own fresh
    * read, which refuses a payer with code (lib/x402/create-built-in-facilitator.ts, payerRefusal).
    */
-  const codes = new Map<string, { at: number; code: Promise<Hex | undefined> }>();
-  const getCode = ({ address }: { address: Address }) => {
-    const key = address.toLowerCase();
-    const known = codes.get(key);
-    if (known && Date.now() - known.at < codeTtlMs) return known.code;
-    for (const [cached, { at }] of codes) if (Date.now() - at >= codeTtlMs) codes.delete(cached);
-    const code = client.getCode({ address });
-    codes.set(key, { at: Date.now(), code });
-    code.catch(() => codes.get(key)?.code === code && codes.delete(key));
-    return code;
-  };
+  const codes = shareRecentReads<Hex | undefined>(codeTtlMs);
+  const getCode = ({ address }: { address: Address }) =>
+    codes(address.toLowerCase(), () => client.getCode({ address })).value;
   /** What this signer sent and no one has awaited yet, by hash. */
   const unawaited = new Map<Hex, FacilitatorNonce>();
   /** Each nonce this signer sent or took over and saw unmined, as sent and replaced. */
@@ -114,18 +108,11 @@ export function createFacilitatorSigner(
     recordedBroadcasts: hooks.recordedBroadcasts,
   });
   /**
-   * The network's fees, read at most once per `feesTtlMs` (a block's time, at most a second):
-   * concurrent settlements in one block would each read the same two values.
+   * The network's fees, read at most once per block's time (at most a second): concurrent
+   * settlements in one block would each read the same two values.
    */
-  let fees: { at: number; value: ReturnType<typeof client.estimateFeesPerGas> } | undefined;
-  const feesTtlMs = Math.min(1000, blockTimeMs);
-  const currentFees = () => {
-    if (fees && Date.now() - fees.at < feesTtlMs) return fees.value;
-    const read = { at: Date.now(), value: client.estimateFeesPerGas() };
-    read.value.catch(() => fees === read && (fees = undefined));
-    fees = read;
-    return read.value;
-  };
+  const fees = shareRecentReads<FeeValuesEIP1559>(Math.min(1000, blockTimeMs));
+  const readFees = (): Promise<FeeValuesEIP1559> => client.estimateFeesPerGas();
   /** Each payer's last submission, broadcast or failed. */
   const payerTurns = new Map<string, Promise<unknown>>();
   let queue: Promise<unknown> = Promise.resolve();
@@ -144,16 +131,25 @@ export function createFacilitatorSigner(
       throw error;
     });
     await funding;
-    const fees = await currentFees();
-    const gas = await client.estimateGas({
-      account: account.address,
-      to,
-      data,
-      blockTag: "pending",
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    });
-    return { fees, gas };
+    const estimate = (at: FeeValuesEIP1559) =>
+      client.estimateGas({
+        account: account.address,
+        to,
+        data,
+        blockTag: "pending",
+        maxFeePerGas: at.maxFeePerGas,
+        maxPriorityFeePerGas: at.maxPriorityFeePerGas,
+      });
+    const shared = fees("fees", readFees);
+    const current = await shared.value;
+    try {
+      return { fees: current, gas: await estimate(current) };
+    } catch (error) {
+      // Fees read up to a block ago may be under a base fee that rose since: once more, at fresh ones.
+      if (!shared.shared) throw error;
+      const fresh = await fees("fees", readFees, { fresh: true }).value;
+      return { fees: fresh, gas: await estimate(fresh) };
+    }
   };
   /** The queue's turn: the nonce, the signature, the record, the broadcast. */
   const broadcast = async (to: Address, data: Hex, { fees, gas }: Awaited<ReturnType<typeof prepare>>) => {
