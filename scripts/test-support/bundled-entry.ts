@@ -4,21 +4,26 @@
 // repo's 2-core machine); the bundle is the same code compiled by the same esbuild tsx uses. Its
 // packages stay outside it, imported from node_modules by the path Node would take, and it can be
 // written anywhere.
-import { rmSync } from "node:fs";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as Esbuild from "esbuild";
+import { afterAll } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const bundles = new Map<string, Promise<string>>();
+const directories: string[] = [];
+// Registered as the test file loads this module (Vitest's workers end without running exit handlers).
+afterAll(async () => {
+  await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
+});
 
 async function bundle(entry: string) {
   const esbuild: typeof Esbuild = createRequire(import.meta.resolve("tsx"))("esbuild");
   const directory = await mkdtemp(path.join(tmpdir(), "cc-test-entry-"));
-  process.once("exit", () => rmSync(directory, { recursive: true, force: true }));
+  directories.push(directory);
   const outfile = path.join(directory, `${path.basename(entry, ".ts")}.mjs`);
   await esbuild.build({
     entryPoints: [path.join(root, entry)],
