@@ -2,7 +2,7 @@
 process.env.SERVICE_DEV_MAILBOX = "true";
 
 import { setTimeout } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { GET } from "@/app/api/private/organization/current/route";
 import { POST as mcpPost } from "@/app/mcp/route";
 import { config } from "@/lib/config";
@@ -163,6 +163,10 @@ describe("credentials end with their approver's authority", () => {
     const owner = await db().membership.findFirstOrThrow({ where: { organizationId: organization.id } });
     await expect(removeMember(db(), organization.id, owner.id)).rejects.toMatchObject({ code: "last_owner" });
     expect(await restStatus(auth.authorization)).toBe(200);
+    // Nor tells anyone of a removal that did not happen.
+    expect(
+      await db().outboundEmail.count({ where: { organizationId: organization.id, kind: "owner_notice" } }),
+    ).toBe(0);
   });
 
   it("a returning member gets no revoked credential back", async () => {
@@ -229,10 +233,20 @@ describe("credentials end with their approver's authority", () => {
         where: { id: stayingOwner.id },
         include: { user: true },
       });
-      const notices = await db().devEmail.findMany({
-        where: { to: told.email, subject: { contains: "was removed from" } },
+      // Recorded with the removal, sent by the outbox just after it (the removal does not wait).
+      const notices = await vi.waitFor(async () => {
+        const sent = await db().devEmail.findMany({
+          where: { to: told.email, subject: { contains: "was removed from" } },
+        });
+        expect(sent).toHaveLength(1);
+        return sent;
       });
-      expect(notices).toHaveLength(1);
+      expect(
+        await db().outboundEmail.findMany({
+          where: { organizationId: organization.id, kind: "owner_notice" },
+          select: { to: true, sentAt: true },
+        }),
+      ).toEqual([{ to: told.email, sentAt: expect.any(Date) }]);
       expect(notices[0].text).toContain(
         `Revoked: ${keyStatus === 401 ? 1 : 0} API key${keyStatus === 401 ? "" : "s"} they created${keepApiKeys ? " (the remover kept their keys working)" : ""}, 1 agent credential they approved, 1 connected app.`,
       );

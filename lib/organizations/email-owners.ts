@@ -1,30 +1,27 @@
-import { sendEmail } from "../auth/send-email";
-import type { Db } from "../db/client";
-import { log } from "../log";
+import type { Tx } from "../db/client";
+import { recordOutboundEmails } from "../outbox/record-outbound-emails";
 
 /**
- * Emails every owner of the organization (but `except`, the user who acted), after the change it
- * tells of committed: a failed email is logged as an alert and undoes nothing, since the dashboard
- * shows the change either way.
+ * Records an email to every owner of the organization (but `except`, the user who acted) in the
+ * outbox, inside the transaction that makes the change it tells of: it exists if and only if the
+ * change committed. Returns the ids of the emails, which the caller sends once the transaction
+ * committed (sendOutboundEmailsNow, not awaited: a slow mail server must not hold the request);
+ * what that does not send, lib/outbox/deliver-outbound-emails.ts retries.
  */
 export async function emailOwners(
-  database: Db,
+  tx: Tx,
   organizationId: string,
-  email: { subject: string; text: string },
+  email: { aboutId: string; subject: string; text: string },
+  now: Date,
   except?: string,
 ) {
-  const owners = await database.membership.findMany({
+  const owners = await tx.membership.findMany({
     where: { organizationId, role: "OWNER", ...(except ? { userId: { not: except } } : {}) },
     select: { user: { select: { email: true } } },
   });
-  for (const { user } of owners) {
-    try {
-      await sendEmail(database, { to: user.email, ...email });
-    } catch (error) {
-      log.error(
-        { err: error, organizationId, alert: true },
-        `an email to an owner could not be sent: ${email.subject}`,
-      );
-    }
-  }
+  return recordOutboundEmails(
+    tx,
+    owners.map(({ user }) => ({ organizationId, kind: "owner_notice", to: user.email, ...email })),
+    now,
+  );
 }

@@ -1,7 +1,8 @@
 import { config } from "../config";
 import { announceCredentialChange } from "../credential-cache/announce-credential-change";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { invalidRequest, notFound } from "../errors";
+import { sendOutboundEmailsNow } from "../outbox/deliver-outbound-emails";
 import { emailOwners } from "./email-owners";
 
 /**
@@ -12,7 +13,7 @@ import { emailOwners } from "./email-owners";
  * remover may keep the keys working (`keepApiKeys`, offered in the dashboard's confirmation, which
  * lists them); by default a departed member keeps no key. Every instance forgets revoked
  * credentials before this returns, so each is refused on its next request, and the owners who stay
- * are told by email what the removal ended.
+ * are told by email what the removal ended (recorded in its transaction, sent once it committed).
  */
 export async function removeMember(
   database: Db,
@@ -65,14 +66,17 @@ export async function removeMember(
     await tx.outboundEmail.deleteMany({
       where: { organizationId, kind: "monthly_report", to: user.email, sentAt: null },
     });
-    return {
-      membership,
-      email: user.email,
-      ended: { keys: keys.count, agents: agents.count, apps: apps.count, invitations: invitations.count },
+    const ended = {
+      keys: keys.count,
+      agents: agents.count,
+      apps: apps.count,
+      invitations: invitations.count,
     };
+    const announced = { email: user.email, ended, keptApiKeys: options.keepApiKeys === true };
+    return { membership, emailIds: await announceRemoval(tx, membership.id, organizationId, announced, now) };
   });
   await announceCredentialChange();
-  await announceRemoval(database, organizationId, removed.email, removed.ended, options.keepApiKeys === true);
+  void sendOutboundEmailsNow(database, removed.emailIds, new Date());
   return removed.membership;
 }
 
@@ -80,25 +84,39 @@ const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /** Tells the owners who stay who was removed and what it ended: a removal nobody meant shows. */
 async function announceRemoval(
-  database: Db,
+  tx: Tx,
+  membershipId: string,
   organizationId: string,
-  email: string,
-  ended: { keys: number; agents: number; apps: number; invitations: number },
-  keptApiKeys: boolean,
+  {
+    email,
+    ended,
+    keptApiKeys,
+  }: {
+    email: string;
+    ended: { keys: number; agents: number; apps: number; invitations: number };
+    keptApiKeys: boolean;
+  },
+  now: Date,
 ) {
-  const { name } = await database.organization.findUniqueOrThrow({
+  const { name } = await tx.organization.findUniqueOrThrow({
     where: { id: organizationId },
     select: { name: true },
   });
-  await emailOwners(database, organizationId, {
-    subject: `${email} was removed from ${name}`,
-    text: [
-      `${email} is no longer a member of ${name} on ${config().serviceName}.`,
-      "",
-      `Revoked: ${counted(ended.keys, "API key")} they created${keptApiKeys ? " (the remover kept their keys working)" : ""}, ${counted(ended.agents, "agent credential")} they approved, ${counted(ended.apps, "connected app")}.`,
-      `Withdrawn: ${counted(ended.invitations, "pending invitation")} they sent.`,
-      "",
-      `If you did not expect this, review the team and the API keys:\n\n${config().baseUrl}/dashboard/settings`,
-    ].join("\n"),
-  });
+  return emailOwners(
+    tx,
+    organizationId,
+    {
+      aboutId: membershipId,
+      subject: `${email} was removed from ${name}`,
+      text: [
+        `${email} is no longer a member of ${name} on ${config().serviceName}.`,
+        "",
+        `Revoked: ${counted(ended.keys, "API key")} they created${keptApiKeys ? " (the remover kept their keys working)" : ""}, ${counted(ended.agents, "agent credential")} they approved, ${counted(ended.apps, "connected app")}.`,
+        `Withdrawn: ${counted(ended.invitations, "pending invitation")} they sent.`,
+        "",
+        `If you did not expect this, review the team and the API keys:\n\n${config().baseUrl}/dashboard/settings`,
+      ].join("\n"),
+    },
+    now,
+  );
 }

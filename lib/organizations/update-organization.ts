@@ -1,7 +1,8 @@
 import { config } from "../config";
 import { announceCredentialChange } from "../credential-cache/announce-credential-change";
-import type { AlongsideWork, Db } from "../db/client";
+import type { AlongsideWork, Db, Tx } from "../db/client";
 import { newId } from "../ids";
+import { sendOutboundEmailsNow } from "../outbox/deliver-outbound-emails";
 import { configureMonthlyReport } from "../reports/configure-monthly-report";
 import { upsertDefaultWebhookEndpoint } from "../webhooks/upsert-default-webhook-endpoint";
 import { emailOwners } from "./email-owners";
@@ -23,10 +24,10 @@ export async function updateOrganization(
   // Loud, not silently dropped: a caller holding a parsed wallet list must go through lib/settlement.
   if ("settlementWallets" in input && input.settlementWallets !== undefined)
     throw new Error("settlement wallets change through lib/settlement/update-organization-and-wallets.ts");
-  // What receipts showed, read in the transaction that changes it, for the owners' email.
-  const shown: { before?: Details } = {};
+  // The owners' email about it, recorded in the transaction that changes the receipts' details.
+  const emailIds: string[] = [];
   await transact(async (tx) => {
-    shown.before = await tx.organization.findUniqueOrThrow({
+    const before = await tx.organization.findUniqueOrThrow({
       where: { id: organizationId },
       select: announcedDetails,
     });
@@ -62,12 +63,12 @@ export async function updateOrganization(
     const { monthlyReportEmail, monthlyReportTo } = input;
     if (monthlyReportEmail !== undefined || monthlyReportTo !== undefined)
       await configureMonthlyReport(tx, organizationId, { monthlyReportEmail, monthlyReportTo });
+    emailIds.push(...(await announceDetailsChange(tx, organizationId, before)));
   });
+  void sendOutboundEmailsNow(database, emailIds, new Date());
   // Verified credentials are cached with their organization's pinned version.
   if (input.apiVersion !== undefined) await announceCredentialChange();
-  const organization = await getOrganization(database, organizationId);
-  if (shown.before) await announceDetailsChange(database, shown.before, organization);
-  return organization;
+  return getOrganization(database, organizationId);
 }
 
 // What receipts say of the merchant: a change tells every owner, so one nobody meant (a support
@@ -82,24 +83,30 @@ const detailLabels = {
 type Details = Record<keyof typeof announcedDetails, string | null>;
 
 /** Emails every owner what changed of the details buyers' receipts show, if anything did. */
-async function announceDetailsChange(
-  database: Db,
-  before: Details,
-  after: Details & { id: string; name: string },
-) {
+async function announceDetailsChange(tx: Tx, organizationId: string, before: Details) {
+  const after = await tx.organization.findUniqueOrThrow({
+    where: { id: organizationId },
+    select: { ...announcedDetails, name: true },
+  });
   const changed = (Object.keys(detailLabels) as (keyof Details)[]).filter(
     (field) => before[field] !== after[field],
   );
-  if (changed.length === 0) return;
+  if (changed.length === 0) return [];
   const shown = (value: string | null) => (value === null ? "(none)" : value.replace(/\n/g, ", "));
-  await emailOwners(database, after.id, {
-    subject: `The details on ${after.name}'s receipts changed`,
-    text: [
-      `What buyers' receipts from ${after.name} on ${config().serviceName} say of you changed:`,
-      "",
-      ...changed.map((field) => `${detailLabels[field]}: ${shown(before[field])} → ${shown(after[field])}`),
-      "",
-      `If you did not expect this, correct them and review who has access:\n\n${config().baseUrl}/dashboard/settings`,
-    ].join("\n"),
-  });
+  return emailOwners(
+    tx,
+    organizationId,
+    {
+      aboutId: organizationId,
+      subject: `The details on ${after.name}'s receipts changed`,
+      text: [
+        `What buyers' receipts from ${after.name} on ${config().serviceName} say of you changed:`,
+        "",
+        ...changed.map((field) => `${detailLabels[field]}: ${shown(before[field])} → ${shown(after[field])}`),
+        "",
+        `If you did not expect this, correct them and review who has access:\n\n${config().baseUrl}/dashboard/settings`,
+      ].join("\n"),
+    },
+    new Date(),
+  );
 }

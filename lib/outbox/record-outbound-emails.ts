@@ -12,7 +12,7 @@ export function collectOutboundEmails(tx: Tx, ids: string[]) {
 export type OutboundEmailInput = {
   /** Whose it is: every read of the outbox is scoped by it, and it goes with the organization. */
   organizationId: string;
-  /** What it reports: "settlement_change", "payment_receipt", "refund_receipt", "monthly_report". */
+  /** What it reports: "settlement_change", "payment_receipt", "refund_receipt", "monthly_report", "owner_notice". */
   kind: string;
   /** The row it is about. */
   aboutId: string;

@@ -1,5 +1,5 @@
 import { getAddress } from "viem";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { ServiceError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -90,6 +90,11 @@ async function lockNotices(organizationId: string) {
     where: { organizationId, role: "OWNER" },
     include: { user: true },
   });
+  // Recorded in the outbox with the lock and sent just after it, without the refusal waiting.
+  const notices = { organizationId, kind: "owner_notice" };
+  await vi.waitFor(async () =>
+    expect(await db().outboundEmail.count({ where: { ...notices, sentAt: null } })).toBe(0),
+  );
   const emails = await db().devEmail.findMany({
     where: {
       to: { in: owners.map((owner) => owner.user.email) },
@@ -98,6 +103,7 @@ async function lockNotices(organizationId: string) {
     orderBy: { createdAt: "asc" },
   });
   expect(emails.length % owners.length).toBe(0);
+  expect(await db().outboundEmail.count({ where: notices })).toBe(emails.length);
   return emails
     .filter((_, index) => index % owners.length === 0)
     .map((email) => /refunds\/(\w+)/.exec(email.text)?.[1]);

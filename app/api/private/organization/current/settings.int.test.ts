@@ -2,8 +2,9 @@
 // change takes effect only once they have (lib/settlement/announced-effective-at.ts).
 process.env.SERVICE_DEV_MAILBOX = "true";
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
+import { updateOrganization } from "@/lib/organizations/update-organization";
 import { applyDueSettlementChanges } from "@/lib/settlement/apply-due-settlement-changes";
 import { callRoute } from "@/scripts/test-support/call-route";
 import { createTestAgentCredential, createTestOrganization } from "@/scripts/test-support/fixtures";
@@ -84,7 +85,7 @@ describe("PUT /api/private/organization/current", () => {
     },
   );
 
-  it("emails every owner what changed of the receipts' details, and nothing for the receipt switch alone", async () => {
+  it("emails every owner what changed of the receipts' details, through the outbox, and nothing for the receipt switch alone", async () => {
     const { auth, organization } = await createTestOrganization("Mail Store");
     const owners = await db().membership.findMany({
       where: { organizationId: organization.id, role: "OWNER" },
@@ -97,12 +98,18 @@ describe("PUT /api/private/organization/current", () => {
           subject: { contains: "receipts changed" },
         },
       });
+    const notices = () =>
+      db().outboundEmail.findMany({ where: { organizationId: organization.id, kind: "owner_notice" } });
     const put = (body: unknown) => callRoute(PUT, path, { method: "PUT", headers: auth, body });
     expect((await put({ receiptEmails: false, name: "Mail Store" })).status).toBe(200);
-    expect(await mails()).toEqual([]);
+    expect(await notices()).toEqual([]);
     expect(
       (await put({ supportEmail: "help@mail.example", legalAddress: "Hauptstr. 1\n10115 Berlin" })).status,
     ).toBe(200);
+    // Sent after the answer, not before it: the outbox marks each row sent.
+    await vi.waitFor(async () =>
+      expect((await notices()).map((row) => row.sentAt !== null)).toEqual(owners.map(() => true)),
+    );
     const sent = await mails();
     expect(sent.map((mail) => mail.to).sort()).toEqual(owners.map((owner) => owner.user.email).sort());
     expect(sent[0].subject).toBe("The details on Mail Store's receipts changed");
@@ -111,7 +118,31 @@ describe("PUT /api/private/organization/current", () => {
     expect(sent[0].text).not.toContain("Legal name");
     // The same values again change nothing, and tell nobody.
     expect((await put({ supportEmail: "help@mail.example" })).status).toBe(200);
+    expect(await notices()).toHaveLength(owners.length);
     expect(await mails()).toHaveLength(owners.length);
+  });
+
+  it("records no owners' email when the transaction that changed the details rolls back", async () => {
+    const { organization } = await createTestOrganization();
+    // As lib/settlement/update-organization-and-wallets.ts does: the settings are written in a
+    // transaction that goes on, and here fails, after them.
+    const refusedLater = updateOrganization(
+      db(),
+      organization.id,
+      { supportEmail: "help@rolled.example" },
+      (work) =>
+        db().$transaction(async (tx) => {
+          await work(tx);
+          throw new Error("refused after the settings");
+        }),
+    );
+    await expect(refusedLater).rejects.toThrow("refused after the settings");
+    expect(await db().organization.findUniqueOrThrow({ where: { id: organization.id } })).toMatchObject({
+      supportEmail: null,
+    });
+    expect(
+      await db().outboundEmail.count({ where: { organizationId: organization.id, kind: "owner_notice" } }),
+    ).toBe(0);
   });
 
   it("updates name and the default webhook URL at once; settlement wallets (checksummed) after the delay", async () => {
