@@ -234,13 +234,16 @@ describe("credentials end with their approver's authority", () => {
         include: { user: true },
       });
       // Recorded with the removal, sent by the outbox just after it (the removal does not wait).
-      const notices = await vi.waitFor(async () => {
-        const sent = await db().devEmail.findMany({
-          where: { to: told.email, subject: { contains: "was removed from" } },
-        });
-        expect(sent).toHaveLength(1);
-        return sent;
-      });
+      const notices = await vi.waitFor(
+        async () => {
+          const sent = await db().devEmail.findMany({
+            where: { to: told.email, subject: { contains: "was removed from" } },
+          });
+          expect(sent).toHaveLength(1);
+          return sent;
+        },
+        { timeout: 15_000, interval: 100 },
+      );
       expect(
         await db().outboundEmail.findMany({
           where: { organizationId: organization.id, kind: "owner_notice" },

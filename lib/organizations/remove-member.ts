@@ -61,10 +61,19 @@ export async function removeMember(
       where: { id: membership.userId },
       select: { email: true },
     });
-    // A monthly report queued for them and not yet sent (the outbox retries for days) carries
-    // payers' addresses and amounts, which go only to owners: it is withdrawn with them.
+    // What is queued for them and not yet sent (the outbox retries for days) and goes only to
+    // owners is withdrawn with them: a monthly report (payers' addresses and amounts) and an
+    // owner's notice (amounts, links, other members' addresses). Not a settlement change's
+    // announcement: it was an owner's due when the change was asked for, and the change waits
+    // until its owners have been told (apply-due-settlement-changes.ts), so a removal must not
+    // silence it.
     await tx.outboundEmail.deleteMany({
-      where: { organizationId, kind: "monthly_report", to: user.email, sentAt: null },
+      where: {
+        organizationId,
+        kind: { in: ["monthly_report", "owner_notice"] },
+        to: user.email,
+        sentAt: null,
+      },
     });
     const ended = {
       keys: keys.count,

@@ -92,8 +92,9 @@ async function lockNotices(organizationId: string) {
   });
   // Recorded in the outbox with the lock and sent just after it, without the refusal waiting.
   const notices = { organizationId, kind: "owner_notice" };
-  await vi.waitFor(async () =>
-    expect(await db().outboundEmail.count({ where: { ...notices, sentAt: null } })).toBe(0),
+  await vi.waitFor(
+    async () => expect(await db().outboundEmail.count({ where: { ...notices, sentAt: null } })).toBe(0),
+    { timeout: 15_000, interval: 100 },
   );
   const emails = await db().devEmail.findMany({
     where: {

@@ -107,8 +107,9 @@ describe("PUT /api/private/organization/current", () => {
       (await put({ supportEmail: "help@mail.example", legalAddress: "Hauptstr. 1\n10115 Berlin" })).status,
     ).toBe(200);
     // Sent after the answer, not before it: the outbox marks each row sent.
-    await vi.waitFor(async () =>
-      expect((await notices()).map((row) => row.sentAt !== null)).toEqual(owners.map(() => true)),
+    await vi.waitFor(
+      async () => expect((await notices()).map((row) => row.sentAt !== null)).toEqual(owners.map(() => true)),
+      { timeout: 15_000, interval: 100 },
     );
     const sent = await mails();
     expect(sent.map((mail) => mail.to).sort()).toEqual(owners.map((owner) => owner.user.email).sort());
