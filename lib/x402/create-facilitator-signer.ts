@@ -50,9 +50,9 @@ const stuckAfterBlocks = 5;
  * settlement does not hold back every later one (lib/x402/await-facilitator-receipt.ts); one
  * another process left unmined (it died after broadcasting) is replaced the same way by this
  * one's watch of the wallet's lowest unmined nonce (lib/x402/watch-facilitator-nonces.ts). The
- * nonce is the larger of the node's pending count and the one kept here (a provider behind a
- * load balancer may not count a transaction it just took; another signer of the wallet may have
- * sent one). Not lib/signer's database allocation: that exists to re-send a recorded sweep or
+ * nonce is the larger of the node's pending count, read as the settlement is prepared (outside
+ * the queue), and the one kept here (a provider behind a load balancer may not count a
+ * transaction it just took; another signer of the wallet may have sent one). Not lib/signer's database allocation: that exists to re-send a recorded sweep or
  * refund after a crash, while a settlement that fails is only reported, its authorization left
  * unused for the payer's retry. One process per network should settle (docs/operations.md, "x402").
  *
@@ -140,26 +140,31 @@ export function createFacilitatorSigner(
         maxFeePerGas: at.maxFeePerGas,
         maxPriorityFeePerGas: at.maxPriorityFeePerGas,
       });
+    // The node's pending count, read beside the estimate rather than in the queue's turn, the one
+    // step settlements take one at a time.
+    const counted = client.getTransactionCount({ address: account.address, blockTag: "pending" });
+    counted.catch(() => undefined);
     const shared = fees("fees", readFees);
     const current = await shared.value;
     try {
-      return { fees: current, gas: await estimate(current) };
+      return { fees: current, gas: await estimate(current), counted: await counted };
     } catch (error) {
       // Fees read up to a block ago may be under a base fee that rose since: once more, at fresh ones.
       if (!shared.shared) throw error;
       const fresh = await fees("fees", readFees, { fresh: true }).value;
-      return { fees: fresh, gas: await estimate(fresh) };
+      return { fees: fresh, gas: await estimate(fresh), counted: await counted };
     }
   };
   /** The queue's turn: the nonce, the signature, the record, the broadcast. */
-  const broadcast = async (to: Address, data: Hex, { fees, gas }: Awaited<ReturnType<typeof prepare>>) => {
+  const broadcast = async (
+    to: Address,
+    data: Hex,
+    { fees, gas, counted }: Awaited<ReturnType<typeof prepare>>,
+  ) => {
     const unsigned = {
       to,
       data,
-      nonce: Math.max(
-        await client.getTransactionCount({ address: account.address, blockTag: "pending" }),
-        nextNonce,
-      ),
+      nonce: Math.max(counted, nextNonce),
       // Headroom over the estimate: state may change between estimate and inclusion.
       gas: (gas * 6n) / 5n,
       maxFeePerGas: fees.maxFeePerGas,
