@@ -26,7 +26,9 @@ afterAll(async () => {
 
 it("reads a payer's code at most four times a payment: the facilitator's own check before verify and before settle, and x402's checks from what was just read", async () => {
   const { url } = await app.paylink("5.00");
-  for (const round of [0, 1]) {
+  // The process's first payment also reads what a signer reads once (a warm-up, not counted).
+  expect((await (await x402Agent(devnet, "100")).pay(url)).status).toBe(200);
+  for (const round of [1, 2]) {
     const agent = await x402Agent(devnet, "100");
     const before = recorder.calls.length;
     expect((await agent.pay(url)).status, `payment ${round}`).toBe(200);

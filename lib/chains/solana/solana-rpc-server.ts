@@ -141,11 +141,16 @@ export function createSolanaRpcServer(
   options: { maxBodyBytes?: number } = {},
 ): Server {
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
-  return createServer((request, response) => {
+  const server = createServer((request, response) => {
     handle(chain, request, response, maxBodyBytes).catch(() => {
       if (!response.headersSent)
         send(response, 500, stringifyRpcJson(failure(null, rpcErrorCodes.internalError, "Internal error")));
       else response.destroy();
     });
   });
+  // Idle connections are kept longer than clients keep theirs (fetch's 4 s), as scripts/serve.ts
+  // does: with Node's 5 s, a client on a busy machine could send on a connection the server was
+  // closing, and its request failed with ECONNRESET.
+  server.keepAliveTimeout = 65_000;
+  return server;
 }
