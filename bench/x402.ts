@@ -12,9 +12,16 @@
 // devnet and local Solana chain, PostgreSQL's backends, the agents): their sum against the cores
 // tells whether a rate is bound by CPU. BENCH_PORT (default 9380; its devnet takes the next
 // port, the local Solana chain the one after).
+//
+// The devnet mines a block each BENCH_BLOCK_TIME_MS (default 500), with every transaction sent
+// meanwhile, as a real chain does (Arbitrum's blocks come each 250 ms, Base's each 2 s): a
+// payment then waits for its block, as it would there, and more agents share the blocks. With
+// BENCH_BLOCK_TIME_MS=0 the devnet mines each transaction as it arrives: no payment waits for the
+// chain, every rate is the machine's CPU, and the ratio of two rates is that of their CPU per
+// payment (docs/architecture.md, "Settlement under load").
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { Receipt } from "mppx";
-import { createWalletClient, type Hex, http, parseAbi, parseUnits } from "viem";
+import { createPublicClient, createWalletClient, type Hex, http, parseAbi, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { devnetFunder } from "../lib/chains/devnet-account";
 import { mppBuyer } from "../scripts/test-support/mpp-buyer";
@@ -24,6 +31,7 @@ import { createMerchant, databaseCpuMs, serverCpuMs, startApp } from "./support"
 const concurrencies = (process.env.BENCH_AGENTS ?? "4,32").split(",").map(Number);
 const perAgent = Number(process.env.BENCH_PAYMENTS_PER_AGENT ?? 10);
 const port = Number(process.env.BENCH_PORT ?? 9380);
+const blockTimeMs = Number(process.env.BENCH_BLOCK_TIME_MS ?? 500);
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
@@ -101,6 +109,7 @@ const app = await startApp({
     SERVICE_SOLANA_DEVNET_PORT: String(port + 2),
     // The signing role in the web process: the built-in facilitator settles (docs/agents.md).
     SERVICE_SWEEPER: "in-process",
+    ...(blockTimeMs > 0 ? { SERVICE_DEVNET_BLOCK_TIME_MS: String(blockTimeMs) } : {}),
     SERVICE_RATE_LIMIT_X402_PER_CLIENT_PER_MINUTE: "1000000",
     SERVICE_RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000",
   },
@@ -123,20 +132,21 @@ try {
   if (response.status !== 402 || !usdc) throw new Error(`no x402 quote: ${response.status}`);
 
   // A fresh key for every agent of every round, with test USDC (anyone may mint it); Hardhat's
-  // node assigns the funder's nonces, so the mints can go out at once.
-  const funder = createWalletClient({
-    account: devnetFunder.address,
-    transport: http(`http://127.0.0.1:${port + 1}`),
-  });
+  // node assigns the funder's nonces, so the mints can go out at once. Each is mined before its
+  // agent pays: a transfer ahead of it in its block would fail.
+  const devnet = http(`http://127.0.0.1:${port + 1}`);
+  const funder = createWalletClient({ account: devnetFunder.address, transport: devnet });
+  const chain = createPublicClient({ transport: devnet, pollingInterval: 100 });
   const fundedKey = async () => {
     const key = generatePrivateKey();
-    await funder.writeContract({
+    const minted = await funder.writeContract({
       address: usdc,
       abi: parseAbi(["function mint(address to, uint256 amount)"]),
       functionName: "mint",
       args: [privateKeyToAccount(key).address, parseUnits("100", 6)],
       chain: null,
     });
+    await chain.waitForTransactionReceipt({ hash: minted });
     return key;
   };
 
@@ -169,8 +179,9 @@ try {
   }
 
   console.log(
-    `\non the devnet, ${perAgent} payments per agent          p50 ms   p99 ms   per second   server CPU ms each`,
+    `\non the devnet (${blockTimeMs > 0 ? `a block each ${blockTimeMs} ms` : "a block per transaction"}), ${perAgent} payments per agent`,
   );
+  console.log(`${" ".repeat(44)}   p50 ms   p99 ms   per second   server CPU ms each`);
   for (const [name, row] of rows)
     console.log(
       `${name.padEnd(44)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)} ${row.perSecond.toFixed(2).padStart(12)} ${row.cpuMs.server.toFixed(1).padStart(19)}`,

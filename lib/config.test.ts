@@ -305,6 +305,10 @@ describe("parseConfig", () => {
       'SERVICE_SOLANA_DEVNET_PORT must be a port number (got "eighty")',
     ],
     [{ SERVICE_SOLANA_DEVNET_PORT: "0" }, 'SERVICE_SOLANA_DEVNET_PORT must be a port number (got "0")'],
+    ...["0", "99", "60001", "half a second"].map((value) => [
+      { SERVICE_DEVNET_BLOCK_TIME_MS: value },
+      `SERVICE_DEVNET_BLOCK_TIME_MS must be a whole number from 100 to 60000 (got "${value}")`,
+    ]),
     // A URL is never echoed.
     [{ NEXTAUTH_URL: "login.example.com" }, "NEXTAUTH_URL must be an http(s) URL"],
     [{ NEXTAUTH_URL: "ftp://login.example.com" }, "NEXTAUTH_URL must be an http(s) URL"],
@@ -475,6 +479,10 @@ describe("the local devnet and next-auth's address", () => {
     [{}, { requested: undefined, port: 8545, solanaPort: 8899 }],
     [{ SERVICE_DEVNET: "true" }, { requested: true, port: 8545, solanaPort: 8899 }],
     [
+      { SERVICE_DEVNET: "true", SERVICE_DEVNET_BLOCK_TIME_MS: "500" },
+      { requested: true, port: 8545, solanaPort: 8899, blockTimeMs: 500 },
+    ],
+    [
       { SERVICE_DEVNET: "1", SERVICE_DEVNET_PORT: "9201", SERVICE_SOLANA_DEVNET_PORT: "9202" },
       { requested: true, port: 9201, solanaPort: 9202 },
     ],
@@ -484,12 +492,12 @@ describe("the local devnet and next-auth's address", () => {
       { SERVICE_DEVNET: "true", SERVICE_NETWORKS: baseNetworks, SERVICE_HD_MNEMONIC: devMnemonic },
       { requested: false, port: 8545, solanaPort: 8899 },
     ],
-  ] as [Record<string, string>, { requested?: boolean; port: number; solanaPort: number }][])(
-    "reads %j as devnet %j",
-    (env, devnet) => {
-      expect(parseConfig(env).devnet).toEqual(devnet);
-    },
-  );
+  ] as [
+    Record<string, string>,
+    { requested?: boolean; port: number; solanaPort: number; blockTimeMs?: number },
+  ][])("reads %j as devnet %j", (env, devnet) => {
+    expect(parseConfig(env).devnet).toEqual(devnet);
+  });
 
   it.each([
     [{}, "http://localhost:3000"],

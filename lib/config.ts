@@ -173,6 +173,7 @@ export const configSchema = z
     SERVICE_AUTO_REFUND_MIN_USD: usdAmount.default("1"),
     SERVICE_DEVNET: booleanFlag.optional(),
     SERVICE_DEVNET_PORT: wholeNumber(1, 65535, "must be a port number").default(8545),
+    SERVICE_DEVNET_BLOCK_TIME_MS: wholeNumber(100, 60_000).optional(),
     SERVICE_SOLANA_DEVNET_PORT: wholeNumber(1, 65535, "must be a port number").default(8899),
     NEXTAUTH_URL: httpUrl.optional(),
   })
@@ -278,6 +279,8 @@ export const configSchema = z
         requested: env.SERVICE_NETWORKS === undefined ? env.SERVICE_DEVNET : false,
         port: env.SERVICE_DEVNET_PORT,
         solanaPort: env.SERVICE_SOLANA_DEVNET_PORT,
+        // Unset: a block on every transaction (and one a second), so nothing waits for a block.
+        blockTimeMs: env.SERVICE_DEVNET_BLOCK_TIME_MS,
       },
       hdMnemonic: env.SERVICE_HD_MNEMONIC?.trim(),
       hdXpub: env.SERVICE_HD_XPUB,

@@ -50,11 +50,18 @@ export async function setUpDevnet(options: {
   port: number;
   dataDir: string;
   database: Db;
+  /** Blocks only on this interval, each with every transaction sent meanwhile (undefined: automine). */
+  blockTimeMs?: number;
 }): Promise<DevnetSetup> {
-  const devnet = await startDevnet({ port: options.port });
+  const { blockTimeMs } = options;
+  const devnet = await startDevnet(
+    blockTimeMs === undefined
+      ? { port: options.port }
+      : { port: options.port, blockIntervalMs: blockTimeMs, automine: false },
+  );
   const usdc = await deployTestUsdc(devnet.rpcUrl);
   const priceFeeds = await deployPriceFeeds(devnet.rpcUrl);
-  const network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2, priceFeeds });
+  const network = devnetNetwork({ rpcUrl: devnet.rpcUrl, usdc, confirmations: 2, priceFeeds, blockTimeMs });
   // The devnet starts from block 0 every time: forget how far the previous one was scanned, and
   // the nonces and sweeps of the previous chain; then put back what the ledger says its deposit
   // addresses still hold, so the ledger and the new chain agree.

@@ -127,6 +127,7 @@ async function startChain(database: Db): Promise<DevnetSetup | undefined> {
       port: settings.devnet.port,
       dataDir: path.resolve(settings.dataDir),
       database,
+      blockTimeMs: settings.devnet.blockTimeMs,
     });
   } catch (error) {
     console.warn(

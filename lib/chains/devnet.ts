@@ -4,6 +4,7 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
+  type Hex,
   http,
   type PublicClient,
   parseUnits,
@@ -18,10 +19,19 @@ const root = path.resolve(import.meta.dirname, "../..");
 export type Devnet = { rpcUrl: string; client: PublicClient; stop: () => Promise<void> };
 
 /**
- * Starts a Hardhat 2 node on 127.0.0.1:`port` (blockIntervalMs 0: blocks only on transactions).
- * Port 0 lets the system pick a free one: the node reports it when it listens.
+ * Starts a Hardhat 2 node on 127.0.0.1:`port` that mines a block on every transaction and each
+ * `blockIntervalMs` (0: only on transactions), or, with `automine` false, only each
+ * `blockIntervalMs`, with all the transactions sent meanwhile. Port 0 lets the system pick a free
+ * one: the node reports it when it listens.
  */
-export async function startDevnet(options: { port: number; blockIntervalMs?: number }): Promise<Devnet> {
+export async function startDevnet(options: {
+  port: number;
+  blockIntervalMs?: number;
+  automine?: boolean;
+}): Promise<Devnet> {
+  const blockIntervalMs = options.blockIntervalMs ?? 1000;
+  const automine = options.automine ?? true;
+  if (!automine && blockIntervalMs <= 0) throw new Error("a devnet without automine needs a block interval");
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -39,7 +49,8 @@ export async function startDevnet(options: { port: number; blockIntervalMs?: num
       stdio: ["ignore", options.port === 0 ? "pipe" : "ignore", "ignore"],
       env: {
         ...process.env,
-        DEVNET_BLOCK_INTERVAL_MS: String(options.blockIntervalMs ?? 1000),
+        DEVNET_BLOCK_INTERVAL_MS: String(blockIntervalMs),
+        DEVNET_AUTOMINE: String(automine),
         HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
       },
     },
@@ -47,8 +58,14 @@ export async function startDevnet(options: { port: number; blockIntervalMs?: num
   const port = options.port === 0 ? await listeningPort(child) : options.port;
   const rpcUrl = `http://127.0.0.1:${port}`;
   // cacheTime 0: viem otherwise answers getBlockNumber from a 4-second cache, and a watcher must
-  // see the head as it is.
-  const client = createPublicClient({ chain: hardhat, transport: http(rpcUrl), cacheTime: 0 });
+  // see the head as it is. Without automine a receipt is looked for a few times a block, not
+  // every 4 seconds (viem's default).
+  const client = createPublicClient({
+    chain: hardhat,
+    transport: http(rpcUrl),
+    cacheTime: 0,
+    ...(automine ? {} : { pollingInterval: Math.max(50, blockIntervalMs / 4) }),
+  });
   for (const deadline = Date.now() + 60_000; ; ) {
     try {
       await client.getBlockNumber();
@@ -106,9 +123,8 @@ async function listeningPort(child: ChildProcess): Promise<number> {
 
 async function deploy(rpcUrl: string, contract: ReturnType<typeof compileTestUsdc>, args: unknown[] = []) {
   const wallet = createWalletClient({ account: devnetFunder, chain: hardhat, transport: http(rpcUrl) });
-  const client = createPublicClient({ chain: hardhat, transport: http(rpcUrl) });
   const hash = await wallet.deployContract({ abi: contract.abi, bytecode: contract.bytecode, args });
-  const receipt = await client.waitForTransactionReceipt({ hash });
+  const receipt = await awaitDevnetReceipt(rpcUrl, hash);
   if (!receipt.contractAddress) throw new Error("devnet contract deployment failed");
   return receipt.contractAddress;
 }
@@ -153,7 +169,18 @@ export async function setDevnetPrice(rpcUrl: string, feed: string, usd: string, 
     functionName: "setRoundData",
     args: [parseUnits(usd, devnetFeedDecimals), updatedAt],
   });
-  await createPublicClient({ chain: hardhat, transport: http(rpcUrl) }).waitForTransactionReceipt({ hash });
+  await awaitDevnetReceipt(rpcUrl, hash);
+}
+
+/** A devnet transaction's receipt, looked for each 100 ms (viem's default is 4 s: a devnet without automine mines on its interval). */
+function awaitDevnetReceipt(rpcUrl: string, hash: Hex) {
+  return createPublicClient({
+    chain: hardhat,
+    transport: http(rpcUrl),
+    pollingInterval: 100,
+  }).waitForTransactionReceipt({
+    hash,
+  });
 }
 
 /** The network configuration of a local devnet: its test USDC, ETH and price feeds, flagged as the devnet. */
@@ -162,6 +189,7 @@ export function devnetNetwork(options: {
   usdc: Address;
   confirmations: number;
   priceFeeds?: PriceFeedConfig[];
+  blockTimeMs?: number;
 }): EvmNetworkConfig {
   return {
     id: "devnet",
@@ -169,8 +197,8 @@ export function devnetNetwork(options: {
     chainId: hardhatChainId,
     rpcUrl: options.rpcUrl,
     confirmations: options.confirmations,
-    // The devnet mines a block a second (scripts/devnet-setup.ts, bench/payments.ts).
-    blockTimeMs: 1000,
+    // The devnet mines a block a second, or each configured block time (scripts/devnet-setup.ts).
+    blockTimeMs: options.blockTimeMs ?? 1000,
     tokens: [
       { symbol: "USDC", decimals: 6, address: options.usdc, peggedTo: "USD", eip3009: testUsdcEip3009 },
       { symbol: "ETH", decimals: 18 },
