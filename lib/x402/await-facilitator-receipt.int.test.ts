@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, it } from "vitest";
 import { testDevnetForFile } from "@/scripts/test-support/test-devnet";
 import { awaitFacilitatorReceipt } from "./await-facilitator-receipt";
+import { followChainHead } from "./follow-chain-head";
 import { facilitatorNonce } from "./replace-facilitator-transaction";
 
 const devnet = testDevnetForFile({ confirmations: 1 });
@@ -45,7 +46,7 @@ describe("a facilitator transaction stuck under a high base fee", () => {
     const raw = await account.signTransaction({ ...first, type: "eip1559" });
     await mineAt(parseGwei("30"));
     const sent = { ...first, raw, hash: await client.sendRawTransaction({ serializedTransaction: raw }) };
-    const following = { stuckAfterMs: 200, timeoutMs: 3000, pollingMs: 100 };
+    const following = { stuckAfterMs: 200, timeoutMs: 3000, head: followChainHead(client, 100) };
 
     // 30 gwei (the node asks about 37): past that too, nothing replaces it.
     await expect(

@@ -4,11 +4,13 @@ import {
   type TransactionReceipt,
   WaitForTransactionReceiptTimeoutError,
 } from "viem";
+import type { ChainHead } from "./follow-chain-head";
 import { type FacilitatorNonce, replaceFacilitatorTransaction } from "./replace-facilitator-transaction";
 
 /**
- * The receipt of the facilitator's transaction first sent at `nonce`, polled while other
- * settlements go on (no queue, no database). Unmined after `stuckAfterMs`, its nonce, which every
+ * The receipt of the facilitator's transaction first sent at `nonce`, looked for at once and then
+ * at each new head (`head`, shared by the signer's settlements), while other settlements go on
+ * (no queue, no database). Unmined after `stuckAfterMs`, its nonce, which every
  * later settlement of the wallet waits behind, is sent again by the rules of
  * replace-facilitator-transaction.ts (the same transfer with higher fees, or a transfer of nothing
  * to itself), and again each `stuckAfterMs` after. A replacement mined throws, as does the nonce
@@ -21,13 +23,15 @@ export async function awaitFacilitatorReceipt(
   client: PublicClient,
   account: PrivateKeyAccount,
   nonce: FacilitatorNonce,
-  options: { stuckAfterMs: number; timeoutMs: number; pollingMs: number },
+  options: { stuckAfterMs: number; timeoutMs: number; head: ChainHead },
 ): Promise<TransactionReceipt> {
   const { first } = nonce;
   const deadline = Date.now() + options.timeoutMs;
   let sentAt = Date.now();
   for (;;) {
     const stuck = Date.now() - sentAt >= options.stuckAfterMs;
+    // The head before the reads: a block mined after it may hold the receipt, and wakes the wait.
+    const seen = options.head.current();
     // Read before the receipts: a transaction of ours mined after them is among them.
     const used =
       stuck &&
@@ -48,6 +52,10 @@ export async function awaitFacilitatorReceipt(
       await replaceFacilitatorTransaction(client, account, nonce);
       sentAt = Date.now();
     }
-    await new Promise((resolve) => setTimeout(resolve, options.pollingMs));
+    // Past the time to look at the nonce again, even with no new head (a halted chain, a node down).
+    await options.head.next(
+      seen,
+      Math.max(0, Math.min(sentAt + options.stuckAfterMs, deadline) - Date.now()),
+    );
   }
 }

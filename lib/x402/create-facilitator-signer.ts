@@ -15,6 +15,7 @@ import {
 import type { NetworkConfig } from "../chains/networks";
 import { evmChainId } from "../chains/networks";
 import { awaitFacilitatorReceipt } from "./await-facilitator-receipt";
+import { followChainHead } from "./follow-chain-head";
 import { fundDevnetFacilitatorWallet } from "./fund-devnet-facilitator-wallet";
 import { type FacilitatorNonce, facilitatorNonce } from "./replace-facilitator-transaction";
 import { shareRecentReads } from "./share-recent-reads";
@@ -75,17 +76,18 @@ export function createFacilitatorSigner(
 ): FacilitatorEvmSigner {
   const chainId = evmChainId(network);
   const blockTimeMs = network.blockTimeMs ?? 4000;
-  const following = {
-    stuckAfterMs: Math.max(5000, stuckAfterBlocks * blockTimeMs),
-    timeoutMs: confirmationTimeoutMs,
-    // A receipt is looked for a few times a block, at most once a second.
-    pollingMs: Math.min(1000, Math.max(100, blockTimeMs / 4)),
-  };
+  // The head is read a few times a block, at most once a second.
+  const pollingMs = Math.min(1000, Math.max(100, blockTimeMs / 4));
   const client = createPublicClient({
     transport: http(network.rpcUrl),
     cacheTime: 0,
-    pollingInterval: following.pollingMs,
+    pollingInterval: pollingMs,
   });
+  const following = {
+    stuckAfterMs: Math.max(5000, stuckAfterBlocks * blockTimeMs),
+    timeoutMs: confirmationTimeoutMs,
+    head: followChainHead(client, pollingMs),
+  };
   /**
    * Each payer's code as read within the last `codeTtlMs`: x402's verify and settle each read it
    * twice (its EIP-6492 and signature checks), right after the built-in facilitator's own fresh

@@ -1,5 +1,6 @@
-// What one x402 payment asks the chain, counted at the app's RPC: a settlement's reads are CPU on
-// the web process and the node under load (docs/architecture.md, "Settlement under load").
+// What x402 payments ask the chain, counted at the app's RPC: a settlement's reads are CPU on the
+// web process and the node under load, and calls an RPC provider counts (docs/architecture.md,
+// "Settlement under load").
 process.env.SERVICE_SWEEPER = "in-process";
 
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -36,5 +37,30 @@ it("reads a payer's code at most four times a payment: the facilitator's own che
     // Each read x402 makes itself would be two in verify and two in settle: six in all.
     expect(codeReads.length, `payment ${round}`).toBeLessThanOrEqual(4);
     expect(codeReads.length, `payment ${round}`).toBeGreaterThanOrEqual(2);
+  }
+}, 120_000);
+
+it("looks for a settlement's receipt at once and then once a new block is out, not each poll, while blocks come on an interval", async () => {
+  const { url } = await app.paylink("5.00");
+  const agents = [];
+  for (let made = 0; made < 6; made += 1) agents.push(await x402Agent(devnet, "100"));
+  await devnet.rpc("evm_setAutomine", [false]);
+  await devnet.mine();
+  // A block each 3 s, where the network says 1 s: the signer reads the head each 250 ms, and
+  // looking for each receipt at each read would be about 12 reads a settlement.
+  const miner = setInterval(() => void devnet.mine().catch(() => undefined), 3000);
+  try {
+    const before = recorder.calls.length;
+    const paid = await Promise.all(agents.map((agent) => agent.pay(url)));
+    expect(paid.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const receipts = recorder.calls
+      .slice(before)
+      .filter((call) => call.method === "eth_getTransactionReceipt");
+    // At the send, at the first head read (if none was read before), at the block that holds it,
+    // and once more as its gas is counted (lib/x402/find-settlement-gas.ts).
+    expect(receipts.length).toBeLessThanOrEqual(6 * 4);
+  } finally {
+    clearInterval(miner);
+    await devnet.rpc("evm_setAutomine", [true]);
   }
 }, 120_000);
