@@ -27,10 +27,12 @@ export async function updateOrganization(
   // The owners' email about it, recorded in the transaction that changes the receipts' details.
   const emailIds: string[] = [];
   await transact(async (tx) => {
-    const before = await tx.organization.findUniqueOrThrow({
-      where: { id: organizationId },
-      select: announcedDetails,
-    });
+    // The row's lock, held to the end: two updates at once take turns, so each announcement states
+    // the value it replaced, not one the other update replaced already.
+    const [before] = await tx.$queryRaw<Details[]>`
+      SELECT "legalName", "legalAddress", "taxId", "supportEmail" FROM "Organization"
+      WHERE "id" = ${organizationId} FOR UPDATE`;
+    if (!before) throw new Error(`organization ${organizationId} not found`);
     await tx.organization.update({
       where: { id: organizationId },
       data: {

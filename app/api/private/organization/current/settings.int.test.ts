@@ -2,7 +2,7 @@
 // change takes effect only once they have (lib/settlement/announced-effective-at.ts).
 process.env.SERVICE_DEV_MAILBOX = "true";
 
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { updateOrganization } from "@/lib/organizations/update-organization";
 import { applyDueSettlementChanges } from "@/lib/settlement/apply-due-settlement-changes";
@@ -121,6 +121,41 @@ describe("PUT /api/private/organization/current", () => {
     expect((await put({ supportEmail: "help@mail.example" })).status).toBe(200);
     expect(await notices()).toHaveLength(owners.length);
     expect(await mails()).toHaveLength(owners.length);
+  });
+
+  it("announces two changes of a detail made at once as the values the row went through", async () => {
+    const { organization } = await createTestOrganization();
+    await db().organization.update({ where: { id: organization.id }, data: { legalName: "Acme GmbH" } });
+    // On PostgreSQL the first change holds its transaction open until the second waits on the row,
+    // so both run at once for sure; the embedded database runs one transaction at a time anyway.
+    let firstWrote!: () => void;
+    const written = new Promise<void>((resolve) => {
+      firstWrote = resolve;
+    });
+    const overlapping = inject("testDatabase").mode === "server";
+    await Promise.all([
+      updateOrganization(db(), organization.id, { legalName: "Beta GmbH" }, (work) =>
+        db().$transaction(async (tx) => {
+          await work(tx);
+          firstWrote();
+          if (overlapping) await untilAStatementWaitsOnALock();
+        }),
+      ),
+      (overlapping ? written : Promise.resolve()).then(() =>
+        updateOrganization(db(), organization.id, { legalName: "Gamma GmbH" }),
+      ),
+    ]);
+    const { legalName: last } = await db().organization.findUniqueOrThrow({ where: { id: organization.id } });
+    const between = last === "Gamma GmbH" ? "Beta GmbH" : "Gamma GmbH";
+    const notices = await db().outboundEmail.findMany({
+      where: { organizationId: organization.id, kind: "owner_notice" },
+    });
+    const changes = notices.map((notice) =>
+      notice.text.split("\n").find((line) => line.startsWith("Legal name")),
+    );
+    expect(changes.sort()).toEqual(
+      [`Legal name: Acme GmbH → ${between}`, `Legal name: ${between} → ${last}`].sort(),
+    );
   });
 
   it("records no owners' email when the transaction that changed the details rolls back", async () => {
@@ -405,3 +440,14 @@ describe("PUT /api/private/organization/current", () => {
     expect((await callRoute(GET, path, { headers: auth })).json.data).toEqual(before);
   });
 });
+
+/** Resolves once a statement of this test's database waits on a lock (the other change's row). */
+async function untilAStatementWaitsOnALock() {
+  for (let waited = 0; ; waited += 20) {
+    const waiting = await db().$queryRaw<unknown[]>`
+      SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    if (waiting.length > 0) return;
+    if (waited > 30_000) throw new Error("the second change never waited on the first");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
