@@ -305,9 +305,9 @@ describe("parseConfig", () => {
       'SERVICE_SOLANA_DEVNET_PORT must be a port number (got "eighty")',
     ],
     [{ SERVICE_SOLANA_DEVNET_PORT: "0" }, 'SERVICE_SOLANA_DEVNET_PORT must be a port number (got "0")'],
-    ...["0", "99", "60001", "half a second"].map((value) => [
+    ...["0", "99", "10001", "half a second"].map((value) => [
       { SERVICE_DEVNET_BLOCK_TIME_MS: value },
-      `SERVICE_DEVNET_BLOCK_TIME_MS must be a whole number from 100 to 60000 (got "${value}")`,
+      `SERVICE_DEVNET_BLOCK_TIME_MS must be a whole number from 100 to 10000 (got "${value}")`,
     ]),
     // A URL is never echoed.
     [{ NEXTAUTH_URL: "login.example.com" }, "NEXTAUTH_URL must be an http(s) URL"],

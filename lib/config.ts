@@ -173,7 +173,7 @@ export const configSchema = z
     SERVICE_AUTO_REFUND_MIN_USD: usdAmount.default("1"),
     SERVICE_DEVNET: booleanFlag.optional(),
     SERVICE_DEVNET_PORT: wholeNumber(1, 65535, "must be a port number").default(8545),
-    SERVICE_DEVNET_BLOCK_TIME_MS: wholeNumber(100, 60_000).optional(),
+    SERVICE_DEVNET_BLOCK_TIME_MS: wholeNumber(100, 10_000).optional(),
     SERVICE_SOLANA_DEVNET_PORT: wholeNumber(1, 65535, "must be a port number").default(8899),
     NEXTAUTH_URL: httpUrl.optional(),
   })

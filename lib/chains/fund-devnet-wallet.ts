@@ -44,9 +44,10 @@ export async function fundDevnetWallet(
             parseUnits(funds.token, token.decimals),
           ),
         );
-  for (const hash of hashes) await client.waitForTransactionReceipt({ hash });
+  // Looked for each 100 ms, not each 4 s (viem's default): a devnet may mine on an interval only.
+  for (const hash of hashes) await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
   const coin = await funder.sendTransaction({ to: address, value: parseEther(funds.coin), chain: null });
-  await client.waitForTransactionReceipt({ hash: coin });
+  await client.waitForTransactionReceipt({ hash: coin, pollingInterval: 100 });
   log.info({ network: network.id, address, purpose }, "devnet wallet funded with test funds");
   return true;
 }

@@ -46,7 +46,12 @@ describe("a facilitator transaction stuck under a high base fee", () => {
     const raw = await account.signTransaction({ ...first, type: "eip1559" });
     await mineAt(parseGwei("30"));
     const sent = { ...first, raw, hash: await client.sendRawTransaction({ serializedTransaction: raw }) };
-    const following = { stuckAfterMs: 200, timeoutMs: 3000, head: followChainHead(client, 100) };
+    const following = {
+      stuckAfterMs: 200,
+      timeoutMs: 3000,
+      blockTimeMs: 100,
+      head: followChainHead(client, 100),
+    };
 
     // 30 gwei (the node asks about 37): past that too, nothing replaces it.
     await expect(

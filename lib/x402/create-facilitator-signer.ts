@@ -86,6 +86,7 @@ export function createFacilitatorSigner(
   const following = {
     stuckAfterMs: Math.max(5000, stuckAfterBlocks * blockTimeMs),
     timeoutMs: confirmationTimeoutMs,
+    blockTimeMs,
     head: followChainHead(client, pollingMs),
   };
   /**
