@@ -1,9 +1,9 @@
 import { x402Facilitator } from "@x402/core/facilitator";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements, SupportedResponse } from "@x402/core/types";
-import { type ExactEIP3009Payload, eip3009ABI, isEIP3009Payload, isPermit2Payload } from "@x402/evm";
+import { type ExactEIP3009Payload, isEIP3009Payload, isPermit2Payload } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
-import { type Address, decodeFunctionData, type Hex } from "viem";
+import type { Address, Hex } from "viem";
 import { chainFamily } from "../chains/chain-families";
 import { clientFor } from "../chains/evm/evm-client";
 import { isContractAddress } from "../chains/is-contract-address";
@@ -13,6 +13,7 @@ import type { Db } from "../db/client";
 import { sweeperKeysFromMnemonic } from "../sweeps/sweeper-keys";
 import { createFacilitatorSigner } from "./create-facilitator-signer";
 import { createTransactionFacilitator } from "./create-transaction-facilitator";
+import { readTransferCall } from "./read-transfer-call";
 import { x402Networks } from "./x402-networks";
 
 /** The authorization a settlement would carry out, and where to. */
@@ -117,15 +118,9 @@ export function createBuiltInFacilitator(options: {
    * pays for nothing but an authorization's transfer.
    */
   async function beforeBroadcast(network: NetworkConfig, sent: { to: Address; data: Hex; hash: Hex }) {
-    const { functionName, args } = decodeFunctionData({ abi: eip3009ABI, data: sent.data });
-    if (functionName !== "transferWithAuthorization")
-      throw new Error(`x402 facilitator sends no ${functionName}`);
-    const key = {
-      network: network.id,
-      asset: sent.to.toLowerCase(),
-      payer: String(args[0]).toLowerCase(),
-      nonce: String(args[5]).toLowerCase(),
-    };
+    const transfer = readTransferCall(sent.data);
+    if (!transfer) throw new Error(`x402 facilitator sends no ${sent.data.slice(0, 10)}`);
+    const key = { network: network.id, asset: sent.to.toLowerCase(), ...transfer };
     if (!(await options.recordsBroadcast(key, sent.hash)))
       throw new Error("x402 settlement not awaited, or its transaction already sent");
   }

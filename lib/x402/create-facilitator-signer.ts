@@ -1,11 +1,9 @@
-import { eip3009ABI, type FacilitatorEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
+import { type FacilitatorEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
 import {
   type Abi,
   type Address,
   concat,
   createPublicClient,
-  decodeFunctionData,
-  encodeFunctionData,
   type FeeValuesEIP1559,
   type Hex,
   http,
@@ -17,6 +15,7 @@ import { evmChainId } from "../chains/networks";
 import { awaitFacilitatorReceipt } from "./await-facilitator-receipt";
 import { followChainHead } from "./follow-chain-head";
 import { fundDevnetFacilitatorWallet } from "./fund-devnet-facilitator-wallet";
+import { encodeCall, readTransferCall } from "./read-transfer-call";
 import { type FacilitatorNonce, facilitatorNonce } from "./replace-facilitator-transaction";
 import { shareRecentReads } from "./share-recent-reads";
 import { watchFacilitatorNonces } from "./watch-facilitator-nonces";
@@ -24,13 +23,7 @@ import { watchFacilitatorNonces } from "./watch-facilitator-nonces";
 /** Receipts are awaited this long before a settlement is reported pending (x402 `settlement_pending`). */
 const confirmationTimeoutMs = 120_000;
 /** The authorization's payer a transfer's `data` names ("" for anything else: one line for all). */
-function payerOf(data: Hex): string {
-  try {
-    return String(decodeFunctionData({ abi: eip3009ABI, data }).args[0]).toLowerCase();
-  } catch {
-    return "";
-  }
-}
+const payerOf = (data: Hex): string => readTransferCall(data)?.payer ?? "";
 
 /** How long a payer's code read for one settlement serves its other checks. */
 const codeTtlMs = 1000;
@@ -221,11 +214,7 @@ export function createFacilitatorSigner(
         } as never),
       verifyTypedData: (args) => client.verifyTypedData(args as never),
       writeContract: (args) => {
-        const data = encodeFunctionData({
-          abi: args.abi as Abi,
-          functionName: args.functionName,
-          args: args.args,
-        } as never);
+        const data = encodeCall(args.abi as Abi, args.functionName, args.args);
         return submit(args.address, args.dataSuffix ? concat([data, args.dataSuffix]) : data);
       },
       sendTransaction: (args) => submit(args.to, args.data),

@@ -1,12 +1,5 @@
-import { eip3009ABI } from "@x402/evm";
-import {
-  decodeFunctionData,
-  type Hex,
-  keccak256,
-  type PrivateKeyAccount,
-  type PublicClient,
-  type Transaction,
-} from "viem";
+import { type Hex, keccak256, type PrivateKeyAccount, type PublicClient, type Transaction } from "viem";
+import { readTransferCall } from "./read-transfer-call";
 import {
   type FacilitatorNonce,
   type FacilitatorTransaction,
@@ -16,11 +9,7 @@ import {
 /** What the wallet ever sends: an authorization's transfer, or a transfer of nothing to itself. */
 function settlementData(account: PrivateKeyAccount, to: Hex, data: Hex): boolean {
   if (to.toLowerCase() === account.address.toLowerCase()) return data === "0x";
-  try {
-    return decodeFunctionData({ abi: eip3009ABI, data }).functionName === "transferWithAuthorization";
-  } catch {
-    return false;
-  }
+  return readTransferCall(data) !== undefined;
 }
 
 /**
